@@ -1,1 +1,120 @@
-export {};
+// @cloudg/core: the request lifecycle and the error model of the cloudg MCP layer.
+
+export * from './arguments/index.js';
+export {
+  CAPABILITIES,
+  type Capability,
+  deriveAnnotations,
+  isCapability,
+  isSensitivity,
+  SENSITIVITIES,
+  type Sensitivity,
+  sensitivityRank,
+  type ToolAnnotations,
+} from './capabilities.js';
+export {
+  type AudioContent,
+  audioContent,
+  type BlobResourceContents,
+  type Content,
+  type ContentAnnotations,
+  contentToWire,
+  type EmbeddedResource,
+  embeddedResource,
+  type Icon,
+  type ImageContent,
+  imageContent,
+  isTextResourceContents,
+  type ResourceContents,
+  type ResourceLink,
+  type ResourceLinkOptions,
+  type Role,
+  resourceContentsToWire,
+  resourceLink,
+  type TextContent,
+  type TextResourceContents,
+  textContent,
+} from './content.js';
+export {
+  type CallKind,
+  LOG_LEVELS,
+  type LogCallback,
+  type LogLevel,
+  normalizeLogLevel,
+  type ProgressCallback,
+  ToolContext,
+  type ToolContextInit,
+} from './context.js';
+export {
+  AccessDeniedError,
+  type ArgumentIssue,
+  CancelledError,
+  describeException,
+  ErrorCode,
+  type ErrorCodeValue,
+  InvalidArgumentsError,
+  isMcpLayerError,
+  McpLayerError,
+  type McpLayerErrorOptions,
+  NotFoundError,
+  RateLimitedError,
+  StringErrorCode,
+  ToolTimeoutError,
+} from './errors.js';
+export {
+  canonicalJson,
+  cloneJson,
+  isPlainObject,
+  type JsonObject,
+  type JsonPrimitive,
+  type JsonValue,
+  toJsonable,
+} from './json.js';
+export { MAX_COMPLETION_VALUES } from './layer/complete.js';
+export { renderJson, TRUNCATION_MARKER } from './layer/finalize.js';
+export {
+  type CallOptions,
+  type ChangeKind,
+  type ChangeListener,
+  type CompletionRef,
+  Layer,
+  type ServerIdentity,
+} from './layer/layer.js';
+export {
+  DEFAULT_MAX_OUTPUT_CHARS,
+  DEFAULT_TIMEOUT_SECONDS,
+  LayerConfigError,
+  type LayerOptions,
+} from './layer/options.js';
+export { mergeReports } from './layer/transform.js';
+export { createLogger, type Logger } from './logger.js';
+export { META_PREFIX, MetaKey } from './meta.js';
+export {
+  type CallInfo,
+  type CallResult,
+  type CallResultByKind,
+  composeChain,
+  type Middleware,
+  type NextFn,
+} from './middleware/types.js';
+export {
+  allowAllPolicy,
+  type CallCheck,
+  type PipelineContext,
+  type PipelineRun,
+  type PolicyPort,
+  type TransformPipeline,
+  type TransformReport,
+} from './policy-port.js';
+export { Principal } from './principal.js';
+export { DuplicateSpecError, Registry } from './registry.js';
+export {
+  type CompletionResult,
+  type PromptMessage,
+  PromptResult,
+  ToolResult,
+  type ToolResultInit,
+  userMessage,
+} from './results.js';
+export * from './specs/index.js';
+export { UriTemplate } from './uri-template.js';

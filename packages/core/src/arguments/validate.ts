@@ -1,0 +1,160 @@
+/**
+ * Argument validation with errors a model can act on. Each problem becomes `{loc, msg, type}`:
+ * `loc` is the dotted path of the argument, `msg` says what was expected, `type` is a stable
+ * machine code. The values themselves are never quoted.
+ */
+import type * as z from 'zod';
+import { type ArgumentIssue, InvalidArgumentsError } from '../errors.js';
+import { isPlainObject, type JsonObject } from '../json.js';
+import { coerceToSchema } from './coerce.js';
+import type { ArgsObject } from './schema.js';
+
+type Issue = z.core.$ZodIssue;
+
+function quote(value: unknown): string {
+  return typeof value === 'string' ? `'${value}'` : String(value);
+}
+
+function oneOf(values: readonly unknown[]): string {
+  const parts = values.map(quote);
+  if (parts.length <= 1) return parts.join('');
+  return `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}`;
+}
+
+function plural(n: number | bigint, word: string): string {
+  return `${n} ${word}${Number(n) === 1 ? '' : 's'}`;
+}
+
+const TYPE_NAMES: Record<string, [string, string]> = {
+  string: ['string_type', 'Input should be a valid string'],
+  number: ['float_type', 'Input should be a valid number'],
+  int: ['int_type', 'Input should be a valid integer'],
+  bigint: ['int_type', 'Input should be a valid integer'],
+  boolean: ['bool_type', 'Input should be a valid boolean'],
+  array: ['list_type', 'Input should be a valid list'],
+  object: ['dict_type', 'Input should be a valid dictionary'],
+  record: ['dict_type', 'Input should be a valid dictionary'],
+  null: ['none_required', 'Input should be None'],
+  date: ['date_type', 'Input should be a valid date'],
+};
+
+function describe(issue: Issue, input: unknown): { type: string; msg: string } {
+  switch (issue.code) {
+    case 'invalid_type': {
+      if (input === undefined) return { type: 'missing', msg: 'Field required' };
+      if (issue.expected === 'int' && typeof input === 'number' && Number.isFinite(input)) {
+        return Number.isInteger(input)
+          ? { type: 'int_type', msg: 'Input should be a valid integer (safe range exceeded)' }
+          : {
+              type: 'int_from_float',
+              msg: 'Input should be a valid integer, got a number with a fractional part',
+            };
+      }
+      const known = TYPE_NAMES[issue.expected];
+      return known
+        ? { type: known[0], msg: known[1] }
+        : { type: `${issue.expected}_type`, msg: `Input should be a valid ${issue.expected}` };
+    }
+    case 'too_small': {
+      const min = issue.minimum;
+      if (issue.origin === 'string')
+        return { type: 'string_too_short', msg: `String should have at least ${plural(min, 'character')}` };
+      if (issue.origin === 'array' || issue.origin === 'set')
+        return { type: 'too_short', msg: `List should have at least ${plural(min, 'item')}` };
+      return issue.inclusive
+        ? { type: 'greater_than_equal', msg: `Input should be greater than or equal to ${min}` }
+        : { type: 'greater_than', msg: `Input should be greater than ${min}` };
+    }
+    case 'too_big': {
+      const max = issue.maximum;
+      if (issue.origin === 'string')
+        return { type: 'string_too_long', msg: `String should have at most ${plural(max, 'character')}` };
+      if (issue.origin === 'array' || issue.origin === 'set')
+        return { type: 'too_long', msg: `List should have at most ${plural(max, 'item')}` };
+      return issue.inclusive
+        ? { type: 'less_than_equal', msg: `Input should be less than or equal to ${max}` }
+        : { type: 'less_than', msg: `Input should be less than ${max}` };
+    }
+    case 'invalid_value':
+      return { type: 'literal_error', msg: `Input should be ${oneOf(issue.values)}` };
+    case 'invalid_format':
+      if (issue.format === 'regex' && 'pattern' in issue) {
+        return {
+          type: 'string_pattern_mismatch',
+          msg: `String should match pattern '${String(issue.pattern)}'`,
+        };
+      }
+      return { type: 'value_error', msg: `Value error, input is not a valid ${issue.format}` };
+    case 'not_multiple_of':
+      return { type: 'multiple_of', msg: `Input should be a multiple of ${issue.divisor}` };
+    case 'invalid_union':
+      return { type: 'union_error', msg: 'Input does not match any of the allowed types' };
+    case 'invalid_key':
+    case 'invalid_element':
+      return { type: 'value_error', msg: issue.message };
+    case 'custom':
+      return { type: 'value_error', msg: `Value error, ${issue.message}` };
+    default:
+      return { type: issue.code, msg: issue.message };
+  }
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let current = root;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+function loc(path: readonly PropertyKey[]): string {
+  return path.map((p) => String(p)).join('.');
+}
+
+/** Every problem in zod's issue list, in the order zod found them, one entry per unknown key. */
+export function issuesFromZod(issues: readonly Issue[], input: unknown): ArgumentIssue[] {
+  const out: ArgumentIssue[] = [];
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        out.push({
+          loc: loc([...issue.path, key]),
+          msg: 'Extra inputs are not permitted',
+          type: 'extra_forbidden',
+        });
+      }
+      continue;
+    }
+    const { type, msg } = describe(issue, valueAt(input, issue.path));
+    out.push({ loc: loc(issue.path), msg, type });
+  }
+  return out;
+}
+
+/** The model-facing message: `Invalid arguments: loc: msg; loc: msg`. */
+export function invalidArgumentsMessage(issues: readonly ArgumentIssue[]): string {
+  return `Invalid arguments: ${issues.map((i) => (i.loc ? `${i.loc}: ${i.msg}` : i.msg)).join('; ')}`;
+}
+
+/**
+ * Validate and coerce `args` against a tool's schema. Returns the parsed arguments with
+ * defaults filled in, or throws `InvalidArgumentsError` listing every problem.
+ */
+export function validateArguments(
+  schema: ArgsObject,
+  args: unknown,
+  jsonSchema?: JsonObject,
+): Record<string, unknown> {
+  if (args === undefined || args === null) args = {};
+  if (!isPlainObject(args)) {
+    throw new InvalidArgumentsError('arguments must be an object', {
+      data: [{ loc: '', msg: 'Input should be a valid dictionary', type: 'dict_type' }],
+    });
+  }
+  const prepared = coerceToSchema(args, jsonSchema);
+  const result = schema.safeParse(prepared);
+  if (result.success) return result.data as Record<string, unknown>;
+  const issues = issuesFromZod(result.error.issues, prepared);
+  throw new InvalidArgumentsError(invalidArgumentsMessage(issues), { data: issues });
+}

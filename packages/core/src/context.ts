@@ -1,0 +1,127 @@
+/** The per-call context every handler receives as its first argument. */
+import { type ResourceLink, type ResourceLinkOptions, resourceLink } from './content.js';
+import type { JsonValue } from './json.js';
+import type { Layer } from './layer/layer.js';
+import type { Principal } from './principal.js';
+
+export type CallKind = 'tool' | 'resource' | 'prompt' | 'completion';
+
+/** MCP log levels, lowest first. */
+export const LOG_LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export type ProgressCallback = (
+  progress: number,
+  total: number | undefined,
+  message: string | undefined,
+) => unknown;
+export type LogCallback = (level: LogLevel, data: JsonValue, logger: string) => unknown;
+
+export interface ToolContextInit<TApp> {
+  layer: Layer<TApp>;
+  principal: Principal;
+  kind?: CallKind;
+  name?: string;
+  requestId?: string | number | null;
+  /** Aborted when the caller cancels; the layer adds the timeout on top. */
+  signal?: AbortSignal;
+  /** The transport's session object, if any. */
+  session?: unknown;
+  meta?: Record<string, unknown>;
+  onProgress?: ProgressCallback;
+  onLog?: LogCallback;
+}
+
+export function normalizeLogLevel(level: string): LogLevel {
+  return (LOG_LEVELS as readonly string[]).includes(level) ? (level as LogLevel) : 'info';
+}
+
+export class ToolContext<TApp = unknown> {
+  readonly layer: Layer<TApp>;
+  readonly principal: Principal;
+  kind: CallKind;
+  name: string;
+  readonly requestId: string | number | null;
+  /** Aborted on cancellation or timeout. Long handlers check it (or pass it on) and stop. */
+  signal: AbortSignal;
+  readonly session: unknown;
+  readonly meta: Record<string, unknown>;
+  readonly links: ResourceLink[] = [];
+  private readonly onProgress: ProgressCallback | undefined;
+  private readonly onLog: LogCallback | undefined;
+  private lastProgress = Number.NEGATIVE_INFINITY;
+
+  constructor(init: ToolContextInit<TApp>) {
+    this.layer = init.layer;
+    this.principal = init.principal;
+    this.kind = init.kind ?? 'tool';
+    this.name = init.name ?? '';
+    this.requestId = init.requestId ?? null;
+    this.signal = init.signal ?? new AbortController().signal;
+    this.session = init.session;
+    this.meta = init.meta ?? {};
+    this.onProgress = init.onProgress;
+    this.onLog = init.onLog;
+  }
+
+  /** The application state the layer carries (for the catalog, the workspace). */
+  get app(): TApp {
+    return this.layer.app;
+  }
+
+  /**
+   * Report progress. MCP requires progress to increase, so a value that is not greater than the
+   * last one reported is dropped. A failing callback never breaks the tool.
+   */
+  async reportProgress(progress: number, total?: number, message?: string): Promise<void> {
+    if (!(progress > this.lastProgress)) return;
+    this.lastProgress = progress;
+    if (!this.onProgress) return;
+    try {
+      await this.onProgress(progress, total, message);
+    } catch (error) {
+      this.layer.logger.debug({ err: error }, 'progress callback failed');
+    }
+  }
+
+  /** Send an MCP log notification (and log locally). Unknown levels become `info`. */
+  async log(level: string, data: JsonValue, logger = 'cloudg'): Promise<void> {
+    const lvl = normalizeLogLevel(level);
+    const local =
+      lvl === 'debug'
+        ? 'debug'
+        : lvl === 'info' || lvl === 'notice'
+          ? 'info'
+          : lvl === 'warning'
+            ? 'warn'
+            : 'error';
+    this.layer.logger[local]({ mcpLevel: lvl, logger, data }, 'tool log');
+    if (!this.onLog) return;
+    try {
+      await this.onLog(lvl, data, logger);
+    } catch (error) {
+      this.layer.logger.debug({ err: error }, 'log callback failed');
+    }
+  }
+
+  /** Append a `resource_link` to the tool's result. */
+  link(uri: string, name: string, options: ResourceLinkOptions = {}): ResourceLink {
+    const link = resourceLink(uri, name, options);
+    this.links.push(link);
+    return link;
+  }
+
+  /** Throw the abort reason if the call was cancelled or timed out. */
+  throwIfAborted(): void {
+    this.signal.throwIfAborted();
+  }
+}

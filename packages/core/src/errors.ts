@@ -1,0 +1,101 @@
+/**
+ * The error model. Every failure the layer knows about is an `McpLayerError` with a numeric
+ * JSON-RPC style code, a message written for the model and structured `data`. Messages never
+ * quote the caller's values; those travel in `data`.
+ */
+
+/** JSON-RPC, MCP and cloudg error codes. */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  ResourceNotFound: -32002,
+  HeaderMismatch: -32020,
+  UnsupportedProtocolVersion: -32022,
+  AccessDenied: -31001,
+  RateLimited: -31029,
+} as const;
+export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** Codes written into `cloudg/error_code` for failures that have no numeric code. */
+export const StringErrorCode = {
+  Timeout: 'timeout',
+  HandlerError: 'handler_error',
+} as const;
+
+export interface McpLayerErrorOptions {
+  data?: unknown;
+  cause?: unknown;
+}
+
+/** Base class of every cloudg error. Code -32603 unless a subclass says otherwise. */
+export class McpLayerError extends Error {
+  readonly code: number = ErrorCode.InternalError;
+  readonly data: unknown;
+
+  constructor(message: string, options: McpLayerErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.data = options.data;
+  }
+
+  /** The JSON-RPC error object for this error. */
+  toJsonRpc(): { code: number; message: string; data?: unknown } {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+/** One problem found while validating arguments, in the shape clients see in `data`. */
+export interface ArgumentIssue {
+  loc: string;
+  msg: string;
+  type: string;
+}
+
+/** Arguments that do not match the declared schema, or a refused argument value (-32602). */
+export class InvalidArgumentsError extends McpLayerError {
+  override readonly code: number = ErrorCode.InvalidParams;
+}
+
+/** An unknown or hidden tool, resource or prompt, or a missing object inside a handler (-32602). */
+export class NotFoundError extends McpLayerError {
+  override readonly code: number = ErrorCode.InvalidParams;
+}
+
+/** A policy denial or a path outside the allowed roots (-31001). */
+export class AccessDeniedError extends McpLayerError {
+  override readonly code: number = ErrorCode.AccessDenied;
+}
+
+/** A token bucket that is empty or a concurrency queue that timed out (-31029). */
+export class RateLimitedError extends McpLayerError {
+  override readonly code: number = ErrorCode.RateLimited;
+}
+
+/** A tool handler that ran past its timeout. Internal: turned into a `timeout` error result. */
+export class ToolTimeoutError extends McpLayerError {}
+
+export function isMcpLayerError(value: unknown): value is McpLayerError {
+  return value instanceof McpLayerError;
+}
+
+/** `Type: message` for an unexpected exception, as reported to the model. */
+export function describeException(error: unknown): string {
+  if (error instanceof Error) {
+    const type = error.name && error.name !== 'Error' ? error.name : (error.constructor?.name ?? 'Error');
+    return `${type}: ${error.message}`;
+  }
+  return `Error: ${String(error)}`;
+}
+
+/**
+ * The caller cancelled the request. Transports send no response for a cancelled request; the
+ * audit log records the outcome as `cancelled`.
+ */
+export class CancelledError extends McpLayerError {
+  override readonly code: number = -32800;
+}

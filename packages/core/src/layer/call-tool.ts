@@ -1,0 +1,147 @@
+/** `tools/call`: the lifecycle of section 4.1 from lookup to finalisation. */
+import { validateArguments } from '../arguments/index.js';
+import type { ToolContext } from '../context.js';
+import {
+  CancelledError,
+  describeException,
+  isMcpLayerError,
+  McpLayerError,
+  StringErrorCode,
+  ToolTimeoutError,
+} from '../errors.js';
+import { isPlainObject } from '../json.js';
+import { type CallInfo, composeChain } from '../middleware/types.js';
+import type { Principal } from '../principal.js';
+import type { ToolResult } from '../results.js';
+import type { AnySpec, ToolSpec } from '../specs/index.js';
+import { errorResult, finalizeToolResult } from './finalize.js';
+import type { CallOptions, Layer } from './layer.js';
+import { applyPipeline, type TransformTarget } from './transform.js';
+
+function outputTarget<TApp>(layer: Layer<TApp>, spec: AnySpec<TApp>, principal: Principal): TransformTarget {
+  return {
+    pipeline: layer.policy.outputPipeline(spec as AnySpec, principal),
+    direction: 'output',
+    principal,
+    kind: 'tool',
+    spec: spec as AnySpec,
+  };
+}
+
+export async function runCallTool<TApp>(
+  layer: Layer<TApp>,
+  name: string,
+  args: Record<string, unknown>,
+  options: CallOptions<TApp>,
+): Promise<ToolResult> {
+  const principal = options.principal ?? options.context?.principal ?? layer.context().principal;
+  const spec = layer.getTool(name, principal);
+  const ctx = layer.resolveCall({ ...options, principal }, 'tool', spec.name);
+  const info: CallInfo<TApp> = {
+    kind: 'tool',
+    name: spec.name,
+    spec,
+    arguments: args,
+    principal,
+    context: ctx,
+    started: performance.now(),
+  };
+  const chain = composeChain(layer.middleware, (i) => toolTerminal(layer, i));
+  try {
+    return (await chain(info)) as ToolResult;
+  } catch (error) {
+    const target = outputTarget(layer, spec, principal);
+    if (isMcpLayerError(error)) return errorResult(error.message, error.code, error.data, target);
+    layer.logger.error({ err: error, tool: spec.name }, `Tool ${spec.name} failed`);
+    return errorResult(describeException(error), StringErrorCode.HandlerError, undefined, target);
+  }
+}
+
+/** Steps 6 to 13: policy check, input pipeline, validation, handler under its timeout, finalisation. */
+async function toolTerminal<TApp>(layer: Layer<TApp>, info: CallInfo<TApp>): Promise<ToolResult> {
+  const spec = info.spec as ToolSpec<TApp>;
+  const { principal } = info;
+  const ctx = info.context;
+  layer.policy.checkCall(spec as AnySpec, principal, {
+    kind: 'tool',
+    name: spec.name,
+    arguments: info.arguments,
+  });
+
+  let args: unknown = info.arguments;
+  const input: TransformTarget = {
+    pipeline: layer.policy.inputPipeline(spec as AnySpec, principal),
+    direction: 'input',
+    principal,
+    kind: 'tool',
+    spec: spec as AnySpec,
+  };
+  try {
+    args = (await applyPipeline(input, args)).value;
+  } catch (error) {
+    if (isMcpLayerError(error)) layer.policy.recordRejection?.(spec as AnySpec, principal, error);
+    throw error;
+  }
+  if (!isPlainObject(args)) args = info.arguments;
+  const validated = validateArguments(spec.args, args, spec.inputSchema);
+
+  const output = outputTarget(layer, spec, principal);
+  const seconds = spec.timeoutSeconds ?? layer.defaultTimeout;
+  let raw: unknown;
+  try {
+    raw = await runWithTimeout(ctx, seconds, spec.name, () => spec.handler(ctx, validated));
+  } catch (error) {
+    if (error instanceof ToolTimeoutError) {
+      return errorResult(error.message, StringErrorCode.Timeout, undefined, output);
+    }
+    if (isMcpLayerError(error)) throw error;
+    layer.logger.error({ err: error, tool: spec.name }, `Tool ${spec.name} failed`);
+    return errorResult(describeException(error), StringErrorCode.HandlerError, undefined, output);
+  }
+  return finalizeToolResult(raw, ctx.links, output, {
+    maxOutputChars: layer.maxOutputChars,
+    started: info.started,
+  });
+}
+
+/**
+ * Run a handler with a deadline. The context's signal is aborted when the deadline passes or the
+ * caller cancels, so a handler that honours it really stops; the call answers at once either way.
+ */
+export async function runWithTimeout<TApp, T>(
+  ctx: ToolContext<TApp>,
+  seconds: number,
+  toolName: string,
+  run: () => T | Promise<T>,
+): Promise<T> {
+  const callerSignal = ctx.signal;
+  const deadline = new AbortController();
+  const signal = AbortSignal.any([callerSignal, deadline.signal]);
+  ctx.signal = signal;
+  let timer: NodeJS.Timeout | undefined;
+  if (seconds > 0) {
+    timer = setTimeout(
+      () => deadline.abort(new ToolTimeoutError(`Tool ${toolName} timed out`)),
+      seconds * 1000,
+    );
+  }
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(abortReason(signal));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([Promise.resolve().then(run), aborted]);
+  } finally {
+    if (timer) clearTimeout(timer);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+    aborted.catch(() => {});
+  }
+}
+
+function abortReason(signal: AbortSignal): McpLayerError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof McpLayerError) return reason;
+  return new CancelledError('Request cancelled');
+}

@@ -1,0 +1,150 @@
+/** Turning what a tool handler returned into the result the caller receives. */
+import type { Content, ResourceLink } from '../content.js';
+import { isPlainObject, type JsonObject, type JsonValue, toJsonable } from '../json.js';
+import { MetaKey } from '../meta.js';
+import type { TransformReport } from '../policy-port.js';
+import { ToolResult } from '../results.js';
+import { applyPipeline, isActive, mergeReports, type TransformTarget } from './transform.js';
+
+export const TRUNCATION_MARKER = '... [truncated by cloudg mcp layer]';
+
+export interface FinalizeOptions {
+  maxOutputChars: number;
+  started: number;
+}
+
+/** Indented JSON, the text block clients that ignore `structuredContent` read. */
+export function renderJson(value: JsonValue): string {
+  return JSON.stringify(value, null, 2);
+}
+
+async function transformLink(
+  target: TransformTarget,
+  link: ResourceLink,
+  report: TransformReport,
+): Promise<ResourceLink> {
+  const fields: Record<string, string> = { uri: link.uri, name: link.name };
+  if (link.title !== undefined) fields.title = link.title;
+  if (link.description !== undefined) fields.description = link.description;
+  const run = await applyPipeline(target, fields);
+  mergeReports(report, run.report);
+  const out = (isPlainObject(run.value) ? run.value : fields) as Record<string, unknown>;
+  const next: ResourceLink = { ...link };
+  for (const key of ['uri', 'name', 'title', 'description'] as const) {
+    const value = out[key];
+    if (typeof value === 'string') next[key] = value;
+  }
+  return next;
+}
+
+async function transformBlock(
+  target: TransformTarget,
+  block: Content,
+  report: TransformReport,
+): Promise<Content> {
+  if (block.type === 'text') {
+    const run = await applyPipeline(target, block.text);
+    mergeReports(report, run.report);
+    return { ...block, text: typeof run.value === 'string' ? run.value : renderJson(toJsonable(run.value)) };
+  }
+  if (block.type === 'resource_link') return transformLink(target, block, report);
+  if (block.type === 'resource' && 'text' in block.resource) {
+    const run = await applyPipeline(target, block.resource.text);
+    mergeReports(report, run.report);
+    const text = typeof run.value === 'string' ? run.value : renderJson(toJsonable(run.value));
+    return { ...block, resource: { ...block.resource, text } };
+  }
+  // Images, audio and blobs are passed through: the detectors work on text.
+  return block;
+}
+
+/** Transform every block of a content list (prompt messages use this too). */
+export async function transformContent(
+  target: TransformTarget,
+  blocks: Content[],
+  report: TransformReport,
+): Promise<Content[]> {
+  if (!isActive(target.pipeline)) return blocks;
+  const out: Content[] = [];
+  for (const block of blocks) out.push(await transformBlock(target, block, report));
+  return out;
+}
+
+/**
+ * Steps 10 to 13 of the lifecycle: normalise the value, run the output pipeline, render the
+ * text block under the size cap, append the context's links and stamp the duration.
+ */
+export async function finalizeToolResult(
+  raw: unknown,
+  links: readonly ResourceLink[],
+  target: TransformTarget,
+  options: FinalizeOptions,
+): Promise<ToolResult> {
+  const report: TransformReport = {};
+  const active = isActive(target.pipeline);
+  let result: ToolResult;
+  if (raw instanceof ToolResult) {
+    result = raw;
+    if (active) {
+      if (result.structured !== undefined) {
+        const run = await applyPipeline(target, result.structured);
+        mergeReports(report, run.report);
+        result.structured = asObject(toJsonable(run.value));
+      }
+      result.content = await transformContent(target, result.content, report);
+      if (Object.keys(result.meta).length > 0) {
+        const run = await applyPipeline(target, result.meta);
+        mergeReports(report, run.report);
+        result.meta = asObject(toJsonable(run.value));
+      }
+    }
+  } else {
+    let structured = asObject(toJsonable(raw));
+    if (active) {
+      const run = await applyPipeline(target, structured);
+      mergeReports(report, run.report);
+      structured = asObject(toJsonable(run.value));
+    }
+    let text = renderJson(structured);
+    if (text.length > options.maxOutputChars) {
+      report.truncated_chars = text.length - options.maxOutputChars;
+      text = text.slice(0, options.maxOutputChars) + TRUNCATION_MARKER;
+    }
+    result = new ToolResult({ content: [{ type: 'text', text }], structured });
+  }
+  for (const link of links) {
+    result.content.push(active ? await transformLink(target, link, report) : link);
+  }
+  if (Object.keys(report).length > 0) {
+    const existing = result.meta[MetaKey.transforms];
+    result.meta[MetaKey.transforms] = isPlainObject(existing)
+      ? mergeReports(existing as TransformReport, report)
+      : report;
+  }
+  result.meta[MetaKey.durationMs] = Math.round(performance.now() - options.started);
+  return result;
+}
+
+/** A structured result must be an object: anything else is wrapped as `{"result": value}`. */
+function asObject(value: JsonValue): JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : { result: value };
+}
+
+/** An error result whose message and data went through the output pipeline. */
+export async function errorResult(
+  message: string,
+  code: number | string,
+  data: unknown,
+  target: TransformTarget,
+): Promise<ToolResult> {
+  const msg = await applyPipeline(target, message);
+  const meta: Record<string, JsonValue> = { [MetaKey.errorCode]: code };
+  const report: TransformReport = { ...msg.report };
+  if (data !== undefined && data !== null) {
+    const run = await applyPipeline(target, toJsonable(data));
+    mergeReports(report, run.report);
+    meta[MetaKey.errorData] = toJsonable(run.value);
+  }
+  const text = typeof msg.value === 'string' ? msg.value : message;
+  return ToolResult.error(text, meta);
+}

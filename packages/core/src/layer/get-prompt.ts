@@ -1,0 +1,98 @@
+/** `prompts/get`: required arguments, middleware, policy, input pipeline, handler, output pipeline over messages. */
+import type { Content } from '../content.js';
+import { InvalidArgumentsError, isMcpLayerError, McpLayerError } from '../errors.js';
+import { isPlainObject } from '../json.js';
+import { type CallInfo, composeChain } from '../middleware/types.js';
+import { type PromptMessage, PromptResult, userMessage } from '../results.js';
+import type { AnySpec, PromptSpec } from '../specs/index.js';
+import { transformContent } from './finalize.js';
+import type { CallOptions, Layer } from './layer.js';
+import { applyPipeline, type TransformTarget } from './transform.js';
+
+export async function runGetPrompt<TApp>(
+  layer: Layer<TApp>,
+  name: string,
+  args: Record<string, unknown>,
+  options: CallOptions<TApp>,
+): Promise<PromptResult> {
+  const principal = options.principal ?? options.context?.principal ?? layer.context().principal;
+  const spec = layer.getPromptSpec(name, principal);
+  const missing = spec.arguments
+    .filter(
+      (arg) =>
+        arg.required && (args[arg.name] === undefined || args[arg.name] === null || args[arg.name] === ''),
+    )
+    .map((arg) => arg.name);
+  if (missing.length > 0) {
+    throw new InvalidArgumentsError(`Missing required prompt arguments: ${missing.join(', ')}`, {
+      data: { missing },
+    });
+  }
+  const ctx = layer.resolveCall({ ...options, principal }, 'prompt', spec.name);
+  const info: CallInfo<TApp> = {
+    kind: 'prompt',
+    name: spec.name,
+    spec,
+    arguments: args,
+    principal,
+    context: ctx,
+    started: performance.now(),
+  };
+  const chain = composeChain(layer.middleware, (i) => promptTerminal(layer, i));
+  return (await chain(info)) as PromptResult;
+}
+
+async function promptTerminal<TApp>(layer: Layer<TApp>, info: CallInfo<TApp>): Promise<PromptResult> {
+  const spec = info.spec as PromptSpec<TApp>;
+  const anySpec = spec as AnySpec;
+  const { principal } = info;
+  layer.policy.checkCall(anySpec, principal, { kind: 'prompt', name: spec.name, arguments: info.arguments });
+  const target = (direction: 'input' | 'output'): TransformTarget => ({
+    pipeline:
+      direction === 'input'
+        ? layer.policy.inputPipeline(anySpec, principal)
+        : layer.policy.outputPipeline(anySpec, principal),
+    direction,
+    principal,
+    kind: 'prompt',
+    spec: anySpec,
+  });
+  let restored: unknown = info.arguments;
+  try {
+    restored = (await applyPipeline(target('input'), restored)).value;
+  } catch (error) {
+    if (isMcpLayerError(error)) layer.policy.recordRejection?.(anySpec, principal, error);
+    throw error;
+  }
+  const source = isPlainObject(restored) ? restored : info.arguments;
+  // Only declared arguments reach the handler; MCP prompt arguments are strings.
+  const args: Record<string, string> = {};
+  for (const arg of spec.arguments) {
+    const value = source[arg.name];
+    if (value !== undefined && value !== null)
+      args[arg.name] = typeof value === 'string' ? value : String(value);
+  }
+  let raw: Awaited<ReturnType<typeof spec.handler>>;
+  try {
+    raw = await spec.handler(info.context, args);
+  } catch (error) {
+    if (isMcpLayerError(error)) throw error;
+    layer.logger.error({ err: error, prompt: spec.name }, `Prompt ${spec.name} failed`);
+    throw new McpLayerError('Internal error', { cause: error });
+  }
+  const result =
+    raw instanceof PromptResult
+      ? raw
+      : typeof raw === 'string'
+        ? new PromptResult([userMessage(raw)])
+        : new PromptResult(raw);
+  const output = target('output');
+  const report = {};
+  const messages: PromptMessage[] = [];
+  for (const message of result.messages) {
+    const [content] = (await transformContent(output, [message.content], report)) as [Content];
+    messages.push({ role: message.role, content });
+  }
+  result.messages = messages;
+  return result;
+}

@@ -1,0 +1,269 @@
+/**
+ * The layer: one path for every request. Transports and adapters decode, resolve the principal
+ * and call `callTool`, `readResource`, `getPrompt` or `complete`; policy, transforms,
+ * middleware, validation, timeouts and finalisation all happen here.
+ */
+import type { Logger } from 'pino';
+import type { ResourceContents } from '../content.js';
+import { type CallKind, type LogCallback, type ProgressCallback, ToolContext } from '../context.js';
+import { NotFoundError } from '../errors.js';
+import type { JsonObject } from '../json.js';
+import { createLogger } from '../logger.js';
+import type { Middleware } from '../middleware/types.js';
+import { allowAllPolicy, type PolicyPort } from '../policy-port.js';
+import { Principal } from '../principal.js';
+import { Registry } from '../registry.js';
+import type { CompletionResult, PromptResult, ToolResult } from '../results.js';
+import type { AnySpec, PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolSpec } from '../specs/index.js';
+import { runCallTool } from './call-tool.js';
+import { runCompletion } from './complete.js';
+import { runGetPrompt } from './get-prompt.js';
+import {
+  DEFAULT_INSTRUCTIONS,
+  DEFAULT_MAX_OUTPUT_CHARS,
+  DEFAULT_TIMEOUT_SECONDS,
+  filterRegistry,
+  LayerConfigError,
+  type LayerOptions,
+  validatePrefix,
+} from './options.js';
+import { runReadResource } from './read-resource.js';
+import { isActive } from './transform.js';
+
+/** How a call identifies its caller and wires progress and logs back to it. */
+export interface CallOptions<TApp> {
+  principal?: Principal;
+  context?: ToolContext<TApp>;
+  requestId?: string | number | null;
+  /** Cancellation from the caller (a transport's `notifications/cancelled`). */
+  signal?: AbortSignal;
+  session?: unknown;
+  onProgress?: ProgressCallback;
+  onLog?: LogCallback;
+}
+
+export type ChangeKind = 'tools' | 'prompts' | 'resources' | 'resource';
+export type ChangeListener = (kind: ChangeKind, uri: string | undefined) => void;
+
+export type CompletionRef = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+
+export interface ServerIdentity {
+  name: string;
+  version: string;
+  instructions: string;
+}
+
+export class Layer<TApp = unknown> {
+  readonly app: TApp;
+  readonly policy: PolicyPort;
+  readonly registry: Registry<TApp>;
+  readonly middleware: Middleware<TApp>[];
+  readonly prefix: string;
+  readonly defaultTimeout: number;
+  readonly maxOutputChars: number;
+  readonly identity: ServerIdentity;
+  readonly logger: Logger;
+  private readonly listeners = new Set<ChangeListener>();
+
+  constructor(options: LayerOptions<TApp> = {}) {
+    this.app = options.app as TApp;
+    this.policy = options.policy ?? allowAllPolicy;
+    this.registry = filterRegistry(options.registry ?? new Registry<TApp>(), options);
+    this.prefix = validatePrefix(options.prefix ?? '');
+    this.middleware = [...(options.middleware ?? [])];
+    const timeout =
+      options.defaultTimeout === undefined ? DEFAULT_TIMEOUT_SECONDS : (options.defaultTimeout ?? 0);
+    if (!(timeout >= 0))
+      throw new LayerConfigError('defaultTimeout must be 0 (disabled) or a positive number of seconds');
+    this.defaultTimeout = timeout;
+    const cap = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
+    if (!(cap >= 0)) throw new LayerConfigError('maxOutputChars must not be negative');
+    this.maxOutputChars = cap;
+    this.identity = {
+      name: options.name ?? 'cloudg',
+      version: options.version ?? '0.1.0',
+      instructions: options.instructions ?? DEFAULT_INSTRUCTIONS,
+    };
+    this.logger = options.logger ?? createLogger();
+  }
+
+  /** Append a middleware, innermost so far. Takes effect on the next call. */
+  use(middleware: Middleware<TApp>): this {
+    this.middleware.push(middleware);
+    return this;
+  }
+
+  exposedName(name: string): string {
+    return this.prefix + name;
+  }
+
+  /** Strip the prefix. With a prefix set, an unprefixed name maps to a key no registry holds. */
+  internalName(exposed: string): string {
+    if (!this.prefix) return exposed;
+    return exposed.startsWith(this.prefix) ? exposed.slice(this.prefix.length) : `\u0000${exposed}`;
+  }
+
+  /** Build a context for a call. */
+  context(
+    principal: Principal = Principal.local(),
+    fields: Omit<CallOptions<TApp>, 'principal' | 'context'> = {},
+  ): ToolContext<TApp> {
+    const init: ConstructorParameters<typeof ToolContext<TApp>>[0] = { layer: this, principal };
+    if (fields.requestId !== undefined) init.requestId = fields.requestId;
+    if (fields.signal !== undefined) init.signal = fields.signal;
+    if (fields.session !== undefined) init.session = fields.session;
+    if (fields.onProgress !== undefined) init.onProgress = fields.onProgress;
+    if (fields.onLog !== undefined) init.onLog = fields.onLog;
+    return new ToolContext<TApp>(init);
+  }
+
+  /** The principal and context of a call: the context's principal when only a context is given. */
+  resolveCall(options: CallOptions<TApp>, kind: CallKind, name: string): ToolContext<TApp> {
+    const principal = options.principal ?? options.context?.principal ?? Principal.local();
+    const ctx = options.context ?? this.context(principal, options);
+    ctx.kind = kind;
+    ctx.name = name;
+    return ctx;
+  }
+
+  // ---- visibility and listings -------------------------------------------------------------
+
+  isVisible(spec: AnySpec<TApp>, principal: Principal): boolean {
+    return this.policy.isAllowed(spec as AnySpec, principal);
+  }
+
+  listTools(principal: Principal = Principal.local()): ToolSpec<TApp>[] {
+    return [...this.registry.tools.values()].filter((s) => this.isVisible(s, principal));
+  }
+
+  listResources(principal: Principal = Principal.local()): ResourceSpec<TApp>[] {
+    return [...this.registry.resources.values()].filter((s) => this.isVisible(s, principal));
+  }
+
+  listResourceTemplates(principal: Principal = Principal.local()): ResourceTemplateSpec<TApp>[] {
+    return [...this.registry.templates.values()].filter((s) => this.isVisible(s, principal));
+  }
+
+  listPrompts(principal: Principal = Principal.local()): PromptSpec<TApp>[] {
+    return [...this.registry.prompts.values()].filter((s) => this.isVisible(s, principal));
+  }
+
+  /**
+   * `tools/list` entries for a principal. `outputSchema` is left out whenever the caller's output
+   * pipeline for the tool is not empty: masking and pseudonyms change the shape clients validate.
+   */
+  toolsWire(principal: Principal = Principal.local()): JsonObject[] {
+    return this.listTools(principal).map((spec) =>
+      spec.toWire(this.exposedName(spec.name), {
+        includeOutputSchema: !isActive(this.policy.outputPipeline(spec as AnySpec, principal)),
+      }),
+    );
+  }
+
+  resourcesWire(principal: Principal = Principal.local()): JsonObject[] {
+    return this.listResources(principal).map((spec) => spec.toWire());
+  }
+
+  resourceTemplatesWire(principal: Principal = Principal.local()): JsonObject[] {
+    return this.listResourceTemplates(principal).map((spec) => spec.toWire());
+  }
+
+  promptsWire(principal: Principal = Principal.local()): JsonObject[] {
+    return this.listPrompts(principal).map((spec) => spec.toWire(this.exposedName(spec.name)));
+  }
+
+  // ---- lookups -----------------------------------------------------------------------------
+
+  /** The spec behind an exposed tool name, or NotFoundError; hidden and unknown look the same. */
+  getTool(name: string, principal: Principal = Principal.local()): ToolSpec<TApp> {
+    const spec = this.registry.tools.get(this.internalName(name));
+    if (spec && this.isVisible(spec, principal)) return spec;
+    this.recordHidden('tool', name, principal);
+    throw new NotFoundError(`Unknown tool: ${name}`, { data: { name } });
+  }
+
+  getPromptSpec(name: string, principal: Principal = Principal.local()): PromptSpec<TApp> {
+    const spec = this.registry.prompts.get(this.internalName(name));
+    if (spec && this.isVisible(spec, principal)) return spec;
+    this.recordHidden('prompt', name, principal);
+    throw new NotFoundError(`Unknown prompt: ${name}`, { data: { name } });
+  }
+
+  /** The resource or template serving a URI: exact URIs first, then templates, longest first. */
+  resolveResource(
+    uri: string,
+    principal: Principal = Principal.local(),
+  ): { spec: ResourceSpec<TApp> | ResourceTemplateSpec<TApp>; variables: Record<string, string> } {
+    const exact = this.registry.resources.get(uri);
+    if (exact && this.isVisible(exact, principal)) return { spec: exact, variables: {} };
+    if (!exact) {
+      const found = this.registry.findTemplate(uri);
+      if (found && this.isVisible(found.spec, principal)) return found;
+    }
+    this.recordHidden('resource', uri, principal);
+    throw new NotFoundError(`Unknown resource: ${uri}`, { data: { uri } });
+  }
+
+  private recordHidden(kind: CallKind, name: string, principal: Principal): void {
+    try {
+      this.policy.recordHidden?.(kind, name, principal);
+    } catch (error) {
+      this.logger.debug({ err: error }, 'policy.recordHidden failed');
+    }
+  }
+
+  // ---- the four entry points ---------------------------------------------------------------
+
+  /**
+   * Call a tool. Only an unknown or hidden name throws (NotFoundError); every other failure comes
+   * back as an `isError` result with `cloudg/error_code`.
+   */
+  callTool(
+    name: string,
+    args?: Record<string, unknown> | null,
+    options: CallOptions<TApp> = {},
+  ): Promise<ToolResult> {
+    return runCallTool(this, name, args ?? {}, options);
+  }
+
+  /** Read a resource. Failures throw McpLayerError subclasses, which transports map to JSON-RPC errors. */
+  readResource(uri: string, options: CallOptions<TApp> = {}): Promise<ResourceContents[]> {
+    return runReadResource(this, uri, options);
+  }
+
+  /** Get a prompt. Missing required arguments throw InvalidArgumentsError. */
+  getPrompt(
+    name: string,
+    args?: Record<string, unknown> | null,
+    options: CallOptions<TApp> = {},
+  ): Promise<PromptResult> {
+    return runGetPrompt(this, name, args ?? {}, options);
+  }
+
+  /** Complete a prompt argument or a template variable: at most 100 values, with `total` and `hasMore`. */
+  complete(
+    ref: CompletionRef,
+    argument: { name: string; value: string },
+    options: CallOptions<TApp> & { contextArguments?: Record<string, string> } = {},
+  ): Promise<CompletionResult> {
+    return runCompletion(this, ref, argument, options);
+  }
+
+  // ---- change events -----------------------------------------------------------------------
+
+  /** Listen for `tools`, `prompts`, `resources` (list changed) and `resource` (one URI updated). */
+  onChange(listener: ChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  notifyChange(kind: ChangeKind, uri?: string): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(kind, uri);
+      } catch (error) {
+        this.logger.debug({ err: error }, 'change listener failed');
+      }
+    }
+  }
+}

@@ -1,0 +1,131 @@
+/** `resources/read`: lookup, middleware, policy, input pipeline over template variables, handler, output pipeline. */
+import { isTextResourceContents, type ResourceContents } from '../content.js';
+import { isMcpLayerError, McpLayerError } from '../errors.js';
+import { isPlainObject, toJsonable } from '../json.js';
+import { MetaKey } from '../meta.js';
+import { type CallInfo, composeChain } from '../middleware/types.js';
+import type { TransformReport } from '../policy-port.js';
+import type { AnySpec, ResourceSpec, ResourceTemplateSpec } from '../specs/index.js';
+import { renderJson } from './finalize.js';
+import type { CallOptions, Layer } from './layer.js';
+import { applyPipeline, isActive, mergeReports, type TransformTarget } from './transform.js';
+
+export async function runReadResource<TApp>(
+  layer: Layer<TApp>,
+  uri: string,
+  options: CallOptions<TApp>,
+): Promise<ResourceContents[]> {
+  const principal = options.principal ?? options.context?.principal ?? layer.context().principal;
+  const { spec, variables } = layer.resolveResource(uri, principal);
+  const ctx = layer.resolveCall({ ...options, principal }, 'resource', uri);
+  const info: CallInfo<TApp> = {
+    kind: 'resource',
+    name: uri,
+    spec,
+    arguments: variables,
+    principal,
+    context: ctx,
+    started: performance.now(),
+  };
+  const chain = composeChain(layer.middleware, (i) => resourceTerminal(layer, i, uri));
+  return (await chain(info)) as ResourceContents[];
+}
+
+async function resourceTerminal<TApp>(
+  layer: Layer<TApp>,
+  info: CallInfo<TApp>,
+  uri: string,
+): Promise<ResourceContents[]> {
+  const spec = info.spec as ResourceSpec<TApp> | ResourceTemplateSpec<TApp>;
+  const { principal } = info;
+  const anySpec = spec as AnySpec;
+  layer.policy.checkCall(anySpec, principal, { kind: 'resource', name: uri, arguments: info.arguments });
+  const target = (direction: 'input' | 'output'): TransformTarget => ({
+    pipeline:
+      direction === 'input'
+        ? layer.policy.inputPipeline(anySpec, principal)
+        : layer.policy.outputPipeline(anySpec, principal),
+    direction,
+    principal,
+    kind: 'resource',
+    spec: anySpec,
+  });
+
+  let raw: unknown;
+  try {
+    if (spec.kind === 'template') {
+      let variables: unknown = info.arguments;
+      try {
+        variables = (await applyPipeline(target('input'), variables)).value;
+      } catch (error) {
+        if (isMcpLayerError(error)) layer.policy.recordRejection?.(anySpec, principal, error);
+        throw error;
+      }
+      const vars = isPlainObject(variables)
+        ? (variables as Record<string, string>)
+        : (info.arguments as Record<string, string>);
+      raw = await spec.handler(info.context, vars);
+    } else {
+      raw = await spec.handler(info.context);
+    }
+  } catch (error) {
+    if (isMcpLayerError(error)) throw error;
+    layer.logger.error({ err: error, uri }, `Resource ${uri} failed`);
+    throw new McpLayerError('Internal error', { cause: error });
+  }
+  return normalizeContents(raw, uri, spec.mimeType, target('output'));
+}
+
+function looksLikeContents(value: unknown): value is ResourceContents[] {
+  return (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every(
+      (item) =>
+        isPlainObject(item) &&
+        typeof item.uri === 'string' &&
+        (typeof item.text === 'string' || typeof item.blob === 'string'),
+    )
+  );
+}
+
+/** Strings become text, bytes a base64 blob, content lists pass through, anything else indented JSON. */
+async function normalizeContents(
+  raw: unknown,
+  uri: string,
+  mimeType: string,
+  target: TransformTarget,
+): Promise<ResourceContents[]> {
+  if (raw instanceof Uint8Array) {
+    return [
+      { uri, mimeType, blob: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64') },
+    ];
+  }
+  if (typeof raw === 'string') {
+    const run = await applyPipeline(target, raw);
+    return [
+      { uri, mimeType, text: typeof run.value === 'string' ? run.value : renderJson(toJsonable(run.value)) },
+    ];
+  }
+  if (looksLikeContents(raw)) {
+    if (!isActive(target.pipeline)) return raw;
+    const out: ResourceContents[] = [];
+    for (const item of raw) {
+      if (!isTextResourceContents(item)) {
+        out.push(item);
+        continue;
+      }
+      const run = await applyPipeline(target, item.text);
+      out.push({
+        ...item,
+        text: typeof run.value === 'string' ? run.value : renderJson(toJsonable(run.value)),
+      });
+    }
+    return out;
+  }
+  const run = await applyPipeline(target, toJsonable(raw));
+  const contents: ResourceContents = { uri, mimeType, text: renderJson(toJsonable(run.value)) };
+  const report: TransformReport = mergeReports({}, run.report);
+  if (Object.keys(report).length > 0) contents._meta = { [MetaKey.transforms]: report };
+  return [contents];
+}

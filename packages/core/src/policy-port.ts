@@ -1,0 +1,63 @@
+/**
+ * The policy port: what the layer asks of a policy. `@cloudg/policy` implements it with profiles,
+ * rate limits and transform pipelines; `allowAllPolicy` lets core run on its own.
+ */
+import type { CallKind } from './context.js';
+import type { McpLayerError } from './errors.js';
+import type { JsonValue } from './json.js';
+import type { Principal } from './principal.js';
+import type { AnySpec } from './specs/index.js';
+
+/** What a transform pass did: counts and labels, never the values it matched. */
+export type TransformReport = Record<string, JsonValue>;
+
+export interface PipelineContext {
+  direction: 'input' | 'output';
+  principal: Principal;
+  kind: CallKind;
+  spec: AnySpec;
+}
+
+export interface PipelineRun {
+  value: unknown;
+  report: TransformReport;
+}
+
+/** A ready-to-run sequence of transforms. */
+export interface TransformPipeline {
+  readonly isEmpty: boolean;
+  run(value: unknown, context: PipelineContext): PipelineRun | Promise<PipelineRun>;
+}
+
+export interface CallCheck {
+  kind: CallKind;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+export interface PolicyPort {
+  readonly name: string;
+  /** Whether the principal may see the primitive at all (hidden ones look unknown). */
+  isAllowed(spec: AnySpec, principal: Principal): boolean;
+  /** Access and rate-limit check for one call; throws AccessDeniedError or RateLimitedError. */
+  checkCall(spec: AnySpec, principal: Principal, call: CallCheck): void;
+  /** Transforms applied to what goes back to the caller; undefined or empty for none. */
+  outputPipeline(spec: AnySpec, principal: Principal): TransformPipeline | undefined;
+  /** Transforms applied to the caller's arguments before validation. */
+  inputPipeline(spec: AnySpec, principal: Principal): TransformPipeline | undefined;
+  /** Record a call to an unknown or hidden name (decision `not_found`). */
+  recordHidden?(kind: CallKind, name: string, principal: Principal): void;
+  /** Record that the input pipeline refused a call that `checkCall` had allowed. */
+  recordRejection?(spec: AnySpec, principal: Principal, error: McpLayerError): void;
+  /** Persist the pseudonym vault, if the policy has one with a path. */
+  saveVault?(path?: string): string | null | Promise<string | null>;
+}
+
+/** Everything visible, everything allowed, no transforms. */
+export const allowAllPolicy: PolicyPort = Object.freeze({
+  name: 'allow-all',
+  isAllowed: () => true,
+  checkCall: () => {},
+  outputPipeline: () => undefined,
+  inputPipeline: () => undefined,
+});
