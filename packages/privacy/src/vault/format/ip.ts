@@ -1,0 +1,80 @@
+/**
+ * IP addresses and CIDRs.
+ *
+ * Private (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7): the block prefix is kept and the
+ * remaining bits go through the namespace's prefix-preserving permutation, so a CIDR's
+ * pseudonym contains the pseudonyms of its hosts. A CIDR as wide as its block or wider is
+ * left alone.
+ *
+ * Public: the reference mapped public addresses and public CIDRs independently at random, so
+ * `54.12.33.4` did not land inside the pseudonym of `54.12.33.0/24`. Here every public value
+ * goes through the same permutation P over the whole address, and the pool prefix then
+ * replaces P's leading bits:
+ *   - IPv4 address, or CIDR /15 to /32: 198.18.0.0/15 followed by bits 15..31 of P(addr);
+ *   - IPv4 CIDR /4 to /14: 240.0.0.0/4 followed by bits 4..31 of P(addr), cut to the prefix;
+ *   - IPv6 address, or CIDR /32 and narrower: 2001:db8::/32 followed by bits 32..127 of P(addr).
+ * Because P preserves prefixes, an address inside a CIDR of /15 or narrower (IPv6: /32 or
+ * narrower) shares that CIDR's first n bits after P, so its pseudonym lies inside the CIDR's
+ * pseudonym. CIDRs wider than the pool (/4 to /14) cannot contain the pool addresses; they
+ * stay consistent with each other (a /12 inside a /8 maps inside the /8's pseudonym).
+ * Dropping P's leading bits makes the public map many-to-one, exactly like a random map into
+ * the pool; a clash is handled by the vault's collision loop, whose later attempts use
+ * keyed random bits in the same pool (consistency is then lost for that one value only).
+ * IPv4 /0 to /3 and IPv6 prefixes shorter than /32 are left alone, as are special addresses.
+ */
+import {
+  classifyIp,
+  formatIp,
+  isNetworkAddress,
+  maskTo,
+  parseIp,
+  privateBlockOf,
+  withPrefix,
+} from '../ip/address.js';
+import type { FormatContext } from './context.js';
+
+const POOL_V4 = Uint8Array.of(198, 18, 0, 0);
+const POOL_V4_LEN = 15;
+const WIDE_V4 = Uint8Array.of(240, 0, 0, 0);
+const WIDE_V4_LEN = 4;
+const POOL_V6 = Uint8Array.of(0x20, 0x01, 0x0d, 0xb8, ...new Array<number>(12).fill(0));
+const POOL_V6_LEN = 32;
+
+/** The permuted address, or keyed random bits on a retry after a collision. */
+function scramble(bytes: Uint8Array, fromBit: number, value: string, ctx: FormatContext): Uint8Array {
+  if (ctx.attempt === 0) return ctx.permuter(bytes.length as 4 | 16).permute(bytes, fromBit);
+  const rnd = ctx.digest('ip_retry', value).subarray(0, bytes.length);
+  return withPrefix(new Uint8Array(rnd), bytes, fromBit);
+}
+
+/** Pseudonymise an IP address or CIDR; null when it stays as it is (or is not an IP). */
+export function formatIpValue(value: string, ctx: FormatContext): string | null {
+  const ip = parseIp(value);
+  if (!ip) return null;
+  const { bytes, prefix } = ip;
+  const cls = classifyIp(bytes, prefix);
+  if (cls === 'special') return null;
+  let out: Uint8Array;
+  if (cls === 'private') {
+    const block = privateBlockOf(prefix === null ? bytes : maskTo(bytes, prefix))!;
+    if (prefix !== null && prefix <= block.len) return null;
+    out = scramble(bytes, block.len, value, ctx);
+  } else if (bytes.length === 4) {
+    if (prefix !== null && prefix < WIDE_V4_LEN) return null;
+    const wide = prefix !== null && prefix < POOL_V4_LEN;
+    const p = scramble(bytes, 0, value, ctx);
+    out = wide ? withPrefix(p, WIDE_V4, WIDE_V4_LEN) : withPrefix(p, POOL_V4, POOL_V4_LEN);
+  } else {
+    if (prefix !== null && prefix < POOL_V6_LEN) return null;
+    out = withPrefix(scramble(bytes, 0, value, ctx), POOL_V6, POOL_V6_LEN);
+  }
+  if (prefix === null) return formatIp(out);
+  // A network address stays a network address; an interface address keeps its host bits.
+  const shown = isNetworkAddress(bytes, prefix) ? maskTo(out, prefix) : out;
+  return `${formatIp(shown)}/${prefix}`;
+}
+
+/** True when the text parses as an IP address or CIDR. */
+export function looksLikeIp(value: string): boolean {
+  return parseIp(value) !== null;
+}

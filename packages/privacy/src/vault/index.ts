@@ -1,0 +1,39 @@
+/**
+ * The token vault: reversible, format-preserving pseudonyms (section 13 of the privacy spec).
+ * Everything public about the vault is exported from here.
+ */
+export {
+  VaultAuthenticationError,
+  VaultConfigError,
+  VaultError,
+  type VaultErrorCode,
+  type VaultErrorOptions,
+  VaultFormatError,
+  VaultIoError,
+} from './errors.js';
+export { refEntity } from './format/cloudgUri.js';
+export { FORMATTED_ENTITIES } from './format/dispatch.js';
+export { DEFAULT_KEY_ENV } from './keys.js';
+export { saveAllOnExit } from './shutdown.js';
+export {
+  FORMAT_ATTEMPTS,
+  GLOBAL_NAMESPACE,
+  MAX_ATTEMPTS,
+  type PseudonymizeOptions,
+  parseVaultExport,
+  TokenVault,
+  VAULT_FORMAT,
+} from './tokenVault.js';
+export type {
+  EncryptedVaultFile,
+  ImportOptions,
+  NamespaceOption,
+  TokenVaultOptions,
+  VaultCounters,
+  VaultEntry,
+  VaultExport,
+  VaultExportEntry,
+  VaultKeySource,
+  VaultScope,
+  VaultStats,
+} from './types.js';

@@ -1,0 +1,62 @@
+/**
+ * The in-memory maps of one namespace: forward (entity -> real value -> entry) and reverse
+ * (pseudonym -> entry). Entries hold times in milliseconds; exports convert to seconds.
+ */
+
+export interface StoredEntry {
+  namespace: string;
+  entity: string;
+  real: string;
+  pseudonym: string;
+  createdMs: number;
+  lastUsedMs: number;
+}
+
+export class NamespaceStore {
+  readonly forward = new Map<string, Map<string, StoredEntry>>();
+  readonly reverse = new Map<string, StoredEntry>();
+  size = 0;
+
+  get(entity: string, real: string): StoredEntry | undefined {
+    return this.forward.get(entity)?.get(real);
+  }
+
+  add(entry: StoredEntry): void {
+    let byEntity = this.forward.get(entry.entity);
+    if (!byEntity) {
+      byEntity = new Map();
+      this.forward.set(entry.entity, byEntity);
+    }
+    const previous = byEntity.get(entry.real);
+    if (previous) this.remove(previous);
+    byEntity.set(entry.real, entry);
+    this.size++;
+    // Two entities may map one real value to the same pseudonym; the first entry keeps the reverse slot.
+    const other = this.reverse.get(entry.pseudonym);
+    if (!other || other.real !== entry.real) this.reverse.set(entry.pseudonym, entry);
+  }
+
+  remove(entry: StoredEntry): void {
+    const byEntity = this.forward.get(entry.entity);
+    if (byEntity?.get(entry.real) === entry) {
+      byEntity.delete(entry.real);
+      this.size--;
+      if (byEntity.size === 0) this.forward.delete(entry.entity);
+    }
+    if (this.reverse.get(entry.pseudonym) === entry) {
+      this.reverse.delete(entry.pseudonym);
+      // Another entity's entry for the same real value may still own this pseudonym.
+      for (const map of this.forward.values()) {
+        const alt = map.get(entry.real);
+        if (alt && alt.pseudonym === entry.pseudonym) {
+          this.reverse.set(alt.pseudonym, alt);
+          break;
+        }
+      }
+    }
+  }
+
+  *entries(): IterableIterator<StoredEntry> {
+    for (const map of this.forward.values()) yield* map.values();
+  }
+}

@@ -1,0 +1,494 @@
+/**
+ * TokenVault: reversible, format-preserving pseudonyms.
+ *
+ * A pseudonym is derived as format(HMAC(token key, namespace | entity | attempt | value)), so
+ * the same key, namespace, entity and value give the same pseudonym in every process. The
+ * vault remembers each mapping so it can reverse it, detects collisions inside a namespace,
+ * forgets unused mappings after a TTL, and persists itself to an encrypted file.
+ */
+import { createHmac, type KeyObject } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { detokenizeTextWith } from './detokenizeText.js';
+import { VaultConfigError, VaultFormatError } from './errors.js';
+import type { FormatContext } from './format/context.js';
+import { formatterFor } from './format/dispatch.js';
+import { formatGeneric } from './format/simple.js';
+import { IpPermuter } from './ip/permutation.js';
+import { deriveVaultKeys, type VaultKeys } from './keys.js';
+import { readVaultFile, writeVaultFile } from './persistence.js';
+import { registerForExitSave, unregisterForExitSave } from './shutdown.js';
+import { NamespaceStore, type StoredEntry } from './store.js';
+import type {
+  ImportOptions,
+  NamespaceOption,
+  TokenVaultOptions,
+  VaultCounters,
+  VaultEntry,
+  VaultExport,
+  VaultExportEntry,
+  VaultScope,
+  VaultStats,
+} from './types.js';
+
+export const VAULT_FORMAT = 'cloudg-vault/1';
+export const GLOBAL_NAMESPACE = 'global';
+/** Attempts before giving up on a value's own format and using the generic one. */
+export const FORMAT_ATTEMPTS = 48;
+/** Attempts in all; the last 16 use the generic `prefix-hex` format. */
+export const MAX_ATTEMPTS = 64;
+
+const SEP = '\u001f';
+
+export interface PseudonymizeOptions extends NamespaceOption {}
+
+function toEntry(e: StoredEntry): VaultEntry {
+  return {
+    namespace: e.namespace,
+    entity: e.entity,
+    real: e.real,
+    pseudonym: e.pseudonym,
+    created: e.createdMs / 1000,
+    lastUsed: e.lastUsedMs / 1000,
+  };
+}
+
+function zeroCounters(): VaultCounters {
+  return {
+    issued: 0,
+    reused: 0,
+    detokenized: 0,
+    misses: 0,
+    collisions: 0,
+    fallbacks: 0,
+    expired: 0,
+    imported: 0,
+    saves: 0,
+    loads: 0,
+  };
+}
+
+function isExportEntry(e: unknown): e is VaultExportEntry {
+  return (
+    Array.isArray(e) &&
+    e.length === 6 &&
+    typeof e[0] === 'string' &&
+    typeof e[1] === 'string' &&
+    typeof e[2] === 'string' &&
+    typeof e[3] === 'string' &&
+    typeof e[4] === 'number' &&
+    typeof e[5] === 'number'
+  );
+}
+
+/** Validate an export document; throws VaultFormatError. */
+export function parseVaultExport(doc: unknown): VaultExport {
+  if (typeof doc !== 'object' || doc === null) {
+    throw new VaultFormatError('Vault document must be an object', { data: { format: VAULT_FORMAT } });
+  }
+  const d = doc as Record<string, unknown>;
+  if (d.format !== VAULT_FORMAT) {
+    throw new VaultFormatError('Unsupported vault document format', {
+      data: { expected: VAULT_FORMAT, found: typeof d.format === 'string' ? d.format : null },
+    });
+  }
+  if (!Array.isArray(d.entries)) {
+    throw new VaultFormatError('Vault document has no entries list', { data: { format: VAULT_FORMAT } });
+  }
+  const bad = d.entries.findIndex((e) => !isExportEntry(e));
+  if (bad >= 0) {
+    throw new VaultFormatError('Vault document has a malformed entry', { data: { index: bad } });
+  }
+  return { format: VAULT_FORMAT, key_id: typeof d.key_id === 'string' ? d.key_id : '', entries: d.entries };
+}
+
+export class TokenVault {
+  readonly scope: VaultScope;
+  readonly ttlSeconds: number | null;
+  readonly path: string | null;
+  readonly autosave: boolean;
+  readonly encrypt: boolean;
+
+  private readonly keys: VaultKeys;
+  private readonly clock: () => number;
+  private readonly ttlMs: number | null;
+  private readonly spaces = new Map<string, NamespaceStore>();
+  private readonly permuters = new Map<string, IpPermuter>();
+  private readonly counters: VaultCounters = zeroCounters();
+  private changed = false;
+  private issuedSince = 0;
+
+  /** Same as `new TokenVault(options)`. */
+  static create(options: TokenVaultOptions = {}): TokenVault {
+    return new TokenVault(options);
+  }
+
+  constructor(options: TokenVaultOptions = {}) {
+    const ttl = options.ttlSeconds ?? null;
+    if (ttl !== null && !(Number.isFinite(ttl) && ttl > 0)) {
+      throw new VaultConfigError('Vault ttlSeconds must be a positive number or null', {
+        data: { field: 'ttlSeconds' },
+      });
+    }
+    const scope = options.scope ?? 'global';
+    if (scope !== 'global' && scope !== 'principal') {
+      throw new VaultConfigError('Vault scope must be global or principal', { data: { field: 'scope' } });
+    }
+    this.scope = scope;
+    this.ttlSeconds = ttl;
+    this.ttlMs = ttl === null ? null : ttl * 1000;
+    this.path = options.path ?? null;
+    this.autosave = options.autosave ?? false;
+    this.encrypt = options.encrypt ?? true;
+    this.clock = options.clock ?? Date.now;
+    this.keys = deriveVaultKeys(options);
+    if (this.path !== null) {
+      if (existsSync(this.path)) this.load();
+      if (options.saveOnExit ?? true) registerForExitSave(this);
+    }
+  }
+
+  /** 12 hex characters identifying the key without revealing it. */
+  get keyId(): string {
+    return this.keys.keyId;
+  }
+
+  get keySource(): VaultStats['key_source'] {
+    return this.keys.source;
+  }
+
+  /** True when mappings changed since the last save or load. */
+  get dirty(): boolean {
+    return this.changed;
+  }
+
+  /** Pseudonyms issued since the last save or load. */
+  get issuedSinceSave(): number {
+    return this.issuedSince;
+  }
+
+  /** `global`, or `p:<principal id>` under principal scope. */
+  namespaceFor(principalId?: string | null): string {
+    if (this.scope === 'global') return GLOBAL_NAMESPACE;
+    return `p:${principalId ?? 'anonymous'}`;
+  }
+
+  // ---- pseudonyms -------------------------------------------------------------------------
+
+  /**
+   * The pseudonym of `value` as `entity`, created on first use. Values a format leaves alone
+   * (special IPs, `*`, empty) come back unchanged and are not stored.
+   */
+  pseudonymize(value: string, entity: string, options: PseudonymizeOptions = {}): string {
+    const namespace = options.namespace ?? GLOBAL_NAMESPACE;
+    const store = this.space(namespace);
+    const now = this.clock();
+    const existing = store.get(entity, value);
+    if (existing) {
+      if (!this.isExpired(existing, now)) {
+        this.touch(existing, now);
+        this.counters.reused++;
+        return existing.pseudonym;
+      }
+      this.expire(store, existing);
+    }
+    if (value === '' || value === '*') return value;
+    return this.issue(store, namespace, value, entity, now);
+  }
+
+  /** Alias of {@link pseudonymize}. */
+  tokenize(value: string, entity: string, options: PseudonymizeOptions = {}): string {
+    return this.pseudonymize(value, entity, options);
+  }
+
+  private issue(
+    store: NamespaceStore,
+    namespace: string,
+    value: string,
+    entity: string,
+    now: number,
+  ): string {
+    const format = formatterFor(entity);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const ctx = this.context(namespace, attempt);
+      const generic = attempt >= FORMAT_ATTEMPTS;
+      const pseudonym = generic ? formatGeneric(value, entity, ctx) : format(value, entity, ctx);
+      if (pseudonym === null || pseudonym === value) return value;
+      const holder = store.reverse.get(pseudonym);
+      if (holder && holder.real !== value) {
+        if (this.isExpired(holder, now)) this.expire(store, holder);
+        else {
+          this.counters.collisions++;
+          continue;
+        }
+      }
+      if (generic) this.counters.fallbacks++;
+      store.add({ namespace, entity, real: value, pseudonym, createdMs: now, lastUsedMs: now });
+      this.counters.issued++;
+      this.issuedSince++;
+      this.changed = true;
+      return pseudonym;
+    }
+    // 64 clashes in a row cannot happen with the 10-hex generic format unless the vault was
+    // filled on purpose; refuse rather than hand out an ambiguous pseudonym.
+    throw new VaultFormatError('Could not derive a unique pseudonym', { data: { entity, namespace } });
+  }
+
+  private context(namespace: string, attempt: number): FormatContext {
+    const tokenKey = this.keys.token;
+    return {
+      namespace,
+      attempt,
+      digest: (entity, value) => hmac(tokenKey, `${namespace}${SEP}${entity}${SEP}${attempt}${SEP}${value}`),
+      sub: (value, entity) => this.pseudonymize(value, entity, { namespace }),
+      permuter: (width) => this.permuter(namespace, width),
+    };
+  }
+
+  private permuter(namespace: string, width: 4 | 16): IpPermuter {
+    const id = `${width}${SEP}${namespace}`;
+    let p = this.permuters.get(id);
+    if (!p) {
+      p = new IpPermuter(hmac(this.keys.ip, `ipv${width === 4 ? 4 : 6}${SEP}${namespace}`));
+      this.permuters.set(id, p);
+    }
+    return p;
+  }
+
+  /** A keyed HMAC-SHA256 of the value (64 hex), for the irreversible `hash` strategy. */
+  hashValue(value: string): string {
+    return createHmac('sha256', this.keys.hash).update(value, 'utf8').digest('hex');
+  }
+
+  // ---- reversal ---------------------------------------------------------------------------
+
+  /** The real value behind one exact pseudonym, or undefined (unknown, expired, other namespace). */
+  detokenize(token: string, options: NamespaceOption = {}): string | undefined {
+    return this.resolve(token, options.namespace ?? GLOBAL_NAMESPACE)?.real;
+  }
+
+  /** The mapping behind one exact pseudonym (entity, real value, times), or undefined. */
+  entry(token: string, options: NamespaceOption = {}): VaultEntry | undefined {
+    const e = this.resolve(token, options.namespace ?? GLOBAL_NAMESPACE);
+    return e ? toEntry(e) : undefined;
+  }
+
+  /** The existing pseudonym of a value, without creating one. */
+  lookup(value: string, entity: string, options: NamespaceOption = {}): string | undefined {
+    const store = this.spaces.get(options.namespace ?? GLOBAL_NAMESPACE);
+    const e = store?.get(entity, value);
+    if (!e) return undefined;
+    if (this.isExpired(e, this.clock())) {
+      this.expire(store!, e);
+      return undefined;
+    }
+    return e.pseudonym;
+  }
+
+  /** Replace every pseudonym found in free text (section 13.6). */
+  detokenizeText(text: string, options: NamespaceOption = {}): string {
+    const namespace = options.namespace ?? GLOBAL_NAMESPACE;
+    if (!this.spaces.get(namespace)?.size) return text;
+    return detokenizeTextWith(text, (token) => this.detokenize(token, { namespace }));
+  }
+
+  private resolve(token: string, namespace: string): StoredEntry | undefined {
+    const store = this.spaces.get(namespace);
+    const e = store?.reverse.get(token);
+    if (!e) {
+      this.counters.misses++;
+      return undefined;
+    }
+    const now = this.clock();
+    if (this.isExpired(e, now)) {
+      this.expire(store!, e);
+      this.counters.misses++;
+      return undefined;
+    }
+    this.touch(e, now);
+    this.counters.detokenized++;
+    return e;
+  }
+
+  // ---- TTL --------------------------------------------------------------------------------
+
+  private isExpired(e: StoredEntry, now: number): boolean {
+    return this.ttlMs !== null && now - e.lastUsedMs > this.ttlMs;
+  }
+
+  private touch(e: StoredEntry, now: number): void {
+    if (e.lastUsedMs === now) return;
+    e.lastUsedMs = now;
+    // Use times only matter to a TTL; without one they do not make the vault worth saving.
+    if (this.ttlMs !== null) this.changed = true;
+  }
+
+  private expire(store: NamespaceStore, e: StoredEntry): void {
+    store.remove(e);
+    this.counters.expired++;
+    this.changed = true;
+  }
+
+  /** Drop every mapping whose TTL ran out; returns how many. */
+  purgeExpired(): number {
+    if (this.ttlMs === null) return 0;
+    const now = this.clock();
+    let n = 0;
+    for (const store of this.spaces.values()) {
+      for (const e of [...store.entries()]) {
+        if (this.isExpired(e, now)) {
+          this.expire(store, e);
+          n++;
+        }
+      }
+    }
+    return n;
+  }
+
+  // ---- bulk -------------------------------------------------------------------------------
+
+  private space(namespace: string): NamespaceStore {
+    let s = this.spaces.get(namespace);
+    if (!s) {
+      s = new NamespaceStore();
+      this.spaces.set(namespace, s);
+    }
+    return s;
+  }
+
+  /** Every mapping (or one namespace's), real values included. Treat it like the data itself. */
+  export(namespace?: string): VaultExport {
+    const entries: VaultExportEntry[] = [];
+    for (const [ns, store] of this.spaces) {
+      if (namespace !== undefined && ns !== namespace) continue;
+      for (const e of store.entries()) {
+        entries.push([e.namespace, e.entity, e.real, e.pseudonym, e.createdMs / 1000, e.lastUsedMs / 1000]);
+      }
+    }
+    return { format: VAULT_FORMAT, key_id: this.keys.keyId, entries };
+  }
+
+  /**
+   * Load an export (possibly made under another key). Existing mappings of the same value, or
+   * of the same pseudonym for another value, win unless `overwrite`. Returns the number added.
+   * The whole document is validated before anything is added.
+   */
+  importMappings(doc: unknown, options: ImportOptions = {}): number {
+    const parsed = parseVaultExport(doc);
+    const overwrite = options.overwrite ?? false;
+    let added = 0;
+    for (const [namespace, entity, real, pseudonym, created, lastUsed] of parsed.entries) {
+      const store = this.space(namespace);
+      const same = store.get(entity, real);
+      if (same && same.pseudonym === pseudonym) continue;
+      const holder = store.reverse.get(pseudonym);
+      const clash = holder !== undefined && holder.real !== real;
+      if ((same || clash) && !overwrite) continue;
+      if (clash) store.remove(holder!);
+      store.add({
+        namespace,
+        entity,
+        real,
+        pseudonym,
+        createdMs: created * 1000,
+        lastUsedMs: lastUsed * 1000,
+      });
+      added++;
+    }
+    if (added > 0) {
+      this.counters.imported += added;
+      this.changed = true;
+    }
+    return added;
+  }
+
+  /** Forget every mapping, or one namespace's; returns how many. */
+  clear(namespace?: string): number {
+    let n = 0;
+    for (const [ns, store] of [...this.spaces]) {
+      if (namespace !== undefined && ns !== namespace) continue;
+      n += store.size;
+      this.spaces.delete(ns);
+    }
+    if (n > 0) this.changed = true;
+    return n;
+  }
+
+  stats(): VaultStats {
+    const namespaces: Record<string, number> = {};
+    const entities: Record<string, number> = {};
+    let entries = 0;
+    for (const [ns, store] of this.spaces) {
+      if (store.size === 0) continue;
+      namespaces[ns] = store.size;
+      entries += store.size;
+      for (const [entity, map] of store.forward) entities[entity] = (entities[entity] ?? 0) + map.size;
+    }
+    return {
+      key_source: this.keys.source,
+      key_id: this.keys.keyId,
+      scope: this.scope,
+      ttl_seconds: this.ttlSeconds,
+      path: this.path,
+      encrypt: this.encrypt,
+      autosave: this.autosave,
+      entries,
+      namespaces,
+      entities,
+      dirty: this.changed,
+      issued_since_save: this.issuedSince,
+      counters: { ...this.counters },
+    };
+  }
+
+  // ---- persistence ------------------------------------------------------------------------
+
+  /**
+   * Write the vault atomically (mode 0600) to `path` or the configured path. Returns the path
+   * written, or null when there is none. Saving to the configured path clears `dirty`.
+   */
+  save(path?: string): string | null {
+    const target = path ?? this.path;
+    if (target === null) return null;
+    writeVaultFile(target, this.export(), this.encrypt ? this.keys : null);
+    this.counters.saves++;
+    if (target === this.path) {
+      this.changed = false;
+      this.issuedSince = 0;
+    }
+    return target;
+  }
+
+  /**
+   * Merge the vault file into memory (mappings already present win). Throws
+   * VaultAuthenticationError for a wrong key or a modified file, loading nothing.
+   * Returns the number of mappings added.
+   */
+  load(path?: string): number {
+    const source = path ?? this.path;
+    if (source === null) return 0;
+    const doc = readVaultFile(source, this.keys, this.encrypt);
+    const wasDirty = this.changed;
+    const added = this.importMappings(doc);
+    this.counters.loads++;
+    // What was just read from the file is already in it.
+    if (source === this.path) this.changed = wasDirty;
+    return added;
+  }
+
+  /** Save when `autosave` is on, a path is set and something changed; true when it saved. */
+  autosaveIfNeeded(): boolean {
+    if (!this.autosave || this.path === null || !this.changed) return false;
+    this.save();
+    return true;
+  }
+
+  /** Save if changed and stop saving at process exit. */
+  close(): void {
+    if (this.path !== null && this.changed) this.save();
+    unregisterForExitSave(this);
+  }
+}
+
+function hmac(key: KeyObject, data: string): Buffer {
+  return createHmac('sha256', key).update(data, 'utf8').digest();
+}
