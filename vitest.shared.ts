@@ -13,6 +13,8 @@ export const sharedConfig = defineConfig({
     reporters: ['default', 'json'],
     outputFile: { json: '.vitest-results.json' },
     passWithNoTests: true,
+    // Keep pino quiet unless a test passes its own logger.
+    env: { CLOUDG_LOG_LEVEL: 'silent' },
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

@@ -5,7 +5,7 @@
  */
 import type * as z from 'zod';
 import { type ArgumentIssue, InvalidArgumentsError } from '../errors.js';
-import { isPlainObject, type JsonObject } from '../json.js';
+import { isPlainObject, type JsonObject, type JsonValue } from '../json.js';
 import { coerceToSchema } from './coerce.js';
 import type { ArgsObject } from './schema.js';
 
@@ -38,10 +38,41 @@ const TYPE_NAMES: Record<string, [string, string]> = {
   date: ['date_type', 'Input should be a valid date'],
 };
 
-function describe(issue: Issue, input: unknown): { type: string; msg: string } {
+/** The JSON Schema node at a path, to tell integers from numbers (zod reports both as `number`). */
+function schemaAt(schema: JsonObject | undefined, path: readonly PropertyKey[]): JsonObject | undefined {
+  let node: JsonValue | undefined = schema;
+  for (const key of path) {
+    if (!node || typeof node !== 'object' || Array.isArray(node)) return undefined;
+    const next: JsonValue | undefined =
+      typeof key === 'number'
+        ? (node.items as JsonValue | undefined)
+        : (node.properties as JsonObject | undefined)?.[String(key)];
+    node = next;
+  }
+  return node && typeof node === 'object' && !Array.isArray(node) ? node : undefined;
+}
+
+function describe(issue: Issue, input: unknown, node: JsonObject | undefined): { type: string; msg: string } {
   switch (issue.code) {
     case 'invalid_type': {
       if (input === undefined) return { type: 'missing', msg: 'Field required' };
+      const integer = issue.expected === 'int' || (issue.expected === 'number' && node?.type === 'integer');
+      if (typeof input === 'string') {
+        if (integer)
+          return {
+            type: 'int_parsing',
+            msg: 'Input should be a valid integer, unable to parse string as an integer',
+          };
+        if (issue.expected === 'number')
+          return {
+            type: 'float_parsing',
+            msg: 'Input should be a valid number, unable to parse string as a number',
+          };
+        if (issue.expected === 'boolean')
+          return { type: 'bool_parsing', msg: 'Input should be a valid boolean, unable to interpret input' };
+      }
+      if (integer && typeof input !== 'number')
+        return { type: 'int_type', msg: 'Input should be a valid integer' };
       if (issue.expected === 'int' && typeof input === 'number' && Number.isFinite(input)) {
         return Number.isInteger(input)
           ? { type: 'int_type', msg: 'Input should be a valid integer (safe range exceeded)' }
@@ -113,7 +144,11 @@ function loc(path: readonly PropertyKey[]): string {
 }
 
 /** Every problem in zod's issue list, in the order zod found them, one entry per unknown key. */
-export function issuesFromZod(issues: readonly Issue[], input: unknown): ArgumentIssue[] {
+export function issuesFromZod(
+  issues: readonly Issue[],
+  input: unknown,
+  jsonSchema?: JsonObject,
+): ArgumentIssue[] {
   const out: ArgumentIssue[] = [];
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
@@ -126,7 +161,7 @@ export function issuesFromZod(issues: readonly Issue[], input: unknown): Argumen
       }
       continue;
     }
-    const { type, msg } = describe(issue, valueAt(input, issue.path));
+    const { type, msg } = describe(issue, valueAt(input, issue.path), schemaAt(jsonSchema, issue.path));
     out.push({ loc: loc(issue.path), msg, type });
   }
   return out;
@@ -155,6 +190,6 @@ export function validateArguments(
   const prepared = coerceToSchema(args, jsonSchema);
   const result = schema.safeParse(prepared);
   if (result.success) return result.data as Record<string, unknown>;
-  const issues = issuesFromZod(result.error.issues, prepared);
+  const issues = issuesFromZod(result.error.issues, prepared, jsonSchema);
   throw new InvalidArgumentsError(invalidArgumentsMessage(issues), { data: issues });
 }
