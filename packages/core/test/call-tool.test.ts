@@ -10,7 +10,7 @@ import {
   ToolResult,
   TRUNCATION_MARKER,
 } from '../src/index.js';
-import { MaskingPipeline, RecordingPolicy, ReversingPipeline, testLayer } from './helpers.js';
+import { MaskingPipeline, RecordingPolicy, ReversingPipeline, type TestApp, testLayer } from './helpers.js';
 
 function captureLogger() {
   const lines: Array<Record<string, unknown>> = [];
@@ -60,18 +60,18 @@ describe('tools/call lifecycle (section 4.1)', () => {
 
   it('step 5: middleware runs outermost first with the call info, and use() appends innermost', async () => {
     const order: string[] = [];
-    let seen: CallInfo<unknown> | undefined;
+    let seen: CallInfo<TestApp> | undefined;
     const mw =
-      (label: string): Middleware<never> =>
+      (label: string): Middleware<TestApp> =>
       async (info, next) => {
         order.push(`${label}>`);
-        seen ??= info as CallInfo<unknown>;
+        seen ??= info;
         const result = await next(info);
         order.push(`<${label}`);
         return result;
       };
-    const layer = testLayer({ middleware: [mw('outer') as Middleware<never>] as never });
-    layer.use(mw('inner') as never);
+    const layer = testLayer({ middleware: [mw('outer')] });
+    layer.use(mw('inner'));
     await layer.callTool('echo', { text: 'x' }, { requestId: 7 });
     expect(order).toEqual(['outer>', 'inner>', '<inner', '<outer']);
     expect(seen).toMatchObject({ kind: 'tool', name: 'echo', arguments: { text: 'x' } });
@@ -81,7 +81,7 @@ describe('tools/call lifecycle (section 4.1)', () => {
   });
 
   it('step 5: middleware may refuse a call with an McpLayerError, which becomes an error result', async () => {
-    const officeHours: Middleware<never> = async (info, next) => {
+    const officeHours: Middleware<TestApp> = async (info, next) => {
       if (info.principal.hasRole('contractor')) {
         throw new AccessDeniedError('Contractors can call tools between 08:00 and 18:00', {
           data: { hour: 20 },
@@ -92,7 +92,7 @@ describe('tools/call lifecycle (section 4.1)', () => {
         result.meta['example.com/request-label'] = `${info.kind}:${info.name}`;
       return result;
     };
-    const layer = testLayer({ middleware: [officeHours as never] });
+    const layer = testLayer({ middleware: [officeHours] });
     const contractor = new Principal({ id: 'c', roles: ['contractor'] });
     const refused = await layer.callTool('echo', { text: 'x' }, { principal: contractor });
     expect(refused.toWire()).toEqual({

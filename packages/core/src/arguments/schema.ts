@@ -63,6 +63,11 @@ function tidy(node: JsonValue): JsonValue {
   if (node === null || typeof node !== 'object') return node;
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(node)) out[key] = tidy(value);
+  // zod writes an open object as `additionalProperties: {}`; `true` says the same more plainly.
+  const extra = out.additionalProperties;
+  if (extra && typeof extra === 'object' && !Array.isArray(extra) && Object.keys(extra).length === 0) {
+    out.additionalProperties = true;
+  }
   if (out.type === 'integer') {
     if (out.minimum === -SAFE_INT) delete out.minimum;
     if (out.maximum === SAFE_INT) delete out.maximum;
