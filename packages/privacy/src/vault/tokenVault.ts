@@ -212,7 +212,9 @@ export class TokenVault {
       const ctx = this.context(namespace, attempt);
       const generic = attempt >= FORMAT_ATTEMPTS;
       const pseudonym = generic ? formatGeneric(value, entity, ctx) : format(value, entity, ctx);
-      if (pseudonym === null || pseudonym === value) return value;
+      // null: the format leaves this value alone. A pseudonym equal to its own value (a digit
+      // string can map to itself) is still registered, so no other value can be given it.
+      if (pseudonym === null) return value;
       const holder = store.reverse.get(pseudonym);
       if (holder && holder.real !== value) {
         if (this.isExpired(holder, now)) this.expire(store, holder);
@@ -288,20 +290,21 @@ export class TokenVault {
   detokenizeText(text: string, options: NamespaceOption = {}): string {
     const namespace = options.namespace ?? GLOBAL_NAMESPACE;
     if (!this.spaces.get(namespace)?.size) return text;
-    return detokenizeTextWith(text, (token) => this.detokenize(token, { namespace }));
+    // Scanning tries many candidate tokens; only real reversals are counted.
+    return detokenizeTextWith(text, (token) => this.resolve(token, namespace, false)?.real);
   }
 
-  private resolve(token: string, namespace: string): StoredEntry | undefined {
+  private resolve(token: string, namespace: string, countMiss = true): StoredEntry | undefined {
     const store = this.spaces.get(namespace);
     const e = store?.reverse.get(token);
     if (!e) {
-      this.counters.misses++;
+      if (countMiss) this.counters.misses++;
       return undefined;
     }
     const now = this.clock();
     if (this.isExpired(e, now)) {
       this.expire(store!, e);
-      this.counters.misses++;
+      if (countMiss) this.counters.misses++;
       return undefined;
     }
     this.touch(e, now);

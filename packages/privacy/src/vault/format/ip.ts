@@ -18,13 +18,15 @@
  * pseudonym. CIDRs wider than the pool (/4 to /14) cannot contain the pool addresses; they
  * stay consistent with each other (a /12 inside a /8 maps inside the /8's pseudonym).
  * Dropping P's leading bits makes the public map many-to-one, exactly like a random map into
- * the pool; a clash is handled by the vault's collision loop, whose later attempts use
- * keyed random bits in the same pool (consistency is then lost for that one value only).
+ * the pool; a clash is handled by the vault's collision loop, whose retries re-randomise as
+ * few trailing bits as possible (see retryBits), so the value usually stays inside the
+ * pseudonyms of its enclosing CIDRs; only a value that needs a wide retry loses that.
  * IPv4 /0 to /3 and IPv6 prefixes shorter than /32 are left alone, as are special addresses.
  */
 import {
   classifyIp,
   formatIp,
+  getBit,
   isNetworkAddress,
   maskTo,
   parseIp,
@@ -32,6 +34,7 @@ import {
   withPrefix,
 } from '../ip/address.js';
 import type { FormatContext } from './context.js';
+import { stretch } from './encode.js';
 
 const POOL_V4 = Uint8Array.of(198, 18, 0, 0);
 const POOL_V4_LEN = 15;
@@ -40,11 +43,37 @@ const WIDE_V4_LEN = 4;
 const POOL_V6 = Uint8Array.of(0x20, 0x01, 0x0d, 0xb8, ...new Array<number>(12).fill(0));
 const POOL_V6_LEN = 32;
 
-/** The permuted address, or keyed random bits on a retry after a collision. */
-function scramble(bytes: Uint8Array, fromBit: number, value: string, ctx: FormatContext): Uint8Array {
-  if (ctx.attempt === 0) return ctx.permuter(bytes.length as 4 | 16).permute(bytes, fromBit);
-  const rnd = ctx.digest('ip_retry', value).subarray(0, bytes.length);
-  return withPrefix(new Uint8Array(rnd), bytes, fromBit);
+/**
+ * Retries after a collision (rare, but certain to happen sometimes in a /15 pool) change as
+ * few bits as possible, so the value usually stays inside the pseudonyms of its enclosing
+ * CIDRs: only the last r bits of the significant range [lo, hi) are replaced by keyed random
+ * bits, r growing every three attempts (from 8 host bits for an address, from 1 network bit
+ * for a CIDR). A public IPv4 CIDR that exhausts the pool moves on to 240.0.0.0/4.
+ */
+function retry(
+  out: Uint8Array,
+  lo: number,
+  hi: number,
+  cls: 'private' | 'public',
+  isCidr: boolean,
+  value: string,
+  ctx: FormatContext,
+): Uint8Array {
+  let r = (isCidr ? 1 : 8) + Math.floor((ctx.attempt - 1) / 3);
+  let res: Uint8Array = new Uint8Array(out);
+  if (r > hi - lo && cls === 'public' && isCidr && out.length === 4 && lo === POOL_V4_LEN) {
+    r -= hi - lo;
+    lo = WIDE_V4_LEN;
+    res = withPrefix(res, WIDE_V4, WIDE_V4_LEN);
+  }
+  r = Math.min(r, hi - lo);
+  const rnd = stretch(ctx.digest('ip_retry', value), out.length);
+  for (let i = hi - r; i < hi; i++) {
+    const mask = 1 << (7 - (i & 7));
+    if (getBit(rnd, i)) res[i >> 3]! |= mask;
+    else res[i >> 3]! &= ~mask;
+  }
+  return res;
 }
 
 /** Pseudonymise an IP address or CIDR; null when it stays as it is (or is not an IP). */
@@ -54,20 +83,27 @@ export function formatIpValue(value: string, ctx: FormatContext): string | null 
   const { bytes, prefix } = ip;
   const cls = classifyIp(bytes, prefix);
   if (cls === 'special') return null;
+  const width = bytes.length * 8;
+  const hi = prefix ?? width;
   let out: Uint8Array;
+  let lo: number;
   if (cls === 'private') {
     const block = privateBlockOf(prefix === null ? bytes : maskTo(bytes, prefix))!;
     if (prefix !== null && prefix <= block.len) return null;
-    out = scramble(bytes, block.len, value, ctx);
+    lo = block.len;
+    out = ctx.permuter(bytes.length as 4 | 16).permute(bytes, lo);
   } else if (bytes.length === 4) {
     if (prefix !== null && prefix < WIDE_V4_LEN) return null;
     const wide = prefix !== null && prefix < POOL_V4_LEN;
-    const p = scramble(bytes, 0, value, ctx);
+    const p = ctx.permuter(4).permute(bytes, 0);
+    lo = wide ? WIDE_V4_LEN : POOL_V4_LEN;
     out = wide ? withPrefix(p, WIDE_V4, WIDE_V4_LEN) : withPrefix(p, POOL_V4, POOL_V4_LEN);
   } else {
     if (prefix !== null && prefix < POOL_V6_LEN) return null;
-    out = withPrefix(scramble(bytes, 0, value, ctx), POOL_V6, POOL_V6_LEN);
+    lo = POOL_V6_LEN;
+    out = withPrefix(ctx.permuter(16).permute(bytes, 0), POOL_V6, POOL_V6_LEN);
   }
+  if (ctx.attempt > 0) out = retry(out, lo, hi, cls, prefix !== null, value, ctx);
   if (prefix === null) return formatIp(out);
   // A network address stays a network address; an interface address keeps its host bits.
   const shown = isNetworkAddress(bytes, prefix) ? maskTo(out, prefix) : out;
