@@ -41,6 +41,9 @@ export interface ToolContextInit<TApp> {
   onLog?: LogCallback;
 }
 
+/** A signal that never aborts: the default for calls nobody can cancel (shared, so it costs nothing). */
+export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
+
 export function normalizeLogLevel(level: string): LogLevel {
   return (LOG_LEVELS as readonly string[]).includes(level) ? (level as LogLevel) : 'info';
 }
@@ -51,8 +54,7 @@ export class ToolContext<TApp = unknown> {
   kind: CallKind;
   name: string;
   readonly requestId: string | number | null;
-  /** Aborted on cancellation or timeout. Long handlers check it (or pass it on) and stop. */
-  signal: AbortSignal;
+  private signalSource: () => AbortSignal;
   readonly session: unknown;
   readonly meta: Record<string, unknown>;
   readonly links: ResourceLink[] = [];
@@ -66,11 +68,25 @@ export class ToolContext<TApp = unknown> {
     this.kind = init.kind ?? 'tool';
     this.name = init.name ?? '';
     this.requestId = init.requestId ?? null;
-    this.signal = init.signal ?? new AbortController().signal;
+    const signal = init.signal ?? NEVER_ABORTED;
+    this.signalSource = () => signal;
     this.session = init.session;
     this.meta = init.meta ?? {};
     this.onProgress = init.onProgress;
     this.onLog = init.onLog;
+  }
+
+  /** Aborted on cancellation or timeout. Long handlers check it (or pass it on) and stop. */
+  get signal(): AbortSignal {
+    return this.signalSource();
+  }
+
+  /**
+   * Replace where `signal` comes from. The layer uses this to hand out a signal that also fires
+   * on the tool's deadline, created only if the handler asks for it (AbortControllers are not free).
+   */
+  bindSignal(source: () => AbortSignal): void {
+    this.signalSource = source;
   }
 
   /** The application state the layer carries (for the catalog, the workspace). */

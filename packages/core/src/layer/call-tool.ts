@@ -1,6 +1,6 @@
 /** `tools/call`: the lifecycle of section 4.1 from lookup to finalisation. */
 import { validateArguments } from '../arguments/index.js';
-import type { ToolContext } from '../context.js';
+import { NEVER_ABORTED, type ToolContext } from '../context.js';
 import {
   CancelledError,
   describeException,
@@ -115,28 +115,43 @@ export async function runWithTimeout<TApp, T>(
   run: () => T | Promise<T>,
 ): Promise<T> {
   const callerSignal = ctx.signal;
-  const deadline = new AbortController();
-  const signal = AbortSignal.any([callerSignal, deadline.signal]);
-  ctx.signal = signal;
-  let timer: NodeJS.Timeout | undefined;
-  if (seconds > 0) {
-    timer = setTimeout(
-      () => deadline.abort(new ToolTimeoutError(`Tool ${toolName} timed out`)),
-      seconds * 1000,
-    );
-  }
-  let onAbort: (() => void) | undefined;
+  let reason: McpLayerError | undefined;
+  let controller: AbortController | undefined;
+  let rejectRace: (error: McpLayerError) => void = () => {};
   const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(abortReason(signal));
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
+    rejectRace = reject;
   });
+  aborted.catch(() => {});
+  const abort = (why: McpLayerError) => {
+    if (reason) return;
+    reason = why;
+    controller?.abort(why);
+    rejectRace(why);
+  };
+  // The handler's signal is created on first use: most tools never look at it, and an
+  // AbortController per call would be the most expensive step of a trivial call.
+  ctx.bindSignal(() => {
+    if (!controller) {
+      controller = new AbortController();
+      if (reason) controller.abort(reason);
+    }
+    return controller.signal;
+  });
+  const forward = () => abort(abortReason(callerSignal));
+  const cancellable = callerSignal !== NEVER_ABORTED;
+  if (cancellable) {
+    if (callerSignal.aborted) forward();
+    else callerSignal.addEventListener('abort', forward, { once: true });
+  }
+  let timer: NodeJS.Timeout | undefined;
+  if (seconds > 0 && !reason) {
+    timer = setTimeout(() => abort(new ToolTimeoutError(`Tool ${toolName} timed out`)), seconds * 1000);
+  }
   try {
     return await Promise.race([Promise.resolve().then(run), aborted]);
   } finally {
     if (timer) clearTimeout(timer);
-    if (onAbort) signal.removeEventListener('abort', onAbort);
-    aborted.catch(() => {});
+    if (cancellable) callerSignal.removeEventListener('abort', forward);
   }
 }
 
