@@ -89,6 +89,33 @@ export {
 export { mergeReports } from './layer/transform.js';
 export { createLogger, type Logger } from './logger.js';
 export { META_PREFIX, MetaKey } from './meta.js';
+// Built-in middleware (section 14).
+export {
+  AUDIT_LOGGER_NAME,
+  AUDIT_SALT_ENV,
+  AuditLogMiddleware,
+  type AuditLogOptions,
+  type AuditRecord,
+  auditHash,
+} from './middleware/audit-log.js';
+export { type CacheStats, CachingMiddleware, type CachingOptions } from './middleware/cache.js';
+export {
+  ConcurrencyLimitMiddleware,
+  type ConcurrencyLimitOptions,
+  SERVER_BUSY_MESSAGE,
+} from './middleware/concurrency.js';
+export {
+  LATENCY_WINDOW,
+  METRICS_URI,
+  MetricsMiddleware,
+  type MetricsResourceOptions,
+  type MetricsSnapshot,
+  type PrimitiveMetrics,
+  registerMetricsResource,
+  TimingMiddleware,
+} from './middleware/metrics.js';
+export type { CallOutcome } from './middleware/outcome.js';
+export { isTransientError, RetryMiddleware, type RetryOn, type RetryOptions } from './middleware/retry.js';
 export {
   type CallInfo,
   type CallResult,

@@ -54,7 +54,7 @@ export function describeError(error: unknown): { type: string; code: number | st
       ? error.name && error.name !== 'Error'
         ? error.name
         : (error.constructor?.name ?? 'Error')
-      : typeof error;
+      : 'Error';
   const code = isMcpLayerError(error) ? error.code : (error as { code?: unknown } | null)?.code;
   return { type, code: typeof code === 'number' || typeof code === 'string' ? code : null };
 }

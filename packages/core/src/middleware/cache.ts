@@ -1,0 +1,177 @@
+/**
+ * `CachingMiddleware`: serves repeated read-only calls from memory, per principal, without
+ * skipping the policy. Results are stored after the output pipeline, so an entry is already
+ * transformed for the principal that caused it and is only ever served to that principal.
+ */
+import type { ResourceContents } from '../content.js';
+import { canonicalJson, cloneJson, type JsonValue } from '../json.js';
+import type { Layer } from '../layer/layer.js';
+import { LayerConfigError } from '../layer/options.js';
+import { MetaKey } from '../meta.js';
+import { PromptResult, ToolResult } from '../results.js';
+import type { AnySpec } from '../specs/index.js';
+import type { CallInfo, CallResult, Middleware, NextFn } from './types.js';
+
+export interface CachingOptions<TApp = unknown> {
+  /** Seconds an entry lives. Default 60. */
+  ttl?: number;
+  /** Entries kept; the least recently used goes first. Default 256. */
+  maxsize?: number;
+  /** Replaces the default test (read-only and idempotent tools). Completions are never cached. */
+  predicate?: (info: CallInfo<TApp>) => boolean;
+  /** Also cache resource reads. Default false. */
+  cacheResources?: boolean;
+}
+
+export interface CacheStats {
+  size: number;
+  hits: number;
+  misses: number;
+  ttl: number;
+}
+
+interface Entry {
+  result: CallResult;
+  expires: number;
+}
+
+/** A deep copy, so neither the caller nor outer middleware can change what the cache holds. */
+function copyResult(result: CallResult): CallResult {
+  if (result instanceof ToolResult) {
+    return new ToolResult({
+      content: cloneJson(result.content),
+      structured: cloneJson(result.structured),
+      isError: result.isError,
+      meta: cloneJson(result.meta),
+    });
+  }
+  if (result instanceof PromptResult) {
+    return new PromptResult(cloneJson(result.messages), result.description, cloneJson(result.meta));
+  }
+  return cloneJson(result);
+}
+
+/** Mark a copy as served from the cache: `_meta` of a tool or prompt result, of each resource content. */
+function markHit(result: CallResult): CallResult {
+  const hit: JsonValue = 'hit';
+  if (result instanceof ToolResult || result instanceof PromptResult) {
+    result.meta[MetaKey.cache] = hit;
+  } else if (Array.isArray(result)) {
+    for (const contents of result as ResourceContents[])
+      contents._meta = { ...contents._meta, [MetaKey.cache]: hit };
+  }
+  return result;
+}
+
+function isWrite(spec: AnySpec<unknown>): boolean {
+  return spec.kind === 'tool' && spec.annotations.readOnlyHint !== true;
+}
+
+export class CachingMiddleware<TApp = unknown> {
+  /** Pass this to the layer (`middleware: [cache.middleware]` or `layer.use(cache.middleware)`). */
+  readonly middleware: Middleware<TApp>;
+  readonly ttl: number;
+  readonly maxsize: number;
+  private readonly predicate: ((info: CallInfo<TApp>) => boolean) | undefined;
+  private readonly cacheResources: boolean;
+  /** Insertion order is recency order: a hit moves its entry to the end. */
+  private readonly entries = new Map<string, Entry>();
+  private hits = 0;
+  private misses = 0;
+
+  constructor(options: CachingOptions<TApp> = {}) {
+    this.ttl = options.ttl ?? 60;
+    this.maxsize = options.maxsize ?? 256;
+    if (!(this.ttl >= 0)) throw new LayerConfigError('CachingMiddleware ttl must be 0 or more seconds');
+    if (!(this.maxsize >= 0)) throw new LayerConfigError('CachingMiddleware maxsize must not be negative');
+    this.predicate = options.predicate;
+    this.cacheResources = options.cacheResources ?? false;
+    this.middleware = (info, next) => this.handle(info, next);
+  }
+
+  private cacheable(info: CallInfo<TApp>): boolean {
+    if (info.kind === 'completion') return false;
+    if (this.predicate) return this.predicate(info);
+    if (info.kind === 'tool') return info.spec.kind === 'tool' && info.spec.isCacheable;
+    return info.kind === 'resource' && this.cacheResources;
+  }
+
+  private key(info: CallInfo<TApp>): string | undefined {
+    try {
+      return canonicalJson([
+        info.principal.id,
+        info.principal.sortedRoles(),
+        info.kind,
+        info.name,
+        info.arguments,
+      ]);
+    } catch {
+      return undefined; // arguments JSON cannot represent: do not cache
+    }
+  }
+
+  private async handle(info: CallInfo<TApp>, next: NextFn<TApp>): Promise<CallResult> {
+    if (isWrite(info.spec as AnySpec<unknown>)) {
+      // A write may change what any read returns. Clear before, so nothing stale is served
+      // while it runs, and after, in case a read that started earlier stored its result meanwhile.
+      this.invalidate();
+      try {
+        return await next(info);
+      } finally {
+        this.invalidate();
+      }
+    }
+    if (this.ttl === 0 || this.maxsize === 0 || !this.cacheable(info)) return next(info);
+    const key = this.key(info);
+    if (key === undefined) return next(info);
+
+    const entry = this.entries.get(key);
+    if (entry && entry.expires > Date.now()) {
+      // The step a hit skips in the terminal: access, rate limit and the policy's own audit.
+      info.context.layer.policy.checkCall(info.spec as AnySpec, info.principal, {
+        kind: info.kind,
+        name: info.name,
+        arguments: info.arguments,
+      });
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      this.hits += 1;
+      return markHit(copyResult(entry.result));
+    }
+    if (entry) this.entries.delete(key);
+    this.misses += 1;
+    const result = await next(info);
+    if (!(result instanceof ToolResult && result.isError)) this.store(key, result);
+    return result;
+  }
+
+  private store(key: string, result: CallResult): void {
+    this.entries.delete(key);
+    this.entries.set(key, { result: copyResult(result), expires: Date.now() + this.ttl * 1000 });
+    while (this.entries.size > this.maxsize) {
+      const oldest = this.entries.keys().next().value as string;
+      this.entries.delete(oldest);
+    }
+  }
+
+  /** Clear the cache on every change event of the layer. Returns a function that stops listening. */
+  attach(layer: Layer<TApp>): () => void {
+    return layer.onChange(() => this.invalidate());
+  }
+
+  /** Drop every entry. */
+  invalidate(): void {
+    this.entries.clear();
+  }
+
+  stats(): CacheStats {
+    this.prune();
+    return { size: this.entries.size, hits: this.hits, misses: this.misses, ttl: this.ttl };
+  }
+
+  /** Remove expired entries, so `size` counts only what could still be served. */
+  private prune(): void {
+    const now = Date.now();
+    for (const [key, entry] of this.entries) if (entry.expires <= now) this.entries.delete(key);
+  }
+}
