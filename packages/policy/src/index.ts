@@ -1,1 +1,39 @@
-export {};
+// @cloudg/policy: access policies for the cloudg MCP layer.
+
+export type { DecisionCounters, DecisionEntry, DecisionOutcome } from './audit/decision-log.js';
+export type { Decision } from './decide/decide.js';
+export { GlobList } from './decide/glob.js';
+export {
+  PolicyError,
+  type PolicyErrorCode,
+  PolicyExtendsCycleError,
+  type PolicyIssue,
+  PolicyNotFoundError,
+  PolicyParseError,
+  PolicyValidationError,
+  TransformSpecError,
+} from './errors.js';
+export { mergePolicyDicts, type PolicyDict } from './load/merge.js';
+export { listProfiles, PROFILES_DIR } from './load/profiles.js';
+export { DEFAULT_PROFILE, POLICY_ENV, type PolicySourceValue } from './load/source.js';
+export { moveAliasesAfterRedact, needsDepseudonymizer } from './pipeline/assemble.js';
+export { EMPTY_PIPELINE, type PipelineBuilder } from './pipeline/pipeline.js';
+export { canonicalType, type NormalizedSpec, normalizeSpec } from './pipeline/specs.js';
+export { Policy, type PolicyDescription, type PolicyOptions, type PolicyVault } from './policy.js';
+export type { Clock, RateLimitData } from './rate/limiter.js';
+export {
+  type PolicyCallKind,
+  type PolicyConfig,
+  type PolicyDocument,
+  PolicySchema,
+  type PrimitiveKind,
+  RATE_PERIODS,
+  RATE_SCOPES,
+  type RateLimitConfig,
+  type RatePeriod,
+  type RateScope,
+  type RuleConfig,
+  type RuleMatch,
+  type TransformSpecInput,
+  type VaultConfig,
+} from './schema/config.js';

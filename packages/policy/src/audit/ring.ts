@@ -1,0 +1,40 @@
+/** A fixed-size ring buffer: the oldest entry goes when a new one arrives at capacity. */
+export class Ring<T> {
+  private readonly items: (T | undefined)[];
+  private start = 0;
+  private count = 0;
+
+  constructor(readonly capacity: number) {
+    this.items = new Array<T | undefined>(Math.max(0, capacity));
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  push(item: T): void {
+    if (this.capacity === 0) return;
+    const index = (this.start + this.count) % this.capacity;
+    this.items[index] = item;
+    if (this.count < this.capacity) this.count++;
+    else this.start = (this.start + 1) % this.capacity;
+  }
+
+  /** The newest entry, if any. */
+  last(): T | undefined {
+    return this.count === 0 ? undefined : this.items[(this.start + this.count - 1) % this.capacity];
+  }
+
+  /** Oldest first. */
+  toArray(): T[] {
+    const out: T[] = [];
+    for (let i = 0; i < this.count; i++) out.push(this.items[(this.start + i) % this.capacity] as T);
+    return out;
+  }
+
+  clear(): void {
+    this.items.fill(undefined);
+    this.start = 0;
+    this.count = 0;
+  }
+}

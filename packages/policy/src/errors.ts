@@ -1,0 +1,77 @@
+/**
+ * Errors raised while loading and compiling policies. They carry a string code and a `data`
+ * payload; messages name schema paths and keys, while file paths and other supplied values
+ * travel in `data`.
+ */
+
+export type PolicyErrorCode =
+  | 'invalid_policy'
+  | 'policy_not_found'
+  | 'policy_parse_error'
+  | 'extends_cycle'
+  | 'invalid_transform';
+
+/** One problem found in a policy document, with the dotted path to it. */
+export interface PolicyIssue {
+  path: string;
+  message: string;
+}
+
+export class PolicyError extends Error {
+  readonly code: PolicyErrorCode;
+  readonly data: Record<string, unknown>;
+
+  constructor(
+    code: PolicyErrorCode,
+    message: string,
+    data: Record<string, unknown> = {},
+    options?: { cause?: unknown },
+  ) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.data = data;
+  }
+}
+
+/** The document does not match the policy schema; `data.issues` lists every problem. */
+export class PolicyValidationError extends PolicyError {
+  declare readonly data: { issues: PolicyIssue[]; source?: string };
+
+  constructor(issues: PolicyIssue[], source?: string) {
+    const listed = issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ');
+    super(
+      'invalid_policy',
+      `Invalid policy: ${listed}`,
+      source === undefined ? { issues } : { issues, source },
+    );
+  }
+}
+
+/** A profile name or file that does not exist. */
+export class PolicyNotFoundError extends PolicyError {
+  constructor(message: string, data: Record<string, unknown>) {
+    super('policy_not_found', message, data);
+  }
+}
+
+/** A file or inline string that is not valid YAML or JSON. */
+export class PolicyParseError extends PolicyError {
+  constructor(message: string, data: Record<string, unknown>, cause?: unknown) {
+    super('policy_parse_error', message, data, { cause });
+  }
+}
+
+/** `extends` leads back to a document already in the chain. */
+export class PolicyExtendsCycleError extends PolicyError {
+  constructor(chain: string[]) {
+    super('extends_cycle', "Policy 'extends' cycle", { chain });
+  }
+}
+
+/** A transform spec with no type, or a transform that failed to build from its options. */
+export class TransformSpecError extends PolicyError {
+  constructor(message: string, data: Record<string, unknown> = {}, cause?: unknown) {
+    super('invalid_transform', message, data, { cause });
+  }
+}

@@ -1,0 +1,417 @@
+/**
+ * `Policy`: @cloudg/core's policy port, implemented with profiles, rules, rate limits, the
+ * decision log and transform pipelines.
+ */
+import {
+  AccessDeniedError,
+  type AnySpec,
+  type CallCheck,
+  type CallKind,
+  type Capability,
+  createLogger,
+  type Logger,
+  type McpLayerError,
+  type PolicyPort,
+  Principal,
+  type TransformPipeline,
+} from '@cloudg/core';
+import { type DecisionCounters, type DecisionEntry, DecisionLog } from './audit/decision-log.js';
+import { type ArgumentHasher, createArgumentHasher, type HashingVault } from './audit/hash.js';
+import { compileAccessLists } from './decide/access-lists.js';
+import { type Decision, decide, effectiveCeiling, type PolicyAccess } from './decide/decide.js';
+import { type Primitive, primitiveOf } from './decide/primitive.js';
+import { type CompiledRule, compileRules, matchingRules } from './decide/rules.js';
+import { mergePolicyDicts, type PolicyDict } from './load/merge.js';
+import { loadPolicyDocument, type PolicySourceValue, type SourceOptions } from './load/source.js';
+import {
+  assembleGeneric,
+  assembleInput,
+  assembleOutput,
+  type PolicyTransforms,
+} from './pipeline/assemble.js';
+import { NO_HINTS, readHints } from './pipeline/hints.js';
+import { buildPipeline, type PipelineBuilder, unavailableBuilder } from './pipeline/pipeline.js';
+import { type NormalizedSpec, normalizeSpec } from './pipeline/specs.js';
+import { type CallPlan, PlanCache } from './plan.js';
+import { type Clock, RateLimiter } from './rate/limiter.js';
+import { type CompiledLimit, compileLimit } from './rate/limits.js';
+import type { PolicyCallKind, PolicyConfig } from './schema/config.js';
+import { validatePolicy } from './schema/validate.js';
+
+/** The vault a policy owns: anything that can hash values and, optionally, persist itself. */
+export interface PolicyVault extends Partial<HashingVault> {
+  save?(path?: string): string | null;
+}
+
+export interface PolicyOptions extends SourceOptions {
+  /** Share a vault (several layers, `derive()`); otherwise the policy builds its own. */
+  vault?: PolicyVault;
+  /** Parent of the audit logger. Default: core's stderr logger. */
+  logger?: Logger;
+  /** Monotonic seconds for the rate limiter (tests inject a fake clock). */
+  clock?: Clock;
+  /** Unix seconds for decision log timestamps. */
+  now?: () => number;
+  /** Builds running pipelines from specs (the @cloudg/privacy wiring). */
+  pipelineBuilder?: PipelineBuilder;
+  /** Builds the policy's vault from its `vault` section when none is shared. */
+  vaultFactory?: (config: PolicyConfig['vault']) => PolicyVault | undefined;
+}
+
+export interface PolicyDescription {
+  name: string;
+  description: string;
+  loaded_from: string;
+  extends: string[];
+  hide_denied: boolean;
+  honor_hints: boolean;
+  audit: boolean;
+  audit_size: number;
+  max_sensitivity: string | null;
+  deny_capabilities: string[];
+  allow_capabilities: string[];
+  effective_denied_capabilities: string[];
+  allow_tools: string[] | null;
+  deny_tools: string[];
+  allow_resources: string[] | null;
+  deny_resources: string[];
+  allow_prompts: string[] | null;
+  deny_prompts: string[];
+  allow_categories: string[] | null;
+  deny_categories: string[];
+  roles: string[];
+  rules: string[];
+  rate_limits: PolicyConfig['rate_limits'];
+  transforms: NormalizedSpec[];
+  input_transforms: NormalizedSpec[];
+  transform_options: Record<string, Record<string, unknown>>;
+  disabled_detectors: string[];
+  detectors: number;
+  vault: Omit<PolicyConfig['vault'], 'key'> & { key_set: boolean };
+}
+
+const LABEL: Record<PolicyCallKind, string> = {
+  tool: 'tool',
+  resource: 'resource',
+  resource_template: 'resource',
+  prompt: 'prompt',
+  completion: 'completion',
+};
+
+export class Policy implements PolicyPort {
+  readonly name: string;
+  readonly description: string;
+  readonly config: PolicyConfig;
+  readonly loadedFrom: string;
+  /** Ancestors resolved through `extends`, root first. */
+  readonly extendsChain: readonly string[];
+  readonly vault: PolicyVault | undefined;
+  /** The merged document as written (before defaults), the base of `derive()`. */
+  private readonly document: PolicyDict;
+  private readonly options: PolicyOptions;
+  private readonly rules: CompiledRule[];
+  private readonly access: PolicyAccess;
+  private readonly policyLimits: CompiledLimit[];
+  private readonly ruleLimits: Map<CompiledRule, CompiledLimit[]>;
+  private readonly transforms: PolicyTransforms;
+  private readonly plans: PlanCache;
+  private readonly limiter: RateLimiter;
+  private readonly log: DecisionLog;
+  private readonly hashArguments: ArgumentHasher;
+  private readonly builder: PipelineBuilder;
+  private lastAllowed: { spec: AnySpec; principal: Principal; args: Record<string, unknown> } | undefined;
+
+  /** Load a policy from anything section 5.1 accepts; a Policy is returned as is. */
+  static load(source?: Policy | PolicySourceValue, options: PolicyOptions = {}): Policy {
+    if (source instanceof Policy) return source;
+    const loaded = loadPolicyDocument(source, options);
+    return new Policy(loaded.doc, { loadedFrom: loaded.loadedFrom, extendsChain: loaded.chain }, options);
+  }
+
+  /** A built-in profile by name (hyphens and underscores alike). */
+  static fromProfile(name: string, options: PolicyOptions = {}): Policy {
+    return Policy.load(name, options);
+  }
+
+  private constructor(
+    document: PolicyDict,
+    origin: { loadedFrom: string; extendsChain: readonly string[] },
+    options: PolicyOptions,
+  ) {
+    const config = validatePolicy(document, origin.loadedFrom);
+    this.document = document;
+    this.config = config;
+    this.options = options;
+    this.name = config.name;
+    this.description = config.description;
+    this.loadedFrom = origin.loadedFrom;
+    this.extendsChain = [...origin.extendsChain];
+    this.rules = compileRules(config);
+    const lists = compileAccessLists(config);
+    const allowed = new Set(config.allow_capabilities);
+    this.access = {
+      name: config.name,
+      lists,
+      deniedCapabilities: new Set(config.deny_capabilities.filter((c) => !allowed.has(c))),
+    };
+    this.policyLimits = config.rate_limits.map((limit, i) => compileLimit(limit, `policy[${i}]`));
+    this.ruleLimits = new Map(
+      this.rules.map((rule, r) => [
+        rule,
+        rule.config.rate_limits.map((limit, i) => compileLimit(limit, `rule[${r}][${i}]`)),
+      ]),
+    );
+    this.transforms = {
+      transforms: config.transforms.map(normalizeSpec),
+      inputTransforms: config.input_transforms.map(normalizeSpec),
+      transformOptions: config.transform_options,
+      honorHints: config.honor_hints,
+    };
+    this.plans = new PlanCache(this.rules.some((rule) => rule.usesPrincipalId));
+    this.limiter = new RateLimiter(options.clock);
+    this.vault = options.vault ?? options.vaultFactory?.(config.vault);
+    const logger = (options.logger ?? createLogger()).child({ logger: 'cloudg.audit' });
+    this.log = new DecisionLog({
+      size: config.audit_size,
+      audit: config.audit,
+      logger,
+      policyName: config.name,
+      ...(options.now ? { now: options.now } : {}),
+    });
+    this.hashArguments = createArgumentHasher(
+      this.vault?.hashValue ? (this.vault as HashingVault) : undefined,
+    );
+    this.builder = options.pipelineBuilder ?? unavailableBuilder;
+  }
+
+  // ---- decisions ---------------------------------------------------------------------------
+
+  private plan(spec: AnySpec, principal: Principal): CallPlan {
+    return this.plans.get(spec, principal, () => {
+      const primitive = primitiveOf(spec);
+      const rules = matchingRules(this.rules, principal, primitive);
+      const limits = [...this.policyLimits, ...rules.flatMap((rule) => this.ruleLimits.get(rule) ?? [])];
+      return { primitive, rules, limits, decision: decide(this.access, rules, primitive) };
+    });
+  }
+
+  /** Whether the principal may use the primitive, and why not. Cached per primitive and role set. */
+  decide(spec: AnySpec, principal: Principal = Principal.local()): Decision {
+    return this.plan(spec, principal).decision;
+  }
+
+  isAllowed(spec: AnySpec, principal: Principal): boolean {
+    return !this.config.hide_denied || this.plan(spec, principal).decision.allowed;
+  }
+
+  checkCall(spec: AnySpec, principal: Principal, call: CallCheck): void {
+    const plan = this.plan(spec, principal);
+    const { primitive } = plan;
+    const kind: PolicyCallKind = call.kind === 'completion' ? 'completion' : primitive.kind;
+    if (!plan.decision.allowed) {
+      const reason = plan.decision.reason;
+      this.log.record('denied', this.entryFields(kind, primitive, principal, call.arguments, reason));
+      throw new AccessDeniedError(`Access to ${primitive.family} '${primitive.identity}' denied: ${reason}`, {
+        data: { policy: this.name, reason },
+      });
+    }
+    try {
+      this.limiter.acquire(plan.limits, {
+        principalId: principal.id,
+        identity: primitive.identity,
+        kind,
+        label: LABEL[kind],
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.log.record('rate_limited', this.entryFields(kind, primitive, principal, call.arguments, reason));
+      throw error;
+    }
+    const reveal = primitive.capabilities.has('reveal');
+    if (this.config.audit || reveal) {
+      const entry = this.log.record('allowed', this.entryFields(kind, primitive, principal, call.arguments));
+      if (reveal) this.log.warnReveal(entry);
+    } else {
+      this.log.counters.allowed++;
+    }
+    this.lastAllowed = { spec, principal, args: call.arguments };
+  }
+
+  recordHidden(kind: CallKind, name: string, principal: Principal): void {
+    this.log.record('not_found', {
+      kind,
+      name,
+      principal: principal.id,
+      roles: principal.sortedRoles(),
+      arguments: {},
+      reason: 'unknown or hidden by policy',
+    });
+  }
+
+  recordRejection(spec: AnySpec, principal: Principal, error: McpLayerError): void {
+    const primitive = primitiveOf(spec);
+    const last = this.lastAllowed;
+    const args = last && last.spec === spec && last.principal === principal ? last.args : {};
+    this.log.reject(this.entryFields(primitive.kind, primitive, principal, args, error.message));
+  }
+
+  private entryFields(
+    kind: PolicyCallKind,
+    primitive: Primitive,
+    principal: Principal,
+    args: Record<string, unknown>,
+    reason?: string,
+  ): Omit<DecisionEntry, 'ts' | 'decision'> {
+    const fields: Omit<DecisionEntry, 'ts' | 'decision'> = {
+      kind,
+      name: primitive.identity,
+      principal: principal.id,
+      roles: principal.sortedRoles(),
+      arguments: this.hashArguments(args),
+    };
+    if (reason !== undefined) fields.reason = reason;
+    return fields;
+  }
+
+  /** The decision log, oldest first. */
+  get auditLog(): DecisionEntry[] {
+    return this.log.entries();
+  }
+
+  get counters(): Readonly<DecisionCounters> {
+    return { ...this.log.counters };
+  }
+
+  /** Empty every rate-limit bucket. */
+  resetRateLimits(): void {
+    this.limiter.reset();
+  }
+
+  /** The ceiling that applies to a caller with no primitive in view (caller-only rules). */
+  maxSensitivityFor(principal: Principal = Principal.local()): string | null {
+    return effectiveCeiling(this.access, matchingRules(this.rules, principal, undefined));
+  }
+
+  /** Capabilities denied to a caller once the grants of its caller-only rules are applied. */
+  deniedCapabilitiesFor(principal: Principal = Principal.local()): Capability[] {
+    const rules = matchingRules(this.rules, principal, undefined);
+    const denied = new Set<Capability>(this.access.deniedCapabilities);
+    for (const rule of rules) for (const c of rule.access.allowCapabilities) denied.delete(c);
+    for (const rule of rules) for (const c of rule.access.denyCapabilities) denied.add(c);
+    return [...denied].sort();
+  }
+
+  // ---- pipelines ---------------------------------------------------------------------------
+
+  private outputSpecsOf(plan: CallPlan, spec: AnySpec): NormalizedSpec[] {
+    if (!plan.outputSpecs) {
+      const hints = spec.kind === 'tool' ? readHints(spec.transformHints) : NO_HINTS;
+      const rules = plan.rules.map((r) => r.config);
+      const output = assembleOutput(this.transforms, rules, hints);
+      plan.outputSpecs = output.specs;
+      plan.inputSpecs = assembleInput(this.transforms, rules, hints, output);
+    }
+    return plan.outputSpecs;
+  }
+
+  /** The transform specs a caller's calls of a primitive go through, for inspection and previews. */
+  transformPlan(
+    spec: AnySpec,
+    principal: Principal = Principal.local(),
+  ): {
+    output: NormalizedSpec[];
+    input: NormalizedSpec[];
+  } {
+    const plan = this.plan(spec, principal);
+    const output = this.outputSpecsOf(plan, spec);
+    return { output, input: plan.inputSpecs ?? [] };
+  }
+
+  outputPipeline(spec: AnySpec, principal: Principal): TransformPipeline {
+    const plan = this.plan(spec, principal);
+    if (!plan.output) plan.output = buildPipeline(this.builder, this.outputSpecsOf(plan, spec), 'output');
+    return plan.output;
+  }
+
+  inputPipeline(spec: AnySpec, principal: Principal): TransformPipeline {
+    const plan = this.plan(spec, principal);
+    if (!plan.input) {
+      this.outputSpecsOf(plan, spec);
+      plan.input = buildPipeline(this.builder, plan.inputSpecs ?? [], 'input');
+    }
+    return plan.input;
+  }
+
+  /** Specs of the generic pipeline (no primitive): the policy's transforms with caller-level options. */
+  genericSpecs(principal: Principal = Principal.local()): NormalizedSpec[] {
+    const rules = matchingRules(this.rules, principal, undefined).map((r) => r.config);
+    return assembleGeneric(this.transforms, rules);
+  }
+
+  /** The generic pipeline, used where no primitive is involved (previews, status). */
+  genericPipeline(principal: Principal = Principal.local()): TransformPipeline {
+    return buildPipeline(this.builder, this.genericSpecs(principal), 'output');
+  }
+
+  // ---- vault, derive, describe -------------------------------------------------------------
+
+  /** Persist the vault; the written path, or null when the vault has no path (or there is none). */
+  saveVault(path?: string): string | null {
+    return this.vault?.save ? this.vault.save(path) : null;
+  }
+
+  /** A new policy with `overrides` merged on top by the `extends` rules; it shares this vault. */
+  derive(overrides: PolicyDict = {}): Policy {
+    const document = mergePolicyDicts(this.document, overrides);
+    const name = typeof document.name === 'string' ? document.name : this.name;
+    const options: PolicyOptions = { ...this.options };
+    if (this.vault) options.vault = this.vault;
+    return new Policy(
+      document,
+      { loadedFrom: `derived:${name}`, extendsChain: [...this.extendsChain, this.name] },
+      options,
+    );
+  }
+
+  /** What the policy is and where it came from; the vault key is never shown. */
+  describe(): PolicyDescription {
+    const c = this.config;
+    const { key, ...vault } = c.vault;
+    return {
+      name: c.name,
+      description: c.description,
+      loaded_from: this.loadedFrom,
+      extends: [...this.extendsChain],
+      hide_denied: c.hide_denied,
+      honor_hints: c.honor_hints,
+      audit: c.audit,
+      audit_size: c.audit_size,
+      max_sensitivity: c.max_sensitivity,
+      deny_capabilities: [...c.deny_capabilities],
+      allow_capabilities: [...c.allow_capabilities],
+      effective_denied_capabilities: [...this.access.deniedCapabilities].sort(),
+      allow_tools: c.allow_tools,
+      deny_tools: c.deny_tools,
+      allow_resources: c.allow_resources,
+      deny_resources: c.deny_resources,
+      allow_prompts: c.allow_prompts,
+      deny_prompts: c.deny_prompts,
+      allow_categories: c.allow_categories,
+      deny_categories: c.deny_categories,
+      roles: Object.keys(c.roles),
+      rules: this.rules.filter((_, i) => i >= Object.keys(c.roles).length).map((r) => r.name),
+      rate_limits: c.rate_limits,
+      transforms: [...this.transforms.transforms],
+      input_transforms: [...this.transforms.inputTransforms],
+      transform_options: c.transform_options,
+      disabled_detectors: c.disabled_detectors,
+      detectors: c.detectors.length,
+      vault: { ...vault, key_set: key !== null },
+    };
+  }
+
+  /** The merged document as written, before defaults (what `derive()` starts from). */
+  toDocument(): PolicyDict {
+    return structuredClone(this.document);
+  }
+}
