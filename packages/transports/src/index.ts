@@ -1,1 +1,66 @@
-export {};
+// @cloudg/transports: MCP on the wire for a cloudg layer. Native stdio and Streamable HTTP
+// servers for both protocol eras, sessions, listen streams, auth, the Origin/Host guard, paging.
+
+export { AuthConfigError } from './auth/errors.js';
+export {
+  type AccessTokenInfo,
+  defaultPrincipalResolver,
+  type PrincipalResolver,
+  RequestInfo,
+  type RequestInfoInit,
+  resolvePrincipal,
+} from './auth/principalResolver.js';
+export { bearerToken, TokenAuth, type TokenAuthOptions, type TokenValue } from './auth/tokenAuth.js';
+export { defaultTokenId, parseTokenSpec, type TokenSpec } from './auth/tokenSpec.js';
+export {
+  type GuardRejection,
+  isLoopbackAddress,
+  LOOPBACK_HOSTS,
+  LOOPBACK_ORIGINS,
+  OriginHostGuard,
+  type OriginHostGuardOptions,
+} from './http/hostHeaderGuard.js';
+export {
+  type BoundAddress,
+  createHttpServer,
+  McpHttpServer,
+  type RunningHttpServer,
+  serveHttp,
+} from './http/httpServer.js';
+export { decodeHeaderValue } from './http/modernHeaders.js';
+export { HTTP_DEFAULTS, type HttpServerOptions } from './http/options.js';
+export { ProtocolError } from './jsonrpc/errors.js';
+export { encodeLine, LineDecoder } from './jsonrpc/framing.js';
+export type {
+  JsonRpcErrorObject,
+  JsonRpcFailure,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  JsonRpcSuccess,
+  RequestId,
+} from './jsonrpc/messages.js';
+export { DEFAULT_PAGE_SIZE, decodeCursor, encodeCursor, type ListKind, paginate } from './paging/cursor.js';
+export { MetaKeys } from './protocol/envelope.js';
+export { negotiateVersion } from './protocol/negotiate.js';
+export { type CacheScope, McpProtocolServer, type ProtocolOptions } from './protocol/server.js';
+export {
+  type HandleOptions,
+  type HandleResult,
+  type Send,
+  Session,
+  type SessionInit,
+  type TransportKind,
+} from './protocol/session.js';
+export {
+  BATCH_VERSIONS,
+  DEFAULT_HTTP_VERSION,
+  HANDSHAKE_VERSIONS,
+  LATEST_HANDSHAKE_VERSION,
+  MODERN_VERSION,
+  MODERN_VERSIONS,
+  SUPPORTED_VERSIONS,
+} from './protocol/versions.js';
+export { type ProtectedStdout, protectStdout } from './stdio/protectStdout.js';
+export { type StdioOptions, serveStdio } from './stdio/serveStdio.js';

@@ -1,0 +1,405 @@
+/**
+ * The native Streamable HTTP server on `node:http` (MCP.md 6.2). Every request passes the checks
+ * of the 6.2 table in order, and the first that fails answers: Host, Origin, preflight, health,
+ * bearer token, headers, body size, content type, Accept, JSON, 2026 envelope and headers,
+ * protocol version, session, session cap, path and method.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Layer, Principal } from '@cloudg/core';
+import { type PrincipalResolver, RequestInfo, resolvePrincipal } from '../auth/principalResolver.js';
+import { TokenAuth } from '../auth/tokenAuth.js';
+import { ProtocolError } from '../jsonrpc/errors.js';
+import { isObject, isValidId } from '../jsonrpc/messages.js';
+import { checkEnvelopeKeys, hasEnvelope, readEnvelope } from '../protocol/envelope.js';
+import { isHandshakeVersion } from '../protocol/negotiate.js';
+import { McpProtocolServer } from '../protocol/server.js';
+import { DEFAULT_HTTP_VERSION, HANDSHAKE_VERSIONS, MODERN_VERSION } from '../protocol/versions.js';
+import { type Accepts, isJsonContentType, parseAccept } from './accept.js';
+import { Cors } from './cors.js';
+import { isLoopbackAddress, OriginHostGuard } from './hostHeaderGuard.js';
+import { LegacySseEndpoints } from './legacySse.js';
+import { checkModernHeaders } from './modernHeaders.js';
+import { type HttpServerOptions, type ResolvedHttpOptions, resolveHttpOptions } from './options.js';
+import { BodyTooLargeError, readBody } from './readBody.js';
+import { respond } from './respond.js';
+import { SERVER_HEADER, sendEmpty, sendJson, sendRpcError } from './responses.js';
+import { HttpSession, newSessionId, SessionStore } from './sessionStore.js';
+import { SseStream } from './sseStream.js';
+
+export interface BoundAddress {
+  host: string;
+  port: number;
+  /** The MCP endpoint's URL. */
+  url: string;
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+export class McpHttpServer {
+  readonly options: ResolvedHttpOptions;
+  readonly protocol: McpProtocolServer;
+  readonly httpServer: Server;
+  private readonly guard: OriginHostGuard;
+  private readonly cors: Cors;
+  private readonly auth: TokenAuth | undefined;
+  private readonly resolver: PrincipalResolver | undefined;
+  private readonly store: SessionStore;
+  private readonly legacy: LegacySseEndpoints;
+  private readonly sockets = new Set<Socket>();
+  private bound: BoundAddress | undefined;
+
+  constructor(layer: Layer<unknown>, options: HttpServerOptions = {}) {
+    this.options = resolveHttpOptions(options);
+    this.protocol = new McpProtocolServer(layer, options);
+    this.guard = new OriginHostGuard({
+      bindHost: this.options.host,
+      allowedOrigins: options.allowedOrigins,
+      allowedHosts: options.allowedHosts,
+      extraOrigins: this.options.corsOrigins,
+    });
+    this.cors = new Cors(this.options.corsOrigins);
+    this.auth =
+      options.auth ??
+      (options.authTokens && options.authTokens.length > 0
+        ? TokenAuth.fromSpecs(options.authTokens, { required: options.authRequired ?? true })
+        : undefined);
+    this.resolver = options.principalResolver;
+    this.store = new SessionStore(this.options.maxSessions, this.options.sessionIdleTimeoutMs);
+    this.legacy = new LegacySseEndpoints(this.protocol, this.store, this.options);
+    this.httpServer = createServer({ maxHeaderSize: this.options.maxHeaderBytes }, (req, res) => {
+      this.handle(req, res).catch((error: unknown) => {
+        layer.logger.error({ err: error }, 'HTTP request failed');
+        if (!res.headersSent) sendRpcError(res, 500, 'Internal error', { code: -32603 });
+        else res.end();
+      });
+    });
+    this.httpServer.on('connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    this.httpServer.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+      if (!socket.writable) return socket.destroy();
+      const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+      const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: tooLarge ? 'Request header fields too large' : 'Bad Request' },
+      });
+      socket.end(
+        `HTTP/1.1 ${status}\r\nServer: ${SERVER_HEADER}\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    });
+  }
+
+  /** Start listening; resolves with the bound address (port 0 gives a free port). */
+  async listen(): Promise<BoundAddress> {
+    const { host, port, path } = this.options;
+    if (!isLoopbackAddress(host) && !this.auth) {
+      this.protocol.layer.logger.warn(
+        { host },
+        'HTTP server bound to a non-loopback address without auth tokens',
+      );
+    }
+    await new Promise<void>((resolve, reject) => {
+      this.httpServer.once('error', reject);
+      this.httpServer.listen(port, host, () => {
+        this.httpServer.off('error', reject);
+        resolve();
+      });
+    });
+    this.store.start();
+    const address = this.httpServer.address() as AddressInfo;
+    const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    this.bound = { host: address.address, port: address.port, url: `http://${shown}:${address.port}${path}` };
+    return this.bound;
+  }
+
+  get address(): BoundAddress | undefined {
+    return this.bound;
+  }
+
+  /** End listen streams gracefully, close sessions and sockets, stop listening. */
+  async close(): Promise<void> {
+    this.protocol.endListens();
+    // Let the listen requests write their final results before the sockets go.
+    await new Promise((resolve) => setImmediate(resolve));
+    this.store.closeAll();
+    this.protocol.close();
+    const closed = new Promise<void>((resolve) => this.httpServer.close(() => resolve()));
+    for (const socket of this.sockets) socket.destroy();
+    if (this.httpServer.listening) await closed;
+  }
+
+  /** The request handler, for mounting into an existing `node:http` server. */
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const origin = header(req, 'origin');
+    const rejection = this.guard.check(header(req, 'host'), origin);
+    if (rejection) return sendRpcError(res, rejection.status, rejection.message);
+    this.cors.apply(res, origin);
+
+    if (req.method === 'OPTIONS') {
+      if (!this.cors.enabled) return sendEmpty(res, 405, { Allow: this.allowedMethods(url.pathname) });
+      this.cors.preflight(res, origin);
+      return sendEmpty(res, 204);
+    }
+    if (url.pathname === this.options.healthPath && req.method === 'GET') {
+      return sendJson(res, 200, { status: 'ok' });
+    }
+
+    const tokenPrincipal = this.auth?.authenticate(header(req, 'authorization'));
+    if (this.auth?.required && !tokenPrincipal) {
+      return sendRpcError(res, 401, 'Unauthorized', {
+        headers: { 'WWW-Authenticate': 'Bearer realm="cloudg-mcp"' },
+      });
+    }
+    const info = new RequestInfo({
+      transport: this.options.legacySse && url.pathname !== this.options.path ? 'sse' : 'http',
+      headers: req.headers,
+      sessionId: header(req, 'mcp-session-id'),
+      principal: tokenPrincipal,
+      raw: req,
+    });
+    const principal = await resolvePrincipal(this.resolver, info, (error) =>
+      this.protocol.layer.logger.warn({ err: error }, 'principal resolver failed'),
+    );
+
+    if (url.pathname === this.options.path) {
+      if (req.method === 'POST') return this.post(req, res, principal);
+      if (req.method === 'GET' && !this.options.stateless) return this.get(req, res, principal);
+      if (req.method === 'DELETE' && !this.options.stateless) return this.delete(req, res, principal);
+      return sendEmpty(res, 405, { Allow: this.allowedMethods(url.pathname) });
+    }
+    if (this.options.legacySse) {
+      if (url.pathname === this.options.ssePath) {
+        if (req.method === 'GET') return this.legacy.open(req, res, principal);
+        return sendEmpty(res, 405, { Allow: 'GET' });
+      }
+      if (url.pathname === this.options.messagePath) {
+        if (req.method === 'POST') return this.legacy.post(req, res, principal, url);
+        return sendEmpty(res, 405, { Allow: 'POST' });
+      }
+    }
+    return sendRpcError(res, 404, 'Not Found');
+  }
+
+  private allowedMethods(path: string): string {
+    if (path === this.options.path) return this.options.stateless ? 'POST' : 'GET, POST, DELETE';
+    return 'GET';
+  }
+
+  private async post(req: IncomingMessage, res: ServerResponse, principal: Principal): Promise<void> {
+    let body: Buffer;
+    try {
+      body = await readBody(req, this.options.maxBodyBytes);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) {
+        return sendRpcError(res, 413, 'Request body too large', {
+          headers: { Connection: 'close' },
+          data: { limit: error.limit },
+        });
+      }
+      throw error;
+    }
+    if (!isJsonContentType(header(req, 'content-type'))) {
+      return sendRpcError(res, 415, 'Content-Type must be application/json');
+    }
+    const accepts = parseAccept(header(req, 'accept'));
+    if (!accepts.json && !accepts.sse) {
+      return sendRpcError(
+        res,
+        406,
+        'Not Acceptable: Accept must include application/json or text/event-stream',
+      );
+    }
+    let message: unknown;
+    try {
+      message = JSON.parse(body.toString('utf8'));
+    } catch {
+      return sendRpcError(res, 400, 'Parse error', { code: -32700 });
+    }
+
+    if (Array.isArray(message)) {
+      if (message.some((m) => isObject(m) && hasEnvelope(m.params))) {
+        return sendRpcError(
+          res,
+          400,
+          `JSON-RPC batches are not supported by protocol version ${MODERN_VERSION}`,
+        );
+      }
+    } else if (isObject(message) && hasEnvelope(message.params)) {
+      return this.postModern(req, res, principal, message, accepts);
+    }
+    return this.postHandshake(req, res, principal, message, accepts);
+  }
+
+  /** A 2026-07-28 request: the envelope and header ladder, then a one-shot session. */
+  private async postModern(
+    req: IncomingMessage,
+    res: ServerResponse,
+    principal: Principal,
+    message: Record<string, unknown>,
+    accepts: Accepts,
+  ): Promise<void> {
+    const id = isValidId(message.id) ? message.id : null;
+    try {
+      checkEnvelopeKeys(message.params);
+      const mismatch = checkModernHeaders(req.headers, message);
+      if (mismatch) throw mismatch;
+      readEnvelope(message.params);
+    } catch (error) {
+      if (!(error instanceof ProtocolError)) throw error;
+      const wire = error.toJsonRpc();
+      return sendRpcError(res, 400, wire.message, { code: wire.code, id, data: wire.data });
+    }
+    const session = this.protocol.createSession({ transport: 'http', principal, register: false });
+    await respond(res, session, message, this.respondOptions(accepts, true));
+  }
+
+  private async postHandshake(
+    req: IncomingMessage,
+    res: ServerResponse,
+    principal: Principal,
+    message: unknown,
+    accepts: Accepts,
+  ): Promise<void> {
+    const version = header(req, 'mcp-protocol-version');
+    if (version !== undefined && !isHandshakeVersion(version)) {
+      return sendRpcError(res, 400, `Unsupported MCP-Protocol-Version: ${version}`, {
+        data: { supported: [...HANDSHAKE_VERSIONS], requested: version },
+      });
+    }
+    const initialize = isObject(message) && message.method === 'initialize';
+
+    if (this.options.stateless) {
+      const session = this.protocol.createSession({
+        transport: 'http',
+        principal,
+        register: false,
+        ...(initialize ? {} : { presetVersion: version ?? DEFAULT_HTTP_VERSION }),
+      });
+      return respond(res, session, message, this.respondOptions(accepts, false));
+    }
+
+    if (initialize) {
+      if (this.store.full) return sendRpcError(res, 503, 'Service Unavailable: too many sessions');
+      const entry = new HttpSession(newSessionId(), 'streamable', principal.id);
+      entry.session = this.protocol.createSession({
+        transport: 'http',
+        principal,
+        id: entry.id,
+        send: (m) => entry.send(m),
+      });
+      this.store.add(entry);
+      const headers: Record<string, string> = { 'Mcp-Session-Id': entry.id };
+      return respond(res, entry.session, message, {
+        ...this.respondOptions(accepts, false),
+        headers,
+        onResult: (result) => {
+          // A failed initialize leaves no session behind, and names none.
+          if (!result || (isObject(result) && 'error' in result)) {
+            this.store.delete(entry.id);
+            delete headers['Mcp-Session-Id'];
+          }
+        },
+      });
+    }
+
+    const entry = this.findSession(req, res, principal);
+    if (!entry) return;
+    const negotiated = entry.session.protocolVersion;
+    if (version !== undefined && version !== negotiated) {
+      return sendRpcError(
+        res,
+        400,
+        `MCP-Protocol-Version ${version} does not match the negotiated version ${negotiated}`,
+        {
+          data: { requested: version, negotiated },
+        },
+      );
+    }
+    entry.touch();
+    await respond(res, entry.session, message, this.respondOptions(accepts, false));
+    entry.touch();
+  }
+
+  /** The caller's session from `Mcp-Session-Id`, or an answer (400 missing, 404 unknown or not theirs). */
+  private findSession(
+    req: IncomingMessage,
+    res: ServerResponse,
+    principal: Principal,
+  ): HttpSession | undefined {
+    const id = header(req, 'mcp-session-id');
+    if (!id) {
+      sendRpcError(res, 400, 'Bad Request: Mcp-Session-Id header is required');
+      return undefined;
+    }
+    const entry = this.store.find(id, 'streamable', principal.id);
+    if (!entry) sendRpcError(res, 404, 'Session not found');
+    return entry;
+  }
+
+  /** GET: the session's standalone stream for change notifications. */
+  private get(req: IncomingMessage, res: ServerResponse, principal: Principal): void {
+    if (!parseAccept(header(req, 'accept')).sse) {
+      sendRpcError(res, 406, 'Not Acceptable: GET requires Accept: text/event-stream');
+      return;
+    }
+    const entry = this.findSession(req, res, principal);
+    if (!entry) return;
+    if (entry.stream && !entry.stream.closed) {
+      sendRpcError(res, 409, 'Conflict: only one GET stream per session');
+      return;
+    }
+    const stream = new SseStream(res, this.options.keepaliveIntervalMs, { 'Mcp-Session-Id': entry.id });
+    entry.attach(stream);
+    entry.touch();
+    res.on('close', () => {
+      if (entry.stream === stream) entry.stream = undefined;
+      entry.touch();
+    });
+  }
+
+  /** DELETE: end the session. */
+  private delete(req: IncomingMessage, res: ServerResponse, principal: Principal): void {
+    const entry = this.findSession(req, res, principal);
+    if (!entry) return;
+    this.store.delete(entry.id);
+    sendEmpty(res, 200);
+  }
+
+  private respondOptions(accepts: Accepts, modern: boolean) {
+    return {
+      accepts,
+      modern,
+      jsonResponse: this.options.jsonResponse,
+      keepaliveMs: this.options.keepaliveIntervalMs,
+    };
+  }
+}
+
+/** A server that is not listening yet: call `listen()`, or mount `handle` yourself. */
+export function createHttpServer(layer: Layer<unknown>, options: HttpServerOptions = {}): McpHttpServer {
+  return new McpHttpServer(layer, options);
+}
+
+export interface RunningHttpServer extends BoundAddress {
+  server: McpHttpServer;
+  close(): Promise<void>;
+}
+
+/** Create and start a server; resolves once it listens. */
+export async function serveHttp(
+  layer: Layer<unknown>,
+  options: HttpServerOptions = {},
+): Promise<RunningHttpServer> {
+  const server = createHttpServer(layer, options);
+  const bound = await server.listen();
+  return { ...bound, server, close: () => server.close() };
+}

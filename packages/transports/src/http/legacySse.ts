@@ -1,0 +1,95 @@
+/**
+ * The deprecated 2024-11-05 HTTP+SSE transport: `GET /sse` opens a stream whose first event names
+ * the endpoint to POST messages to; answers travel back on the stream.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Principal } from '@cloudg/core';
+import { errorResponse } from '../jsonrpc/messages.js';
+import { MessageSequencer } from '../protocol/sequencer.js';
+import type { McpProtocolServer } from '../protocol/server.js';
+import { isJsonContentType, parseAccept } from './accept.js';
+import type { ResolvedHttpOptions } from './options.js';
+import { BodyTooLargeError, readBody } from './readBody.js';
+import { sendEmpty, sendRpcError } from './responses.js';
+import { HttpSession, newSessionId, type SessionStore } from './sessionStore.js';
+import { SseStream } from './sseStream.js';
+
+export class LegacySseEndpoints {
+  private readonly sequencers = new WeakMap<HttpSession, MessageSequencer>();
+
+  constructor(
+    private readonly protocol: McpProtocolServer,
+    private readonly store: SessionStore,
+    private readonly options: ResolvedHttpOptions,
+  ) {}
+
+  open(req: IncomingMessage, res: ServerResponse, principal: Principal): void {
+    if (!parseAccept(req.headers.accept).sse) {
+      sendRpcError(res, 406, 'Not Acceptable: GET requires Accept: text/event-stream');
+      return;
+    }
+    if (this.store.full) {
+      sendRpcError(res, 503, 'Service Unavailable: too many sessions');
+      return;
+    }
+    const entry = new HttpSession(newSessionId(), 'sse', principal.id);
+    entry.session = this.protocol.createSession({
+      transport: 'sse',
+      principal,
+      id: entry.id,
+      send: (message) => entry.send(message),
+    });
+    this.store.add(entry);
+    this.sequencers.set(entry, new MessageSequencer());
+    const stream = new SseStream(res, this.options.keepaliveIntervalMs);
+    entry.attach(stream);
+    stream.send(`${this.options.messagePath}?session_id=${entry.id}`, 'endpoint');
+    res.on('close', () => this.store.delete(entry.id));
+  }
+
+  async post(req: IncomingMessage, res: ServerResponse, principal: Principal, url: URL): Promise<void> {
+    const id = url.searchParams.get('session_id');
+    if (!id) {
+      sendRpcError(res, 400, 'Bad Request: session_id is required');
+      return;
+    }
+    const entry = this.store.find(id, 'sse', principal.id);
+    const sequencer = entry && this.sequencers.get(entry);
+    if (!entry || !sequencer) {
+      sendRpcError(res, 404, 'Session not found');
+      return;
+    }
+    let body: Buffer;
+    try {
+      body = await readBody(req, this.options.maxBodyBytes);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) {
+        sendRpcError(res, 413, 'Request body too large', { headers: { Connection: 'close' } });
+        return;
+      }
+      throw error;
+    }
+    if (!isJsonContentType(req.headers['content-type'])) {
+      sendRpcError(res, 415, 'Content-Type must be application/json');
+      return;
+    }
+    let message: unknown;
+    try {
+      message = JSON.parse(body.toString('utf8'));
+    } catch {
+      sendRpcError(res, 400, 'Parse error', { code: -32700 });
+      return;
+    }
+    entry.touch();
+    sendEmpty(res, 202);
+    sequencer.submit(message, async () => {
+      try {
+        const result = await entry.session.handle(message);
+        if (result !== undefined) entry.send(result);
+      } catch (error) {
+        this.protocol.layer.logger.error({ err: error }, 'sse message failed');
+        entry.send(errorResponse(null, { code: -32603, message: 'Internal error' }));
+      }
+    });
+  }
+}

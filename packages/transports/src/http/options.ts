@@ -1,0 +1,97 @@
+/** Options of the native HTTP server, with their documented defaults. */
+import type { PrincipalResolver } from '../auth/principalResolver.js';
+import type { TokenAuth } from '../auth/tokenAuth.js';
+import type { ProtocolOptions } from '../protocol/server.js';
+
+export interface HttpServerOptions extends ProtocolOptions {
+  /** Bind address. Default `127.0.0.1`. */
+  host?: string;
+  /** Port; 0 picks a free one. Default 8765. */
+  port?: number;
+  /** The Streamable HTTP endpoint. Default `/mcp`. */
+  path?: string;
+  /** `sse` also serves the deprecated 2024-11-05 HTTP+SSE endpoints. Default `http`. */
+  transport?: 'http' | 'sse';
+  ssePath?: string;
+  messagePath?: string;
+  healthPath?: string;
+  /** Allowed `Origin` patterns, replacing the loopback default. */
+  allowedOrigins?: string[];
+  /** Allowed `Host` patterns; turns the Host check on for any bind. */
+  allowedHosts?: string[];
+  /** Browser origins granted CORS (and so allowed as `Origin`). */
+  corsOrigins?: string[];
+  /** A ready token table. */
+  auth?: TokenAuth;
+  /** Token specs `TOKEN[:ROLES[:ID]]`, used when `auth` is not given. */
+  authTokens?: string[];
+  /** With `authTokens`: refuse requests without a valid token. Default true. */
+  authRequired?: boolean;
+  principalResolver?: PrincipalResolver;
+  /** Answer every POST with JSON, never SSE (except `subscriptions/listen`). */
+  jsonResponse?: boolean;
+  /** No handshake-era sessions: every request stands alone. */
+  stateless?: boolean;
+  /** Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** Default 64 KiB; larger header blocks get 431. */
+  maxHeaderBytes?: number;
+  /** Default one hour. */
+  sessionIdleTimeoutMs?: number;
+  /** Default 1000; more get 503. */
+  maxSessions?: number;
+  /** Interval of `: keepalive` comments on SSE streams. Default 15 s. */
+  keepaliveIntervalMs?: number;
+}
+
+export interface ResolvedHttpOptions {
+  host: string;
+  port: number;
+  path: string;
+  legacySse: boolean;
+  ssePath: string;
+  messagePath: string;
+  healthPath: string;
+  jsonResponse: boolean;
+  stateless: boolean;
+  maxBodyBytes: number;
+  maxHeaderBytes: number;
+  sessionIdleTimeoutMs: number;
+  maxSessions: number;
+  keepaliveIntervalMs: number;
+  corsOrigins: string[];
+}
+
+export const HTTP_DEFAULTS = {
+  host: '127.0.0.1',
+  port: 8765,
+  path: '/mcp',
+  ssePath: '/sse',
+  messagePath: '/messages/',
+  healthPath: '/healthz',
+  maxBodyBytes: 4 * 1024 * 1024,
+  maxHeaderBytes: 64 * 1024,
+  sessionIdleTimeoutMs: 3600_000,
+  maxSessions: 1000,
+  keepaliveIntervalMs: 15_000,
+} as const;
+
+export function resolveHttpOptions(options: HttpServerOptions): ResolvedHttpOptions {
+  return {
+    host: options.host ?? HTTP_DEFAULTS.host,
+    port: options.port ?? HTTP_DEFAULTS.port,
+    path: options.path ?? HTTP_DEFAULTS.path,
+    legacySse: options.transport === 'sse',
+    ssePath: options.ssePath ?? HTTP_DEFAULTS.ssePath,
+    messagePath: options.messagePath ?? HTTP_DEFAULTS.messagePath,
+    healthPath: options.healthPath ?? HTTP_DEFAULTS.healthPath,
+    jsonResponse: options.jsonResponse ?? false,
+    stateless: options.stateless ?? false,
+    maxBodyBytes: options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes,
+    maxHeaderBytes: options.maxHeaderBytes ?? HTTP_DEFAULTS.maxHeaderBytes,
+    sessionIdleTimeoutMs: options.sessionIdleTimeoutMs ?? HTTP_DEFAULTS.sessionIdleTimeoutMs,
+    maxSessions: options.maxSessions ?? HTTP_DEFAULTS.maxSessions,
+    keepaliveIntervalMs: options.keepaliveIntervalMs ?? HTTP_DEFAULTS.keepaliveIntervalMs,
+    corsOrigins: [...(options.corsOrigins ?? [])],
+  };
+}

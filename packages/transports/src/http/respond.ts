@@ -1,0 +1,91 @@
+/**
+ * Answering a POST that holds requests: JSON, or an SSE stream carrying the request's own
+ * notifications and then its response (MCP.md 6.2).
+ */
+import type { ServerResponse } from 'node:http';
+import { ErrorCode } from '@cloudg/core';
+import { isErrorResponse, isObject, looksLikeRequest } from '../jsonrpc/messages.js';
+import { findMethod } from '../protocol/methods.js';
+import type { HandleResult, Session } from '../protocol/session.js';
+import type { Accepts } from './accept.js';
+import { sendEmpty, sendJson, sendRpcError } from './responses.js';
+import { SseStream } from './sseStream.js';
+
+/** Methods that stream by default: they may send progress and log notifications. */
+const STREAMING_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
+
+export interface RespondOptions {
+  accepts: Accepts;
+  jsonResponse: boolean;
+  keepaliveMs: number;
+  modern: boolean;
+  headers?: Record<string, string>;
+  /** Called with the result before it is written (for example to drop a failed session). */
+  onResult?: (result: HandleResult) => void;
+}
+
+function statusOf(result: HandleResult, modern: boolean): number {
+  // A 2026 request for a method that does not exist is a 404 (so clients can tell it from a legacy server).
+  if (modern && result && !Array.isArray(result) && isErrorResponse(result)) {
+    if (result.error.code === ErrorCode.MethodNotFound) return 404;
+  }
+  return 200;
+}
+
+export async function respond(
+  res: ServerResponse,
+  session: Session,
+  message: unknown,
+  options: RespondOptions,
+): Promise<void> {
+  const { accepts, modern } = options;
+  const headers = options.headers ?? {};
+  const items = Array.isArray(message) ? message : [message];
+  const single = !Array.isArray(message) && looksLikeRequest(message);
+  const method = single && isObject(message) ? String(message.method) : undefined;
+
+  if (!items.some(looksLikeRequest)) {
+    const result = await session.handle(message);
+    options.onResult?.(result);
+    if (result === undefined) sendEmpty(res, 202, headers);
+    else sendJson(res, 200, result, headers);
+    return;
+  }
+
+  const isListen = method === 'subscriptions/listen';
+  if (isListen && !accepts.sse) {
+    sendRpcError(res, 406, 'Not Acceptable: subscriptions/listen requires Accept: text/event-stream', {
+      headers,
+    });
+    return;
+  }
+  const known = method !== undefined && findMethod(modern ? 'modern' : 'legacy', method) !== undefined;
+  const useSse =
+    single &&
+    known &&
+    accepts.sse &&
+    (isListen || !accepts.json || (!options.jsonResponse && STREAMING_METHODS.has(method ?? '')));
+
+  // A 2026 request, or a listen stream, ends when its client goes away.
+  const disconnect = new AbortController();
+  if (modern || isListen) {
+    res.on('close', () => {
+      if (!res.writableEnded) disconnect.abort();
+    });
+  }
+
+  if (!useSse) {
+    const result = await session.handle(message, { signal: disconnect.signal });
+    options.onResult?.(result);
+    if (res.destroyed) return;
+    if (result === undefined) sendEmpty(res, 202, headers);
+    else sendJson(res, statusOf(result, modern), result, headers);
+    return;
+  }
+
+  const stream = new SseStream(res, options.keepaliveMs, headers);
+  const result = await session.handle(message, { sink: (m) => stream.send(m), signal: disconnect.signal });
+  options.onResult?.(result);
+  if (result !== undefined) stream.send(result);
+  stream.end();
+}

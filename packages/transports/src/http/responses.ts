@@ -1,0 +1,42 @@
+/** Small writers for plain HTTP answers; every answer names the server. */
+import type { ServerResponse } from 'node:http';
+
+export const SERVER_HEADER = 'cloudg-mcp';
+
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...headers,
+    Server: SERVER_HEADER,
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+/** An HTTP-level rejection: the status with a JSON-RPC error body whose id is null (or given). */
+export function sendRpcError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  options: {
+    code?: number;
+    id?: string | number | null;
+    data?: unknown;
+    headers?: Record<string, string>;
+  } = {},
+): void {
+  const error: Record<string, unknown> = { code: options.code ?? -32600, message };
+  if (options.data !== undefined) error.data = options.data;
+  sendJson(res, status, { jsonrpc: '2.0', id: options.id ?? null, error }, options.headers);
+}
+
+export function sendEmpty(res: ServerResponse, status: number, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...headers, Server: SERVER_HEADER, 'Content-Length': 0 });
+  res.end();
+}

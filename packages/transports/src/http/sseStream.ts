@@ -1,0 +1,59 @@
+/**
+ * A Server-Sent Events response: `event: message` frames, `: keepalive` comments while idle, and
+ * the headers that keep proxies from buffering.
+ */
+import type { ServerResponse } from 'node:http';
+import { SERVER_HEADER } from './responses.js';
+
+export const SSE_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Type': 'text/event-stream',
+  'Cache-Control': 'no-cache, no-transform',
+  'X-Accel-Buffering': 'no',
+  Connection: 'keep-alive',
+};
+
+export class SseStream {
+  private timer: NodeJS.Timeout | undefined;
+  private ended = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    keepaliveMs: number,
+    headers: Record<string, string> = {},
+  ) {
+    res.writeHead(200, { ...headers, Server: SERVER_HEADER, ...SSE_HEADERS });
+    res.flushHeaders();
+    if (keepaliveMs > 0) {
+      this.timer = setInterval(() => this.comment('keepalive'), keepaliveMs);
+      this.timer.unref();
+    }
+    res.on('close', () => this.stop());
+  }
+
+  get closed(): boolean {
+    return this.ended || this.res.destroyed || this.res.writableEnded;
+  }
+
+  /** One message frame (a JSON-RPC message, or any string for named events). */
+  send(data: unknown, event = 'message'): void {
+    if (this.closed) return;
+    const text = typeof data === 'string' ? data : JSON.stringify(data);
+    this.res.write(`event: ${event}\ndata: ${text}\n\n`);
+  }
+
+  comment(text: string): void {
+    if (!this.closed) this.res.write(`: ${text}\n\n`);
+  }
+
+  end(): void {
+    if (this.ended) return;
+    this.stop();
+    this.ended = true;
+    if (!this.res.writableEnded) this.res.end();
+  }
+
+  private stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}

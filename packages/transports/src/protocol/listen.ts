@@ -1,0 +1,101 @@
+/**
+ * `subscriptions/listen` (2026-07-28): a long-lived request whose stream carries the change
+ * notifications the client asked for, each tagged with the listen request's id.
+ */
+import { invalidParams } from '../jsonrpc/errors.js';
+import { isObject, notification, type RequestId } from '../jsonrpc/messages.js';
+import type { ChangeEvent } from './changes.js';
+import { MetaKeys } from './envelope.js';
+import type { RequestContext } from './requestContext.js';
+import type { Session } from './session.js';
+
+export interface ListenFilter {
+  toolsListChanged?: true;
+  promptsListChanged?: true;
+  resourcesListChanged?: true;
+  resourceSubscriptions?: string[];
+}
+
+/** The part of the requested filter this server honours (all four kinds, as asked). */
+export function acceptFilter(requested: unknown): ListenFilter {
+  if (requested === undefined || requested === null) return {};
+  if (!isObject(requested)) throw invalidParams('notifications must be an object');
+  const filter: ListenFilter = {};
+  if (requested.toolsListChanged === true) filter.toolsListChanged = true;
+  if (requested.promptsListChanged === true) filter.promptsListChanged = true;
+  if (requested.resourcesListChanged === true) filter.resourcesListChanged = true;
+  const uris = requested.resourceSubscriptions;
+  if (uris !== undefined) {
+    if (!Array.isArray(uris) || !uris.every((u) => typeof u === 'string')) {
+      throw invalidParams('resourceSubscriptions must be a list of URIs');
+    }
+    filter.resourceSubscriptions = [...new Set(uris as string[])];
+  }
+  return filter;
+}
+
+export function wants(filter: ListenFilter, event: ChangeEvent): boolean {
+  switch (event.kind) {
+    case 'tools':
+      return filter.toolsListChanged === true;
+    case 'prompts':
+      return filter.promptsListChanged === true;
+    case 'resources':
+      return filter.resourcesListChanged === true;
+    case 'resource':
+      return filter.resourceSubscriptions?.includes(event.uri) === true;
+  }
+}
+
+/** One open listen request. */
+export class ListenStream {
+  private finish: (() => void) | undefined;
+  readonly done: Promise<void>;
+
+  constructor(
+    readonly session: Session,
+    readonly id: RequestId,
+    readonly filter: ListenFilter,
+    private readonly rc: RequestContext,
+  ) {
+    this.done = new Promise<void>((resolve) => {
+      this.finish = resolve;
+    });
+  }
+
+  /** Forward one change event, when the filter asked for it. */
+  deliver(event: ChangeEvent): void {
+    if (!wants(this.filter, event) || this.rc.signal.aborted) return;
+    const params: Record<string, unknown> = event.kind === 'resource' ? { uri: event.uri } : {};
+    params._meta = { [MetaKeys.subscriptionId]: this.id };
+    this.rc.notify(notification(event.method, params));
+  }
+
+  /** End the stream gracefully: the listen request then gets its final result. */
+  end(): void {
+    this.finish?.();
+  }
+}
+
+/** The `subscriptions/listen` method: acknowledge, forward events until the stream ends. */
+export async function listen(rc: RequestContext): Promise<Record<string, unknown>> {
+  const filter = acceptFilter(rc.params.notifications);
+  const server = rc.session.server;
+  const stream = new ListenStream(rc.session, rc.id, filter, rc);
+  rc.notify(
+    notification('notifications/subscriptions/acknowledged', {
+      notifications: filter,
+      _meta: { [MetaKeys.subscriptionId]: rc.id },
+    }),
+  );
+  server.listens.add(stream);
+  const onAbort = () => stream.end();
+  rc.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    await stream.done;
+  } finally {
+    rc.signal.removeEventListener('abort', onAbort);
+    server.listens.delete(stream);
+  }
+  return { _meta: { [MetaKeys.subscriptionId]: rc.id } };
+}

@@ -1,0 +1,61 @@
+/** What a method implementation knows about the request it serves. */
+import { type CallOptions, LOG_LEVELS, type LogLevel } from '@cloudg/core';
+import { type JsonRpcMessage, notification, type RequestId } from '../jsonrpc/messages.js';
+import type { Envelope } from './envelope.js';
+import type { Session } from './session.js';
+import type { Era } from './versions.js';
+
+export interface RequestContext {
+  session: Session;
+  id: RequestId;
+  method: string;
+  params: Record<string, unknown>;
+  era: Era;
+  /** The 2026 envelope of this request (modern era only). */
+  envelope: Envelope | undefined;
+  /** Aborted by `notifications/cancelled`, a dropped 2026 stream or shutdown. */
+  signal: AbortSignal;
+  /** Send a notification that belongs to this request: its SSE stream, or the session's channel. */
+  notify(message: JsonRpcMessage): void;
+}
+
+function isProgressToken(value: unknown): value is string | number {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+function reaches(level: LogLevel, threshold: LogLevel | undefined): boolean {
+  return threshold !== undefined && LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(threshold);
+}
+
+/**
+ * Layer call options for a request: the session's principal, the request's signal, and progress
+ * and log callbacks that turn into notifications on the request's own channel. Progress needs a
+ * `progressToken`; logs need a level: the session's `logging/setLevel` on the handshake era, the
+ * request's `logLevel` on 2026-07-28, where none means no log notifications at all.
+ */
+export function callOptions(rc: RequestContext): CallOptions<unknown> {
+  const meta = rc.params._meta;
+  const token =
+    typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>).progressToken : undefined;
+  const options: CallOptions<unknown> = {
+    principal: rc.session.principal,
+    requestId: rc.id,
+    signal: rc.signal,
+    session: rc.session,
+    onLog: (level, data, logger) => {
+      const threshold = rc.era === 'modern' ? rc.envelope?.logLevel : rc.session.logLevel;
+      if (!reaches(level, threshold) || rc.signal.aborted) return;
+      rc.notify(notification('notifications/message', { level, logger, data }));
+    },
+  };
+  if (isProgressToken(token)) {
+    options.onProgress = (progress, total, message) => {
+      if (rc.signal.aborted) return;
+      const params: Record<string, unknown> = { progressToken: token, progress };
+      if (total !== undefined) params.total = total;
+      if (message !== undefined) params.message = message;
+      rc.notify(notification('notifications/progress', params));
+    };
+  }
+  return options;
+}

@@ -1,0 +1,93 @@
+/**
+ * What every connection of one server shares: the layer, list paging, 2026 cache hints, the open
+ * listen streams and the handshake-era sessions that receive change notifications.
+ */
+import type { Layer, LogLevel } from '@cloudg/core';
+import { DEFAULT_PAGE_SIZE } from '../paging/cursor.js';
+import { serverInfo } from './capabilities.js';
+import { type ChangeEvent, expandChange } from './changes.js';
+import type { ListenStream } from './listen.js';
+import { Session, type SessionInit } from './session.js';
+
+export type CacheScope = 'public' | 'private';
+
+export interface ProtocolOptions {
+  /** Items per page of `tools/list` and the other lists; 0 disables paging. Default 100. */
+  pageSize?: number;
+  /** Log notification threshold of a handshake-era session before `logging/setLevel`. Default `info`. */
+  defaultLogLevel?: LogLevel;
+  /** `ttlMs` on cacheable 2026 results. Default 0. */
+  cacheTtlMs?: number;
+  /** `cacheScope` on cacheable 2026 results. Default `private`: lists depend on the principal. */
+  cacheScope?: CacheScope;
+  /** `serverInfo.title`; the layer's name by default. */
+  title?: string;
+}
+
+export class McpProtocolServer {
+  readonly layer: Layer<unknown>;
+  readonly pageSize: number;
+  readonly defaultLogLevel: LogLevel;
+  readonly cacheTtlMs: number;
+  readonly cacheScope: CacheScope;
+  readonly title: string | undefined;
+  /** Open `subscriptions/listen` requests. */
+  readonly listens = new Set<ListenStream>();
+  private readonly sessions = new Set<Session>();
+  private readonly stopListening: () => void;
+
+  constructor(layer: Layer<unknown>, options: ProtocolOptions = {}) {
+    this.layer = layer;
+    const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+    if (!Number.isInteger(pageSize) || pageSize < 0)
+      throw new RangeError('pageSize must be 0 or a positive integer');
+    this.pageSize = pageSize;
+    this.defaultLogLevel = options.defaultLogLevel ?? 'info';
+    this.cacheTtlMs = options.cacheTtlMs ?? 0;
+    this.cacheScope = options.cacheScope ?? 'private';
+    this.title = options.title;
+    this.stopListening = layer.onChange((kind, uri) => {
+      for (const event of expandChange(kind, uri)) this.dispatch(event);
+    });
+  }
+
+  serverInfo(): Record<string, unknown> {
+    return serverInfo(this.layer, this.title);
+  }
+
+  /** A new session; registered for change notifications unless `register` is false. */
+  createSession(init: SessionInit): Session {
+    const session = new Session(this, init);
+    if (init.register !== false) this.sessions.add(session);
+    return session;
+  }
+
+  unregister(session: Session): void {
+    this.sessions.delete(session);
+  }
+
+  /** One change to every listen stream that asked for it and every handshake-era session. */
+  private dispatch(event: ChangeEvent): void {
+    for (const stream of [...this.listens]) stream.deliver(event);
+    for (const session of [...this.sessions]) {
+      try {
+        session.emitChange(event);
+      } catch (error) {
+        this.layer.logger.debug({ err: error }, 'change notification failed; dropping the session');
+        session.close();
+      }
+    }
+  }
+
+  /** End every listen stream gracefully. */
+  endListens(): void {
+    for (const stream of [...this.listens]) stream.end();
+  }
+
+  /** Stop listening to the layer and close every session. */
+  close(): void {
+    this.endListens();
+    for (const session of [...this.sessions]) session.close();
+    this.stopListening();
+  }
+}

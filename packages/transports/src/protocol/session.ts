@@ -1,0 +1,317 @@
+/**
+ * One conversation: a stdio connection, an HTTP session, or a one-shot HTTP request. It decides
+ * its era from its first request, validates every message, routes it to a method and turns
+ * failures into JSON-RPC errors.
+ */
+import {
+  CancelledError,
+  ErrorCode,
+  isMcpLayerError,
+  type LogLevel,
+  NotFoundError,
+  type Principal,
+} from '@cloudg/core';
+import { invalidRequest, methodNotFound, ProtocolError } from '../jsonrpc/errors.js';
+import {
+  errorResponse,
+  isObject,
+  isValidId,
+  type JsonRpcErrorObject,
+  type JsonRpcMessage,
+  type JsonRpcResponse,
+  type RequestId,
+  resultResponse,
+} from '../jsonrpc/messages.js';
+import type { ChangeEvent } from './changes.js';
+import { type Envelope, hasEnvelope, MetaKeys, readEnvelope } from './envelope.js';
+import { findMethod } from './methods.js';
+import { allowsBatches } from './negotiate.js';
+import type { RequestContext } from './requestContext.js';
+import type { McpProtocolServer } from './server.js';
+import { CACHEABLE_METHODS, type Era, MODERN_VERSION } from './versions.js';
+
+export type TransportKind = 'stdio' | 'http' | 'sse' | 'memory';
+export type Send = (message: JsonRpcMessage) => void;
+
+export interface SessionInit {
+  transport: TransportKind;
+  principal: Principal;
+  /** Delivers server-initiated messages (change notifications, notifications of JSON-mode requests). */
+  send?: Send;
+  /** The HTTP session id, when there is one. */
+  id?: string;
+  /** Start as an initialized handshake-era session at this version (stateless HTTP). */
+  presetVersion?: string;
+  /** Receive change notifications (false for one-shot sessions). Default true. */
+  register?: boolean;
+}
+
+export interface HandleOptions {
+  /** Where notifications of this request go (an SSE stream); the session's `send` otherwise. */
+  sink?: Send;
+  /** Aborts the request, for example when its 2026 HTTP stream drops. */
+  signal?: AbortSignal;
+}
+
+export type HandleResult = JsonRpcResponse | JsonRpcResponse[] | undefined;
+
+export class Session {
+  readonly server: McpProtocolServer;
+  readonly transport: TransportKind;
+  readonly id: string | undefined;
+  principal: Principal;
+  era: Era | undefined;
+  protocolVersion: string | undefined;
+  initResponded = false;
+  initialized = false;
+  clientInfo: Record<string, unknown> | undefined;
+  clientCapabilities: Record<string, unknown> | undefined;
+  /** Threshold for log notifications on the handshake era (`logging/setLevel`). */
+  logLevel: LogLevel;
+  readonly subscriptions = new Set<string>();
+  private readonly send: Send | undefined;
+  private readonly inflight = new Map<RequestId, AbortController>();
+  private readonly cancelled = new Set<RequestId>();
+  private closed = false;
+
+  constructor(server: McpProtocolServer, init: SessionInit) {
+    this.server = server;
+    this.transport = init.transport;
+    this.id = init.id;
+    this.principal = init.principal;
+    this.send = init.send;
+    this.logLevel = server.defaultLogLevel;
+    if (init.presetVersion !== undefined) {
+      this.era = 'legacy';
+      this.protocolVersion = init.presetVersion;
+      this.initResponded = true;
+      this.initialized = true;
+    }
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Number of requests being served. */
+  get pending(): number {
+    return this.inflight.size;
+  }
+
+  /** Handle one decoded message or a batch; resolves with what to send back, if anything. */
+  async handle(message: unknown, options: HandleOptions = {}): Promise<HandleResult> {
+    if (Array.isArray(message)) return this.handleBatch(message, options);
+    return this.handleOne(message, options);
+  }
+
+  private async handleBatch(batch: unknown[], options: HandleOptions): Promise<HandleResult> {
+    if (batch.length === 0)
+      return errorResponse(null, invalidRequest('Invalid Request: empty batch').toJsonRpc());
+    if (this.era !== 'legacy' || !allowsBatches(this.protocolVersion)) {
+      const version =
+        this.era === 'modern' || batch.some((m) => isObject(m) && hasEnvelope(m.params))
+          ? MODERN_VERSION
+          : this.protocolVersion;
+      const message = version
+        ? `JSON-RPC batches are not supported by protocol version ${version}`
+        : 'JSON-RPC batches are not supported before initialize';
+      return errorResponse(null, invalidRequest(message).toJsonRpc());
+    }
+    const results = await Promise.all(batch.map((item) => this.handleOne(item, options)));
+    const responses = results.filter((r): r is JsonRpcResponse => r !== undefined);
+    return responses.length > 0 ? responses : undefined;
+  }
+
+  private async handleOne(message: unknown, options: HandleOptions): Promise<JsonRpcResponse | undefined> {
+    if (!isObject(message) || message.jsonrpc !== '2.0') {
+      return errorResponse(null, invalidRequest().toJsonRpc());
+    }
+    if (!('method' in message)) {
+      // A response to something we never asked (this server sends no requests): ignore it.
+      if ('result' in message || 'error' in message) return undefined;
+      return errorResponse(null, invalidRequest().toJsonRpc());
+    }
+    const { method } = message;
+    const hasId = 'id' in message;
+    if (typeof method !== 'string' || (hasId && !isValidId(message.id))) {
+      const id = isValidId(message.id) ? message.id : null;
+      return errorResponse(id, invalidRequest().toJsonRpc());
+    }
+    const params = message.params ?? {};
+    if (!isObject(params)) {
+      const id = hasId ? (message.id as RequestId) : null;
+      return hasId
+        ? errorResponse(id, invalidRequest('Invalid Request: params must be an object').toJsonRpc())
+        : undefined;
+    }
+    if (!hasId) {
+      this.handleNotification(method, params);
+      return undefined;
+    }
+    return this.handleRequest(message.id as RequestId, method, params, options);
+  }
+
+  private handleNotification(method: string, params: Record<string, unknown>): void {
+    if (method === 'notifications/initialized') {
+      if (this.era === 'legacy' && this.initResponded) this.initialized = true;
+    } else if (method === 'notifications/cancelled') {
+      const id = params.requestId;
+      if (isValidId(id)) this.cancel(id);
+    }
+    // Every other notification is ignored, as JSON-RPC allows.
+  }
+
+  /** Abort a request in flight; it then gets no response. */
+  cancel(id: RequestId): void {
+    const controller = this.inflight.get(id);
+    if (!controller) return;
+    this.cancelled.add(id);
+    controller.abort(new CancelledError('Request cancelled'));
+  }
+
+  private async handleRequest(
+    id: RequestId,
+    method: string,
+    params: Record<string, unknown>,
+    options: HandleOptions,
+  ): Promise<JsonRpcResponse | undefined> {
+    const controller = new AbortController();
+    const signals = [controller.signal];
+    if (options.signal) signals.push(options.signal);
+    const signal = signals.length === 1 ? controller.signal : AbortSignal.any(signals);
+    if (this.closed) controller.abort(new CancelledError('Session closed'));
+    this.inflight.set(id, controller);
+    let era: Era = 'legacy';
+    try {
+      const envelope = this.route(method, params);
+      era = this.era ?? 'legacy';
+      const handler = findMethod(era, method);
+      if (!handler) throw methodNotFound(method);
+      const sink = options.sink ?? this.send;
+      const rc: RequestContext = {
+        session: this,
+        id,
+        method,
+        params,
+        era,
+        envelope,
+        signal,
+        notify: (msg) => {
+          if (!signal.aborted) sink?.(msg);
+        },
+      };
+      const result = await handler(rc);
+      // A cancelled request gets no response, whatever the handler made of the abort.
+      if (signal.aborted) return undefined;
+      return resultResponse(id, era === 'modern' ? this.stamp(method, result) : result);
+    } catch (error) {
+      if (signal.aborted || error instanceof CancelledError) return undefined;
+      return errorResponse(id, this.toErrorObject(error, method, params, era));
+    } finally {
+      this.inflight.delete(id);
+      this.cancelled.delete(id);
+    }
+  }
+
+  /**
+   * The era rules (MCP.md 6.4): the first request decides; afterwards the other era's requests are
+   * refused. Returns the envelope of a 2026 request.
+   */
+  private route(method: string, params: Record<string, unknown>): Envelope | undefined {
+    const enveloped = hasEnvelope(params);
+    if (method === 'initialize') {
+      if (this.era === 'modern' || enveloped) {
+        throw new ProtocolError(
+          ErrorCode.UnsupportedProtocolVersion,
+          `Unsupported protocol version: initialize is not part of ${MODERN_VERSION}`,
+          { data: { supported: [MODERN_VERSION] } },
+        );
+      }
+      if (this.initResponded) throw invalidRequest('Session already initialized');
+      this.era = 'legacy';
+      return undefined;
+    }
+    if (enveloped) {
+      if (this.era === 'legacy') {
+        throw invalidRequest(
+          'This connection uses the initialize handshake; the 2026-07-28 request envelope is not accepted on it',
+        );
+      }
+      const envelope = readEnvelope(params);
+      this.era = 'modern';
+      this.protocolVersion = envelope.protocolVersion;
+      this.clientInfo = envelope.clientInfo;
+      this.clientCapabilities = envelope.clientCapabilities;
+      return envelope;
+    }
+    if (this.era === 'modern') {
+      // Same check as a partial envelope: tells the client exactly what is missing.
+      readEnvelope(params);
+    }
+    if (!this.initResponded && method !== 'ping') {
+      throw invalidRequest('Server not initialized: send initialize first');
+    }
+    return undefined;
+  }
+
+  /** 2026 results: `resultType`, cache hints for cacheable methods, server info in `_meta`. */
+  private stamp(method: string, result: Record<string, unknown>): Record<string, unknown> {
+    const { server } = this;
+    const stamped: Record<string, unknown> = { ...result, resultType: 'complete' };
+    if (CACHEABLE_METHODS.has(method)) {
+      stamped.ttlMs = server.cacheTtlMs;
+      stamped.cacheScope = server.cacheScope;
+    }
+    const meta = isObject(result._meta) ? result._meta : {};
+    stamped._meta = { ...meta, [MetaKeys.serverInfo]: server.serverInfo() };
+    return stamped;
+  }
+
+  private toErrorObject(
+    error: unknown,
+    method: string,
+    params: Record<string, unknown>,
+    era: Era,
+  ): JsonRpcErrorObject {
+    if (isMcpLayerError(error)) {
+      const wire = error.toJsonRpc();
+      if (method === 'resources/read' && error instanceof NotFoundError) {
+        // Resource not found: -32002 on the handshake era, -32602 on 2026-07-28.
+        const code = era === 'modern' ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound;
+        return { code, message: wire.message, data: wire.data ?? { uri: params.uri } };
+      }
+      return wire;
+    }
+    this.server.layer.logger.error({ err: error, method }, 'request failed');
+    return { code: ErrorCode.InternalError, message: 'Internal error' };
+  }
+
+  /** A change notification for this session (handshake era): list changes, subscribed updates. */
+  emitChange(event: ChangeEvent): void {
+    if (this.closed || this.era !== 'legacy' || !this.initialized || !this.send) return;
+    if (event.kind === 'resource') {
+      if (!this.subscriptions.has(event.uri)) return;
+      this.send({ jsonrpc: '2.0', method: event.method, params: { uri: event.uri } });
+      return;
+    }
+    this.send({ jsonrpc: '2.0', method: event.method });
+  }
+
+  /** End this session's listen streams gracefully (their requests get a final result). */
+  endListens(): void {
+    for (const stream of [...this.server.listens]) if (stream.session === this) stream.end();
+  }
+
+  /** Cancel everything in flight (no responses follow). */
+  cancelAll(): void {
+    for (const id of [...this.inflight.keys()]) this.cancel(id);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.endListens();
+    this.cancelAll();
+    this.server.unregister(this);
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * MCP over stdio (MCP.md 6.1): newline-delimited JSON-RPC on stdin and stdout, one session, one
+ * writer, requests served concurrently, and a grace period for requests in flight at end of input.
+ */
+import type { Layer, Principal } from '@cloudg/core';
+import { type PrincipalResolver, RequestInfo, resolvePrincipal } from '../auth/principalResolver.js';
+import { parseError } from '../jsonrpc/errors.js';
+import { LineDecoder } from '../jsonrpc/framing.js';
+import { errorResponse } from '../jsonrpc/messages.js';
+import { MessageSequencer } from '../protocol/sequencer.js';
+import { McpProtocolServer, type ProtocolOptions } from '../protocol/server.js';
+import { LineWriter, type WritableLike } from './lineWriter.js';
+import { protectStdout } from './protectStdout.js';
+
+export interface StdioOptions extends ProtocolOptions {
+  /** Default `process.stdin`. */
+  stdin?: NodeJS.ReadableStream;
+  /** Default the real stdout, protected (see `protectStdout`). */
+  stdout?: WritableLike;
+  /** The caller; by default the resolver's answer, which is `Principal.local()` on stdio. */
+  principal?: Principal;
+  principalResolver?: PrincipalResolver;
+  /** Redirect `process.stdout.write` to stderr while serving. Default true when writing to the real stdout. */
+  protectStdout?: boolean;
+  /** How long requests in flight at end of input may still run. Default 5000 ms. */
+  shutdownGraceMs?: number;
+  /** Share a protocol server (its listen streams and change fan-out) instead of making one. */
+  protocol?: McpProtocolServer;
+}
+
+/** Serve until stdin ends; resolves once in-flight work is done (or cancelled) and output is flushed. */
+export async function serveStdio(layer: Layer<unknown>, options: StdioOptions = {}): Promise<void> {
+  const protocol = options.protocol ?? new McpProtocolServer(layer, options);
+  const stdin = options.stdin ?? process.stdin;
+  const guard = options.stdout === undefined && options.protectStdout !== false ? protectStdout() : undefined;
+  const out: WritableLike = options.stdout ?? guard ?? process.stdout;
+  const writer = new LineWriter(out);
+  const principal =
+    options.principal ??
+    (await resolvePrincipal(options.principalResolver, new RequestInfo({ transport: 'stdio' }), (error) =>
+      layer.logger.warn({ err: error }, 'principal resolver failed'),
+    ));
+  const session = protocol.createSession({ transport: 'stdio', principal, send: (m) => writer.send(m) });
+  const sequencer = new MessageSequencer();
+  const decoder = new LineDecoder();
+
+  const accept = (line: string) => {
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      writer.send(errorResponse(null, parseError().toJsonRpc()));
+      return;
+    }
+    sequencer.submit(message, async () => {
+      try {
+        const result = await session.handle(message);
+        if (result !== undefined) writer.send(result);
+      } catch (error) {
+        layer.logger.error({ err: error }, 'stdio message failed');
+      }
+    });
+  };
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      stdin.on('data', (chunk: Buffer | string) => {
+        for (const line of decoder.push(chunk)) accept(line);
+      });
+      stdin.once('end', () => {
+        for (const line of decoder.end()) accept(line);
+        resolve();
+      });
+      stdin.once('close', () => resolve());
+      stdin.once('error', reject);
+    });
+  } finally {
+    // End of input: listen streams end gracefully, the rest gets the grace period, then is cancelled.
+    session.endListens();
+    const finished = await sequencer.drain(options.shutdownGraceMs ?? 5000);
+    if (!finished) {
+      session.cancelAll();
+      await sequencer.drain(1000);
+    }
+    session.close();
+    if (!options.protocol) protocol.close();
+    await writer.flush();
+    guard?.restore();
+  }
+}
