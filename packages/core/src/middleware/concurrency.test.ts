@@ -150,6 +150,27 @@ describe('ConcurrencyLimitMiddleware', () => {
     expect(vi.getTimerCount()).toBe(0); // no queue timer left behind
   });
 
+  it('many calls queued without a cancellation signal cause no listener-leak warning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const { layer, limiter, releaseNext, settle } = setup({ limit: 1 });
+      const calls = Array.from({ length: 20 }, (_, i) => layer.callTool('work', {}, as(`p${i}`)));
+      await settle();
+      expect(limiter.queued).toBe(19);
+      for (let i = 0; i < 20; i++) {
+        releaseNext();
+        await settle();
+      }
+      await Promise.all(calls);
+      await new Promise((resolve) => process.nextTick(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+
   it('counts only the configured kinds; completions count with resource or completion', async () => {
     const toolsOnly = setup({ limit: 1 });
     void toolsOnly.layer.callTool('work', {}, as('a'));

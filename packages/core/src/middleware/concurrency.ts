@@ -2,7 +2,7 @@
  * `ConcurrencyLimitMiddleware`: at most `limit` calls of the chosen kinds run at once (and at
  * most `perPrincipal` per principal id); the rest wait in a FIFO queue for up to `queueTimeout`.
  */
-import type { CallKind } from '../context.js';
+import { type CallKind, NEVER_ABORTED } from '../context.js';
 import { CancelledError, McpLayerError, RateLimitedError } from '../errors.js';
 import { LayerConfigError } from '../layer/options.js';
 import type { CallInfo, CallResult, Middleware, NextFn } from './types.js';
@@ -120,7 +120,8 @@ export class ConcurrencyLimitMiddleware<TApp = unknown> {
         },
       };
       this.queue.push(waiter);
-      signal.addEventListener('abort', onAbort, { once: true });
+      // The shared never-aborting signal would collect one listener per queued call otherwise.
+      if (signal !== NEVER_ABORTED) signal.addEventListener('abort', onAbort, { once: true });
       if (this.queueTimeout !== null) {
         timer = setTimeout(() => {
           leave();

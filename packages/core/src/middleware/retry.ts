@@ -9,6 +9,7 @@
  * Unexpected exceptions from a tool handler never reach middleware as exceptions: the layer turns
  * them into `handler_error` results. Add `'handler_error'` to `retryCodes` to retry those.
  */
+import { NEVER_ABORTED } from '../context.js';
 import { McpLayerError, StringErrorCode } from '../errors.js';
 import { LayerConfigError } from '../layer/options.js';
 import { MetaKey } from '../meta.js';
@@ -74,6 +75,7 @@ function toPredicate(retryOn: RetryOn | undefined): (error: unknown) => boolean 
 /** Wait `ms`, or less if the signal aborts first. Resolves true when the full wait passed. */
 function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted) return Promise.resolve(false);
+  if (signal === NEVER_ABORTED) return new Promise((resolve) => setTimeout(() => resolve(true), ms));
   return new Promise((resolve) => {
     const onAbort = () => {
       clearTimeout(timer);
