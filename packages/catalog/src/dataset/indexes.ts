@@ -1,0 +1,234 @@
+import type { CloudAsset } from '../model/asset.js';
+import type { NetworkEdge } from '../model/edge.js';
+import { type Finding, findingRiskScore } from '../model/finding.js';
+import { maxSeverity, type Severity } from '../model/severity.js';
+import { AssetMatcher } from './asset-matcher.js';
+
+/** What the indexes need from a dataset. */
+export interface IndexSource {
+  assets: readonly CloudAsset[];
+  edges: readonly NetworkEdge[];
+  findings: readonly Finding[];
+}
+
+/** Open-finding figures of one asset, as briefs and risk sorting show them. */
+export interface AssetFindingStats {
+  open: number;
+  maxSeverity: Severity | null;
+  /** Highest `risk_score` among the open findings, 0 without any. */
+  maxRisk: number;
+}
+
+const NO_FINDINGS: AssetFindingStats = Object.freeze({ open: 0, maxSeverity: null, maxRisk: 0 });
+
+function push<V>(map: Map<string, V[]>, key: string, value: V): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}
+
+function group(
+  assets: readonly CloudAsset[],
+  key: (a: CloudAsset) => string | null,
+): Map<string, CloudAsset[]> {
+  const map = new Map<string, CloudAsset[]>();
+  for (const a of assets) {
+    const k = key(a);
+    if (k !== null) push(map, k, a);
+  }
+  return map;
+}
+
+/**
+ * Lookup structures over one dataset version, each built the first time it is asked for.
+ * Every index is a Map in dataset order, so "find by account" is a lookup, not a scan, and
+ * results keep the order of the file.
+ */
+export class DatasetIndexes {
+  readonly #source: IndexSource;
+  #matcher?: AssetMatcher;
+  #byType?: Map<string, CloudAsset[]>;
+  #byAccount?: Map<string, CloudAsset[]>;
+  #byRegion?: Map<string, CloudAsset[]>;
+  #byProvider?: Map<string, CloudAsset[]>;
+  #byTag?: Map<string, Map<string, CloudAsset[]>>;
+  #position?: Map<string, number>;
+  #outgoing?: Map<string, NetworkEdge[]>;
+  #incoming?: Map<string, NetworkEdge[]>;
+  #findingsById?: Map<string, Finding>;
+  #findingAsset?: Map<string, CloudAsset | null>;
+  #findingsByAsset?: Map<string, Finding[]>;
+  #stats?: Map<string, AssetFindingStats>;
+
+  constructor(source: IndexSource) {
+    this.#source = source;
+  }
+
+  /** Asset reference resolution (id, ARN, names, tails). */
+  get matcher(): AssetMatcher {
+    this.#matcher ??= new AssetMatcher(this.#source.assets);
+    return this.#matcher;
+  }
+
+  assetById(id: string): CloudAsset | undefined {
+    return this.matcher.byId.get(id);
+  }
+
+  assetByArn(arn: string): CloudAsset | undefined {
+    return this.matcher.byArn.get(arn);
+  }
+
+  assetsByName(name: string): readonly CloudAsset[] {
+    return this.matcher.byName.get(name) ?? [];
+  }
+
+  get byType(): ReadonlyMap<string, CloudAsset[]> {
+    this.#byType ??= group(this.#source.assets, (a) => a.asset_type);
+    return this.#byType;
+  }
+
+  /** Assets per account id; assets without one are not listed. */
+  get byAccount(): ReadonlyMap<string, CloudAsset[]> {
+    this.#byAccount ??= group(this.#source.assets, (a) => a.account_id);
+    return this.#byAccount;
+  }
+
+  get byRegion(): ReadonlyMap<string, CloudAsset[]> {
+    this.#byRegion ??= group(this.#source.assets, (a) => a.region);
+    return this.#byRegion;
+  }
+
+  get byProvider(): ReadonlyMap<string, CloudAsset[]> {
+    this.#byProvider ??= group(this.#source.assets, (a) => a.provider);
+    return this.#byProvider;
+  }
+
+  /** Tag key -> tag value -> assets. */
+  get byTag(): ReadonlyMap<string, ReadonlyMap<string, CloudAsset[]>> {
+    if (!this.#byTag) {
+      const map = new Map<string, Map<string, CloudAsset[]>>();
+      for (const a of this.#source.assets) {
+        for (const [k, v] of Object.entries(a.tags)) {
+          let values = map.get(k);
+          if (!values) {
+            values = new Map();
+            map.set(k, values);
+          }
+          push(values, v, a);
+        }
+      }
+      this.#byTag = map;
+    }
+    return this.#byTag;
+  }
+
+  /** Assets carrying a tag key, or a key with one value. */
+  assetsWithTag(key: string, value?: string): CloudAsset[] {
+    const values = this.byTag.get(key);
+    if (!values) return [];
+    if (value !== undefined) return values.get(value) ?? [];
+    const all = new Set<CloudAsset>();
+    for (const list of values.values()) for (const a of list) all.add(a);
+    return this.inDatasetOrder(all);
+  }
+
+  /** Index of each asset id in the dataset, for restoring file order after set operations. */
+  get position(): ReadonlyMap<string, number> {
+    if (!this.#position) {
+      const map = new Map<string, number>();
+      this.#source.assets.forEach((a, i) => {
+        if (!map.has(a.id)) map.set(a.id, i);
+      });
+      this.#position = map;
+    }
+    return this.#position;
+  }
+
+  inDatasetOrder(assets: Iterable<CloudAsset>): CloudAsset[] {
+    const pos = this.position;
+    return [...assets].sort((a, b) => (pos.get(a.id) ?? 0) - (pos.get(b.id) ?? 0));
+  }
+
+  /** Edges leaving an endpoint (asset id or raw endpoint such as `0.0.0.0/0`). */
+  outgoing(endpoint: string): readonly NetworkEdge[] {
+    if (!this.#outgoing) this.#buildEdges();
+    return this.#outgoing?.get(endpoint) ?? [];
+  }
+
+  /** Edges arriving at an endpoint. */
+  incoming(endpoint: string): readonly NetworkEdge[] {
+    if (!this.#incoming) this.#buildEdges();
+    return this.#incoming?.get(endpoint) ?? [];
+  }
+
+  #buildEdges(): void {
+    const out = new Map<string, NetworkEdge[]>();
+    const inc = new Map<string, NetworkEdge[]>();
+    for (const e of this.#source.edges) {
+      push(out, e.source_id, e);
+      push(inc, e.target_id, e);
+    }
+    this.#outgoing = out;
+    this.#incoming = inc;
+  }
+
+  findingById(id: string): Finding | undefined {
+    if (!this.#findingsById) {
+      const map = new Map<string, Finding>();
+      for (const f of this.#source.findings) if (!map.has(f.id)) map.set(f.id, f);
+      this.#findingsById = map;
+    }
+    return this.#findingsById.get(id);
+  }
+
+  /**
+   * The asset a finding is about: its `resource_arn`, then its `resource_id`, through the same
+   * tiers as an asset reference. Null when neither names exactly one asset.
+   */
+  assetOfFinding(finding: Finding): CloudAsset | null {
+    if (!this.#findingAsset) this.#buildFindingMap();
+    return this.#findingAsset?.get(finding.id) ?? null;
+  }
+
+  /** Findings matched to an asset (suppressed ones included), in dataset order. */
+  findingsOf(assetId: string): readonly Finding[] {
+    if (!this.#findingsByAsset) this.#buildFindingMap();
+    return this.#findingsByAsset?.get(assetId) ?? [];
+  }
+
+  /** Open (not suppressed) findings of an asset: count, worst severity, highest risk. */
+  findingStats(assetId: string): AssetFindingStats {
+    if (!this.#stats) {
+      if (!this.#findingsByAsset) this.#buildFindingMap();
+      const stats = new Map<string, AssetFindingStats>();
+      for (const [id, findings] of this.#findingsByAsset ?? []) {
+        const open = findings.filter((f) => !f.is_suppressed);
+        if (open.length === 0) continue;
+        stats.set(id, {
+          open: open.length,
+          maxSeverity: maxSeverity(open.map((f) => f.severity)),
+          maxRisk: Math.max(...open.map(findingRiskScore)),
+        });
+      }
+      this.#stats = stats;
+    }
+    return this.#stats.get(assetId) ?? NO_FINDINGS;
+  }
+
+  #buildFindingMap(): void {
+    const matcher = this.matcher;
+    const byFinding = new Map<string, CloudAsset | null>();
+    const byAsset = new Map<string, Finding[]>();
+    for (const f of this.#source.findings) {
+      let asset: CloudAsset | null = null;
+      for (const ref of [f.resource_arn, f.resource_id]) {
+        if (ref) asset = matcher.find(ref);
+        if (asset) break;
+      }
+      byFinding.set(f.id, asset);
+      if (asset) push(byAsset, asset.id, f);
+    }
+    this.#findingAsset = byFinding;
+    this.#findingsByAsset = byAsset;
+  }
+}

@@ -1,0 +1,170 @@
+import type { CloudAsset } from '../model/asset.js';
+import { edgeDedupKey, type NetworkEdge } from '../model/edge.js';
+import type { ComplianceResult, Finding } from '../model/finding.js';
+import { severityRank } from '../model/severity.js';
+import type { ControlRef } from './finding-factory.js';
+
+/**
+ * Normalisation of loaded data: findings deduplicated within and across scanners and their
+ * control references turned into compliance results; assets deduplicated on their identifier
+ * with edges re-pointed. Pure functions: callers install the result in one step.
+ */
+
+function findingCheck(f: Finding): string {
+  const check = typeof f.check_id === 'string' ? f.check_id : (f.source_finding_id ?? '');
+  return (check || f.title).toLowerCase();
+}
+
+function findingResource(f: Finding): string {
+  return (f.resource_arn ?? f.resource_id ?? '').toLowerCase();
+}
+
+function controlsOf(f: Finding): ControlRef[] {
+  return Array.isArray(f.compliance_controls) ? (f.compliance_controls as ControlRef[]) : [];
+}
+
+/**
+ * Merge duplicate findings. Two findings are the same when one tool reports the same check on
+ * the same resource twice, or when two tools report the same title on the same resource. The
+ * first copy is kept with the worst severity, the union of frameworks and controls, and the
+ * other tools listed in `also_reported_by`.
+ */
+export function dedupeFindings(findings: readonly Finding[]): Finding[] {
+  const byCheck = new Map<string, Finding>();
+  const byTitle = new Map<string, Finding>();
+  const out: Finding[] = [];
+  for (const f of findings) {
+    const resource = findingResource(f);
+    const checkKey = `${f.source_tool.toLowerCase()}\u0000${findingCheck(f)}\u0000${resource}`;
+    const titleKey = `${f.title.trim().toLowerCase()}\u0000${resource}`;
+    const kept = byCheck.get(checkKey) ?? byTitle.get(titleKey);
+    if (!kept) {
+      const copy: Finding = { ...f, compliance_frameworks: [...f.compliance_frameworks] };
+      byCheck.set(checkKey, copy);
+      byTitle.set(titleKey, copy);
+      out.push(copy);
+      continue;
+    }
+    if (severityRank(f.severity) > severityRank(kept.severity)) kept.severity = f.severity;
+    for (const fw of f.compliance_frameworks)
+      if (!kept.compliance_frameworks.includes(fw)) kept.compliance_frameworks.push(fw);
+    const controls = controlsOf(kept);
+    for (const c of controlsOf(f)) {
+      if (!controls.some((k) => k.framework === c.framework && k.control_id === c.control_id))
+        controls.push(c);
+    }
+    if (controls.length) kept.compliance_controls = controls;
+    if (f.source_tool !== kept.source_tool) {
+      const also = Array.isArray(kept.also_reported_by) ? (kept.also_reported_by as string[]) : [];
+      if (!also.includes(f.source_tool)) also.push(f.source_tool);
+      kept.also_reported_by = also;
+    }
+    if (kept.cvss_score === null && f.cvss_score !== null) kept.cvss_score = f.cvss_score;
+  }
+  return out;
+}
+
+/**
+ * Compliance results from the controls findings say they fail, merged into existing results:
+ * a control already present gains the new finding ids (and fails); a new one is added as FAIL.
+ */
+export function mergeControlResults(
+  existing: readonly ComplianceResult[],
+  findings: readonly Finding[],
+): ComplianceResult[] {
+  const out = existing.map((c) => ({ ...c, finding_ids: [...c.finding_ids] }));
+  const byKey = new Map(out.map((c) => [`${c.framework}\u0000${c.control_id}`, c]));
+  for (const f of findings) {
+    for (const ref of controlsOf(f)) {
+      const key = `${ref.framework}\u0000${ref.control_id}`;
+      let result = byKey.get(key);
+      if (!result) {
+        result = {
+          id: `${ref.framework}/${ref.control_id}`,
+          framework: ref.framework,
+          control_id: ref.control_id,
+          control_title: '',
+          status: 'FAIL',
+          finding_ids: [],
+        };
+        byKey.set(key, result);
+        out.push(result);
+      }
+      if (!result.finding_ids.includes(f.id)) result.finding_ids.push(f.id);
+      if (!f.is_suppressed) result.status = 'FAIL';
+    }
+  }
+  return out;
+}
+
+/** Make ids unique (`-2`, `-3`...) when normalisation was skipped and duplicates remain. */
+export function uniqueFindingIds(findings: Finding[]): Finding[] {
+  const seen = new Map<string, number>();
+  for (const f of findings) {
+    const n = seen.get(f.id) ?? 0;
+    seen.set(f.id, n + 1);
+    if (n > 0) f.id = `${f.id}-${n + 1}`;
+  }
+  return findings;
+}
+
+/**
+ * One asset per identifier: the first copy wins, exposure is OR-ed and metadata aliases and
+ * relations are merged; edges are re-pointed to the kept copy, deduplicated on
+ * (source, target, edge_type), and self-loops dropped.
+ */
+export function dedupeAssets(
+  assets: readonly CloudAsset[],
+  edges: readonly NetworkEdge[],
+): { assets: CloudAsset[]; edges: NetworkEdge[] } {
+  const keptByKey = new Map<string, CloudAsset>();
+  const redirect = new Map<string, string>();
+  const out: CloudAsset[] = [];
+  for (const a of assets) {
+    const key = a.arn ?? `id:${a.id}`;
+    const kept = keptByKey.get(key);
+    if (!kept) {
+      keptByKey.set(key, a);
+      if (a.arn) keptByKey.set(`id:${a.id}`, a);
+      out.push(a);
+      continue;
+    }
+    redirect.set(a.id, kept.id);
+    kept.is_internet_exposed ||= a.is_internet_exposed;
+    for (const listKey of ['aliases', 'relations']) {
+      const mine = kept.metadata[listKey];
+      const theirs = a.metadata[listKey];
+      if (!Array.isArray(theirs)) continue;
+      const merged = Array.isArray(mine) ? [...mine] : [];
+      const seen = new Set(merged.map((x) => JSON.stringify(x)));
+      for (const x of theirs) if (!seen.has(JSON.stringify(x))) merged.push(x);
+      kept.metadata = { ...kept.metadata, [listKey]: merged };
+    }
+  }
+  if (redirect.size === 0 && !hasDuplicateEdges(edges)) return { assets: out, edges: [...edges] };
+  const seenEdges = new Set<string>();
+  const outEdges: NetworkEdge[] = [];
+  for (const e of edges) {
+    const source = redirect.get(e.source_id) ?? e.source_id;
+    const target = redirect.get(e.target_id) ?? e.target_id;
+    if (source === target) continue;
+    const edge =
+      source === e.source_id && target === e.target_id ? e : { ...e, source_id: source, target_id: target };
+    const key = edgeDedupKey(edge);
+    if (seenEdges.has(key)) continue;
+    seenEdges.add(key);
+    outEdges.push(edge);
+  }
+  return { assets: out, edges: outEdges };
+}
+
+function hasDuplicateEdges(edges: readonly NetworkEdge[]): boolean {
+  const seen = new Set<string>();
+  for (const e of edges) {
+    if (e.source_id === e.target_id) return true;
+    const key = edgeDedupKey(e);
+    if (seen.has(key)) return true;
+    seen.add(key);
+  }
+  return false;
+}

@@ -1,0 +1,109 @@
+import { existsSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { AccessDeniedError } from '@cloudg/core';
+import { pathMissing } from '../loaders/errors.js';
+import { WorkspaceConfigError } from './errors.js';
+
+/** Environment variable holding extra allowed roots, separated by the platform's path delimiter. */
+export const ALLOWED_ROOTS_ENV = 'CLOUDG_MCP_ALLOWED_ROOTS';
+
+/**
+ * A path with symlinks resolved as far as it exists: the deepest existing ancestor goes through
+ * `realpath`, the rest is appended. So a link pointing outside a root is judged by its target,
+ * and a file that does not exist yet is judged by where it would be created.
+ */
+export function realPathLenient(path: string): string {
+  const absolute = resolve(path);
+  const rest: string[] = [];
+  let current = absolute;
+  for (;;) {
+    try {
+      return join(realpathSync(current), ...rest.reverse());
+    } catch {
+      const parent = dirname(current);
+      if (parent === current) return absolute;
+      rest.push(basename(current));
+      current = parent;
+    }
+  }
+}
+
+export function isInside(path: string, root: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+export interface RootOptions {
+  allowedRoots?: readonly string[];
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+/**
+ * The directories tools may read: the option, else `CLOUDG_MCP_ALLOWED_ROOTS`, else the working
+ * directory, leaving out `/` and the home directory because those would open everything.
+ */
+export function resolveAllowedRoots(options: RootOptions): string[] {
+  const cwd = options.cwd ?? process.cwd();
+  let roots: string[];
+  if (options.allowedRoots?.length) roots = [...options.allowedRoots];
+  else {
+    const fromEnv = (options.env ?? process.env)[ALLOWED_ROOTS_ENV];
+    if (fromEnv?.trim()) roots = fromEnv.split(delimiter).filter((r) => r.trim() !== '');
+    else {
+      const home = realPathLenient(homedir());
+      roots = [cwd].filter((r) => {
+        const real = realPathLenient(r);
+        return real !== '/' && real !== home;
+      });
+      if (roots.length === 0) {
+        throw new WorkspaceConfigError(
+          `No usable allowed root: the working directory is / or the home directory. Set ${ALLOWED_ROOTS_ENV} or pass allowedRoots.`,
+        );
+      }
+    }
+  }
+  const out: string[] = [];
+  for (const r of roots) {
+    const real = realPathLenient(resolve(cwd, r));
+    if (!out.includes(real)) out.push(real);
+  }
+  return out;
+}
+
+/** AccessDeniedError (-31001) for a path outside the roots. The roots are the operator's, so they are named. */
+export function outsideRoots(path: string, roots: readonly string[]): AccessDeniedError {
+  return new AccessDeniedError(
+    `The path is outside the allowed roots (${roots.join(', ')}). Ask the operator to add its directory to the workspace's allowed roots.`,
+    { data: { path, allowed_roots: [...roots] } },
+  );
+}
+
+/**
+ * Resolve a caller's path: relative to the first root, symlinks followed, and inside one of the
+ * roots; with `mustExist`, it must exist. Returns the real path.
+ */
+export function checkPathInRoots(path: string, roots: readonly string[], mustExist = true): string {
+  const base = roots[0] ?? process.cwd();
+  const real = realPathLenient(isAbsolute(path) ? path : resolve(base, path));
+  if (!roots.some((root) => isInside(real, root))) throw outsideRoots(path, roots);
+  if (mustExist && !existsSync(real)) throw pathMissing(path);
+  return real;
+}
+
+/** A write target under the output directory; `..` or a symlink escaping it is refused. */
+export function outputPathUnder(outputDir: string, subpath: string): string {
+  const root = realPathLenient(outputDir);
+  if (isAbsolute(subpath)) throw escapesOutput(subpath, root);
+  const real = realPathLenient(resolve(root, subpath));
+  if (!isInside(real, root)) throw escapesOutput(subpath, root);
+  return real;
+}
+
+function escapesOutput(subpath: string, root: string): AccessDeniedError {
+  return new AccessDeniedError(
+    `The output path must stay inside the output directory (${root}). Use a relative sub-directory without '..'.`,
+    { data: { path: subpath, output_dir: root } },
+  );
+}

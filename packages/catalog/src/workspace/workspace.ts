@@ -1,0 +1,316 @@
+import { resolve } from 'node:path';
+import { Dataset, type DatasetInit, type InventoryResult } from '../dataset/dataset.js';
+import { type DatasetListing, datasetListing } from '../dataset/summary.js';
+import { type LoadKind, loadPath } from '../loaders/load.js';
+import { DEFAULT_MAX_FILE_BYTES } from '../loaders/read-file.js';
+import { type DatasetDiff, diffDatasets } from './diff.js';
+import { DatasetExistsError, NoDatasetError } from './errors.js';
+import { assertDatasetName, freeName } from './names.js';
+import {
+  checkPathInRoots,
+  isInside,
+  outputPathUnder,
+  realPathLenient,
+  resolveAllowedRoots,
+} from './roots.js';
+
+/** The kinds of change the workspace reports, matching the layer's `notifyChange`. */
+export type WorkspaceChangeKind = 'resources' | 'resource';
+export type WorkspaceChangeListener = (kind: WorkspaceChangeKind, uri: string | undefined) => void;
+
+export const WORKSPACE_URI = 'cloudg://workspace';
+export const DATASETS_URI = 'cloudg://datasets';
+export function datasetSummaryUri(name: string): string {
+  return `cloudg://datasets/${name}/summary`;
+}
+
+export interface WorkspaceOptions {
+  /** Directories tools may read (default: `CLOUDG_MCP_ALLOWED_ROOTS`, else the working directory). */
+  allowedRoots?: readonly string[];
+  /** Where export tools write (default `<cwd>/reports`); added to the roots when outside them. */
+  outputDir?: string;
+  /** Beyond this many datasets the oldest inactive one is evicted (default 16). */
+  maxDatasets?: number;
+  /** Largest file a loader will read (default 512 MB). */
+  maxFileBytes?: number;
+  /** Providers the server is configured for, shown by `status()` (default `['aws']`). */
+  providersConfigured?: readonly string[];
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+export interface LoadDatasetOptions {
+  name?: string;
+  kind?: LoadKind;
+  activate?: boolean;
+  normalise?: boolean;
+  replace?: boolean;
+}
+
+export interface WorkspaceStatus {
+  active_dataset: string | null;
+  datasets: DatasetListing[];
+  allowed_roots: string[];
+  output_dir: string;
+  providers_configured: string[];
+  next_steps?: string[];
+}
+
+/**
+ * The in-memory state every request shares: named datasets, the active one, the directories
+ * tools may touch and the change listeners. The layer hands it to handlers as `ctx.app`.
+ *
+ * Every operation validates everything it can (name, path, file contents) before it changes
+ * anything, so a failure leaves the workspace exactly as it was.
+ */
+export class Workspace {
+  readonly allowedRoots: readonly string[];
+  readonly outputDir: string;
+  readonly maxDatasets: number;
+  readonly maxFileBytes: number;
+  readonly providersConfigured: readonly string[];
+  #datasets = new Map<string, Dataset>();
+  #active: string | null = null;
+  #listeners = new Set<WorkspaceChangeListener>();
+
+  constructor(options: WorkspaceOptions = {}) {
+    const cwd = options.cwd ?? process.cwd();
+    const roots = resolveAllowedRoots({ allowedRoots: options.allowedRoots, env: options.env, cwd });
+    this.outputDir = realPathLenient(resolve(cwd, options.outputDir ?? 'reports'));
+    if (!roots.some((r) => isInside(this.outputDir, r))) roots.push(this.outputDir);
+    this.allowedRoots = Object.freeze(roots);
+    this.maxDatasets = Math.max(1, options.maxDatasets ?? 16);
+    this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    this.providersConfigured = Object.freeze([...(options.providersConfigured ?? ['aws'])]);
+  }
+
+  // ---- inspection -------------------------------------------------------------------------
+
+  get activeName(): string | null {
+    return this.#active;
+  }
+
+  get size(): number {
+    return this.#datasets.size;
+  }
+
+  has(name: string): boolean {
+    return this.#datasets.has(name);
+  }
+
+  /** Names in the order the datasets were added. */
+  names(): string[] {
+    return [...this.#datasets.keys()];
+  }
+
+  datasets(): Dataset[] {
+    return [...this.#datasets.values()];
+  }
+
+  /** The named dataset, or the active one for an empty name. */
+  get(name?: string | null): Dataset {
+    if (!name) {
+      const active = this.#active === null ? undefined : this.#datasets.get(this.#active);
+      if (!active) throw NoDatasetError.nothingLoaded();
+      return active;
+    }
+    const found = this.#datasets.get(name);
+    if (!found) {
+      if (this.#datasets.size === 0) throw NoDatasetError.nothingLoaded();
+      throw NoDatasetError.unknown(name, this.names());
+    }
+    return found;
+  }
+
+  status(): WorkspaceStatus {
+    const out: WorkspaceStatus = {
+      active_dataset: this.#active,
+      datasets: this.datasets().map(datasetListing),
+      allowed_roots: [...this.allowedRoots],
+      output_dir: this.outputDir,
+      providers_configured: [...this.providersConfigured],
+    };
+    if (this.#datasets.size === 0) {
+      out.next_steps = [
+        "load_dataset(path='<dir with inventory-map.json or findings.json>')",
+        `map_inventory(providers=[${this.providersConfigured.map((p) => `'${p}'`).join(', ')}]) to collect live data (needs credentials)`,
+      ];
+    }
+    return out;
+  }
+
+  listDatasets(): {
+    active_dataset: string | null;
+    datasets: (DatasetListing & { active: boolean })[];
+    total: number;
+  } {
+    return {
+      active_dataset: this.#active,
+      datasets: this.datasets().map((d) => ({ ...datasetListing(d), active: d.name === this.#active })),
+      total: this.#datasets.size,
+    };
+  }
+
+  // ---- names ------------------------------------------------------------------------------
+
+  /** Validate a new dataset's name before any work is done. */
+  checkName(name: string, options: { replace?: boolean } = {}): void {
+    assertDatasetName(name);
+    if (!options.replace && this.#datasets.has(name))
+      throw new DatasetExistsError(name, this.uniqueName(name));
+  }
+
+  /** A free name derived from `base`. */
+  uniqueName(base: string): string {
+    return freeName(base, (n) => this.#datasets.has(n));
+  }
+
+  // ---- paths ------------------------------------------------------------------------------
+
+  /** Resolve a caller's path inside the allowed roots (AccessDeniedError -31001 otherwise). */
+  checkPath(path: string, options: { mustExist?: boolean } = {}): string {
+    return checkPathInRoots(path, this.allowedRoots, options.mustExist ?? true);
+  }
+
+  /** A write target under the output directory. */
+  outputPath(subpath = ''): string {
+    return outputPathUnder(this.outputDir, subpath);
+  }
+
+  // ---- changes ----------------------------------------------------------------------------
+
+  /** Listen to change events; returns a function that removes the listener. */
+  onChange(listener: WorkspaceChangeListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  notify(kind: WorkspaceChangeKind, uri?: string): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(kind, uri);
+      } catch {
+        // A failing listener must not break the operation that changed the workspace.
+      }
+    }
+  }
+
+  #notifyDataset(name: string, listChanged: boolean): void {
+    if (listChanged) this.notify('resources');
+    this.notify('resource', WORKSPACE_URI);
+    this.notify('resource', DATASETS_URI);
+    if (this.#datasets.has(name)) this.notify('resource', datasetSummaryUri(name));
+  }
+
+  /** Record an in-place change to a dataset (findings suppressed, ingested...). */
+  mutated(dataset: Dataset): void {
+    dataset.touch();
+    this.#notifyDataset(dataset.name, false);
+  }
+
+  // ---- changing the set of datasets ------------------------------------------------------
+
+  /**
+   * Load a file or directory as a dataset. The path must be inside an allowed root; the
+   * explicit name is checked before anything is read.
+   */
+  async load(path: string, options: LoadDatasetOptions = {}): Promise<Dataset> {
+    if (options.name) this.checkName(options.name, { replace: options.replace });
+    const real = this.checkPath(path);
+    return this.#loadResolved(real, options);
+  }
+
+  /**
+   * Load a dataset the operator chose (server start-up `--dataset`): no root check, because the
+   * operator, not a model, picked the path.
+   */
+  async preload(path: string, options: LoadDatasetOptions = {}): Promise<Dataset> {
+    if (options.name) this.checkName(options.name, { replace: options.replace });
+    return this.#loadResolved(realPathLenient(path), options);
+  }
+
+  async #loadResolved(real: string, options: LoadDatasetOptions): Promise<Dataset> {
+    const outcome = await loadPath(real, {
+      kind: options.kind ?? 'auto',
+      normalise: options.normalise ?? true,
+      maxBytes: this.maxFileBytes,
+    });
+    const name = options.name || this.uniqueName(outcome.defaultName);
+    const dataset = new Dataset({
+      name,
+      kind: outcome.kind,
+      source: outcome.source,
+      ...outcome.data,
+      metadata: outcome.data.metadata ?? {},
+    });
+    return this.add(dataset, { activate: options.activate ?? true, replace: options.replace ?? false });
+  }
+
+  /** Add a dataset built elsewhere. */
+  add(dataset: Dataset, options: { activate?: boolean; replace?: boolean } = {}): Dataset {
+    this.checkName(dataset.name, { replace: options.replace });
+    const replacing = this.#datasets.has(dataset.name);
+    if (replacing) this.#datasets.delete(dataset.name);
+    this.#datasets.set(dataset.name, dataset);
+    if (options.activate ?? true) this.#active = dataset.name;
+    else if (this.#active === null) this.#active = dataset.name;
+    this.#evict();
+    this.#notifyDataset(dataset.name, true);
+    return dataset;
+  }
+
+  /** Add the result of a live collection as a dataset of kind `live`. */
+  addInventory(
+    result: Partial<InventoryResult>,
+    name?: string,
+    options: { activate?: boolean; replace?: boolean } = {},
+  ): Dataset {
+    const init: DatasetInit = {
+      ...result,
+      name: name || this.uniqueName('live'),
+      kind: 'live',
+      source: 'live',
+    };
+    return this.add(new Dataset(init), options);
+  }
+
+  #evict(): void {
+    while (this.#datasets.size > this.maxDatasets) {
+      const victim = [...this.#datasets.keys()].find((n) => n !== this.#active);
+      if (victim === undefined) return;
+      this.#datasets.delete(victim);
+    }
+  }
+
+  /** Make a dataset the active one. */
+  select(name: string): Dataset {
+    const dataset = this.get(name);
+    this.#active = dataset.name;
+    this.#notifyDataset(dataset.name, false);
+    return dataset;
+  }
+
+  /** Unload a dataset; when it was active, the most recently added remaining one takes over. */
+  remove(name: string): Dataset {
+    const dataset = this.get(name);
+    this.#datasets.delete(dataset.name);
+    if (this.#active === dataset.name) this.#active = this.names().at(-1) ?? null;
+    this.notify('resources');
+    this.notify('resource', WORKSPACE_URI);
+    this.notify('resource', DATASETS_URI);
+    return dataset;
+  }
+
+  /** Deep copy a dataset under a new name (kind `snapshot`, not activated). */
+  snapshot(name: string | null | undefined, newName: string, options: { replace?: boolean } = {}): Dataset {
+    this.checkName(newName, options);
+    const source = this.get(name);
+    const copy = source.copy({ name: newName, kind: 'snapshot', source: `snapshot of ${source.name}` });
+    return this.add(copy, { activate: false, replace: options.replace ?? false });
+  }
+
+  /** Compare two datasets; an empty target means the active one. */
+  diff(base: string, target?: string | null, limit = 50): DatasetDiff {
+    return diffDatasets(this.get(base), this.get(target), limit);
+  }
+}
