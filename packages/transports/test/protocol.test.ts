@@ -110,7 +110,7 @@ describe('handshake era', () => {
     const result = async (message: unknown) =>
       ((await session.handle(message)) as { result: Record<string, unknown> }).result;
     const tools = (await result(req(2, 'tools/list'))).tools as Array<{ name: string }>;
-    expect(tools.map((t) => t.name)).toEqual(['echo', 'boom', 'slow', 'noisy', 'shout', 'touch']);
+    expect(tools.map((t) => t.name)).toEqual(['echo', 'boom', 'slow', 'noisy', 'shout', 'whoami', 'touch']);
     expect(await result(req(3, 'tools/call', { name: 'echo', arguments: { text: 'hihi' } }))).toMatchObject({
       isError: false,
       structuredContent: { text: 'hihi' },
@@ -374,26 +374,26 @@ describe('2026-07-28 era', () => {
 
 describe('list paging', () => {
   it('pages with opaque cursors and refuses bogus ones', async () => {
-    const { session } = open({ pageSize: 2 });
+    const { session } = open({ pageSize: 3 });
     await ready(session);
     const page1 = (
       (await session.handle(req(2, 'tools/list'))) as unknown as {
         result: { tools: { name: string }[]; nextCursor: string };
       }
     ).result;
-    expect(page1.tools.map((t) => t.name)).toEqual(['echo', 'boom']);
+    expect(page1.tools.map((t) => t.name)).toEqual(['echo', 'boom', 'slow']);
     const page2 = (
       (await session.handle(req(3, 'tools/list', { cursor: page1.nextCursor }))) as unknown as {
         result: { tools: { name: string }[]; nextCursor: string };
       }
     ).result;
-    expect(page2.tools.map((t) => t.name)).toEqual(['slow', 'noisy']);
+    expect(page2.tools.map((t) => t.name)).toEqual(['noisy', 'shout', 'whoami']);
     const page3 = (
       (await session.handle(req(4, 'tools/list', { cursor: page2.nextCursor }))) as unknown as {
         result: { tools: { name: string }[]; nextCursor?: string };
       }
     ).result;
-    expect(page3.tools.map((t) => t.name)).toEqual(['shout', 'touch']);
+    expect(page3.tools.map((t) => t.name)).toEqual(['touch']);
     expect(page3).not.toHaveProperty('nextCursor');
     expect(await session.handle(req(5, 'tools/list', { cursor: 'bogus' }))).toEqual({
       jsonrpc: '2.0',
@@ -413,6 +413,6 @@ describe('list paging', () => {
       (await session.handle(req(2, 'tools/list'))) as unknown as { result: Record<string, unknown> }
     ).result;
     expect(result).not.toHaveProperty('nextCursor');
-    expect(result.tools).toHaveLength(6);
+    expect(result.tools).toHaveLength(7);
   });
 });

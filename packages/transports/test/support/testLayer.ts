@@ -67,6 +67,12 @@ export function buildRegistry(): Registry {
     },
   });
   reg.tool({
+    name: 'whoami',
+    description: 'The caller, as the layer sees it.',
+    category: 'test',
+    handler: (ctx) => ctx.principal.toJSON(),
+  });
+  reg.tool({
     name: 'touch',
     description: 'Fires change events.',
     category: 'test',
