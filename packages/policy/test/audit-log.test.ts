@@ -1,0 +1,68 @@
+/** Lines on the audit logger (section 15.1): a pino child, INFO for decisions, WARNING for reveals. */
+import { Writable } from 'node:stream';
+import { defineTool, Layer, Registry } from '@cloudg/core';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { Policy, type PolicyDocument } from '../src/index.js';
+import { as } from './helpers.js';
+
+function capture(doc: PolicyDocument) {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  const logger = pino({ level: 'debug' }, stream);
+  const policy = Policy.load(doc, { logger });
+  const registry = new Registry();
+  registry.add(defineTool({ name: 'get_asset', handler: () => ({}) }));
+  registry.add(defineTool({ name: 'map_inventory', capabilities: ['cloud_access'], handler: () => ({}) }));
+  registry.add(defineTool({ name: 'reveal_token', capabilities: ['reveal'], handler: () => ({}) }));
+  return { lines, policy, layer: new Layer({ policy, registry, logger }) };
+}
+
+describe('audit logger', () => {
+  it('logs denials and hidden names at INFO whatever the audit setting, not allowed calls', async () => {
+    const { lines, layer } = capture({ name: 'p', hide_denied: false, deny_capabilities: ['cloud_access'] });
+    await layer.callTool('get_asset', {});
+    await layer.callTool('map_inventory', {});
+    await layer.callTool('nothing', {}).catch(() => undefined);
+    expect(lines.map((l) => [l.level, l.logger, l.msg])).toEqual([
+      [
+        30,
+        'cloudg.audit',
+        "denied tool map_inventory principal=local capability 'cloud_access' is denied by policy 'p'",
+      ],
+      [30, 'cloudg.audit', 'not_found tool nothing principal=local unknown or hidden by policy'],
+    ]);
+    expect(lines[0]).toMatchObject({
+      decision: 'denied',
+      policy: 'p',
+      principal: 'local',
+      roles: ['default', 'local'],
+    });
+  });
+
+  it('with audit: true logs allowed calls too', async () => {
+    const { lines, layer } = capture({ audit: true });
+    await layer.callTool('get_asset', { ref: 'web-1' }).catch(() => undefined);
+    expect(lines.map((l) => l.msg)).toEqual(['allowed tool get_asset principal=local']);
+    expect(JSON.stringify(lines)).not.toContain('web-1');
+  });
+
+  it('warns on every allowed reveal, with hashed arguments only', async () => {
+    const { lines, layer, policy } = capture({ name: 'standard-ish' });
+    await layer
+      .callTool('reveal_token', { token: 'res-3c1f1e6b50' }, { principal: as('admin', 'root') })
+      .catch(() => undefined);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 40, event: 'reveal', principal: 'root', policy: 'standard-ish' });
+    expect(String(lines[0]?.msg)).toMatch(
+      /^REVEAL principal=root roles=\["admin","default"\] tool=reveal_token args=\{"token":"[0-9a-f]{12}"\} policy=standard-ish$/,
+    );
+    expect(JSON.stringify(lines)).not.toContain('res-3c1f1e6b50');
+    expect(policy.counters.reveal).toBe(1);
+  });
+});
