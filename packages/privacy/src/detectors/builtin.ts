@@ -1,0 +1,386 @@
+/**
+ * The built-in content detectors, in priority order: when two matches start at the same
+ * position, the detector listed first wins.
+ */
+import type { Detector, Validator } from './types.js';
+import { entityIf, ipValidator, ipv6Validator, isPlaceholder, looksHighEntropy } from './validators.js';
+
+interface Def {
+  name: string;
+  entity: string;
+  category: string;
+  confidence: number;
+  pattern: string;
+  flags?: string;
+  hints?: string[];
+  group?: number | number[];
+  entities?: string[];
+  validate?: Validator;
+  minLength?: number;
+}
+
+function define(d: Def): Detector {
+  return {
+    name: d.name,
+    entity: d.entity,
+    category: d.category,
+    confidence: d.confidence,
+    hints: d.hints ?? [],
+    pattern: new RegExp(d.pattern, `g${(d.group ?? 0) === 0 ? '' : 'd'}${d.flags ?? ''}`),
+    group: d.group ?? 0,
+    entities: d.entities ?? [d.entity],
+    ...(d.validate ? { validate: d.validate } : {}),
+    minLength: d.minLength ?? 1,
+    enabled: true,
+    builtin: true,
+  };
+}
+
+const notPlaceholder = (entity: string): Validator => entityIf(entity, (v) => !isPlaceholder(v));
+const GUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+const IP_ENTITIES = ['private_ip', 'public_ip', 'special_ip', 'private_cidr', 'public_cidr', 'special_cidr'];
+/** Characters that end a reference embedded in text (URIs, ARNs, resource ids). */
+const REF_TAIL = `[^\\s"'<>()\\[\\]{},;]*[^\\s"'<>()\\[\\]{},;.:]`;
+const TLDS = [
+  'com',
+  'net',
+  'org',
+  'edu',
+  'gov',
+  'mil',
+  'int',
+  'io',
+  'co',
+  'ai',
+  'app',
+  'dev',
+  'cloud',
+  'info',
+  'biz',
+  'us',
+  'uk',
+  'de',
+  'fr',
+  'nl',
+  'eu',
+  'ca',
+  'au',
+  'jp',
+  'cn',
+  'in',
+  'br',
+  'ch',
+  'se',
+  'no',
+  'es',
+  'it',
+  'pl',
+  'be',
+  'at',
+  'dk',
+  'fi',
+  'ie',
+  'nz',
+  'sg',
+  'kr',
+  'tech',
+  'online',
+  'site',
+  'internal',
+  'local',
+  'localdomain',
+  'lan',
+  'corp',
+  'intra',
+];
+
+export function builtinDetectors(): Detector[] {
+  return [
+    define({
+      name: 'cloudg_uri',
+      entity: 'cloudg_uri',
+      category: 'identifier',
+      confidence: 0.99,
+      pattern: `cloudg://(?:assets|datasets)/${REF_TAIL}`,
+      hints: ['cloudg://'],
+    }),
+    // Secrets.
+    define({
+      name: 'private_key',
+      entity: 'private_key',
+      category: 'secret',
+      confidence: 1.0,
+      pattern:
+        '-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\\s\\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)',
+      hints: ['private key'],
+    }),
+    define({
+      name: 'jwt',
+      entity: 'jwt',
+      category: 'secret',
+      confidence: 0.95,
+      pattern: '(?<![\\w-])eyJ[A-Za-z0-9_-]{4,}\\.eyJ[A-Za-z0-9_-]{4,}\\.[A-Za-z0-9_-]{8,}',
+      hints: ['eyj'],
+    }),
+    define({
+      name: 'url_credentials',
+      entity: 'password',
+      category: 'secret',
+      confidence: 0.95,
+      pattern: '\\b[a-z][a-z0-9+.-]*://[^\\s:/@]+:([^\\s/@]+)@',
+      flags: 'i',
+      hints: ['://'],
+      group: 1,
+      validate: notPlaceholder('password'),
+    }),
+    define({
+      name: 'connection_string_secret',
+      entity: 'password',
+      category: 'secret',
+      confidence: 0.95,
+      pattern:
+        '(?<![A-Za-z0-9_])(?:password|pwd|accountkey|sharedaccesskey|sharedsecret|clientsecret)=([^;"\'\\s]+)',
+      flags: 'i',
+      hints: ['password=', 'pwd=', 'accountkey=', 'sharedaccesskey=', 'sharedsecret=', 'clientsecret='],
+      group: 1,
+      validate: notPlaceholder('password'),
+    }),
+    define({
+      name: 'aws_secret_access_key',
+      entity: 'aws_secret_access_key',
+      category: 'secret',
+      confidence: 0.95,
+      pattern:
+        '(?:aws[\\w .-]{0,20}?secret|(?<![a-z])sk(?![a-z]))[\\w "\':=-]{0,20}?(?<![A-Za-z0-9/+=])([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])',
+      flags: 'i',
+      hints: ['secret', 'sk'],
+      group: 1,
+      minLength: 42,
+    }),
+    define({
+      name: 'secret_assignment',
+      entity: 'secret_value',
+      category: 'secret',
+      confidence: 0.85,
+      pattern:
+        '(?<![A-Za-z0-9])[A-Za-z0-9_.-]*?(?:password|passwd|pwd|passphrase|secret|api[_-]?key|access[_-]?token|auth[_-]?token|token|bearer|private[_-]?key)["\']?[ \\t]*[:=][ \\t]*(?:"([^"\\n]{4,})"|\'([^\'\\n]{4,})\'|([^\\s"\',;{}]{4,}))',
+      flags: 'i',
+      hints: ['pass', 'pwd', 'secret', 'key', 'token', 'bearer'],
+      group: [1, 2, 3],
+      validate: notPlaceholder('secret_value'),
+    }),
+    define({
+      name: 'authorization_header',
+      entity: 'secret_value',
+      category: 'secret',
+      confidence: 0.9,
+      pattern: '\\b(?:Bearer|Basic)[ \\t]+([A-Za-z0-9._~+/=-]{16,})',
+      flags: 'i',
+      hints: ['bearer', 'basic'],
+      group: 1,
+    }),
+    define({
+      name: 'github_token',
+      entity: 'api_token',
+      category: 'secret',
+      confidence: 0.99,
+      pattern: '\\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})',
+      hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'],
+    }),
+    define({
+      name: 'slack_token',
+      entity: 'api_token',
+      category: 'secret',
+      confidence: 0.99,
+      pattern: '\\bxox[aboprs]-[A-Za-z0-9-]{10,}',
+      hints: ['xox'],
+    }),
+    define({
+      name: 'google_api_key',
+      entity: 'api_token',
+      category: 'secret',
+      confidence: 0.99,
+      pattern: '\\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])',
+      hints: ['aiza'],
+    }),
+    define({
+      name: 'stripe_key',
+      entity: 'api_token',
+      category: 'secret',
+      confidence: 0.99,
+      pattern: '\\b[srp]k_(?:live|test)_[0-9A-Za-z]{16,}',
+      hints: ['_live_', '_test_'],
+    }),
+    define({
+      name: 'azure_sas_signature',
+      entity: 'secret_value',
+      category: 'secret',
+      confidence: 0.95,
+      pattern: '[?&]sig=([A-Za-z0-9%+/=_-]{20,})',
+      flags: 'i',
+      hints: ['sig='],
+      group: 1,
+    }),
+    define({
+      name: 'azure_storage_key',
+      entity: 'secret_value',
+      category: 'secret',
+      confidence: 0.8,
+      pattern: '(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{86}==(?![A-Za-z0-9+/=])',
+      hints: ['=='],
+      minLength: 88,
+    }),
+    define({
+      name: 'high_entropy_secret',
+      entity: 'secret_value',
+      category: 'secret',
+      confidence: 0.5,
+      pattern: '(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/=_-]{32,}(?![A-Za-z0-9+/=_-])',
+      validate: entityIf('secret_value', (v) => looksHighEntropy(v)),
+      minLength: 32,
+    }),
+    // Credentials and identifiers.
+    define({
+      name: 'aws_access_key_id',
+      entity: 'aws_access_key_id',
+      category: 'credential',
+      confidence: 0.99,
+      pattern: '\\b(?:AKIA|ASIA)[A-Z0-9]{16}\\b',
+      hints: ['akia', 'asia'],
+    }),
+    define({
+      name: 'aws_unique_id',
+      entity: 'aws_unique_id',
+      category: 'identifier',
+      confidence: 0.95,
+      pattern: '\\b(?:AIDA|AROA|AGPA|AIPA|ANPA|ANVA|APKA|ABIA|ACCA)[A-Z0-9]{16,17}\\b',
+      hints: ['aida', 'aroa', 'agpa', 'aipa', 'anpa', 'anva', 'apka', 'abia', 'acca'],
+    }),
+    define({
+      name: 'aws_arn',
+      entity: 'aws_arn',
+      category: 'identifier',
+      confidence: 0.99,
+      pattern: `\\barn:aws(?:-[a-z]+)*:[a-z0-9-]+:[a-z0-9-]*:(?:\\d{12}|aws)?:${REF_TAIL}`,
+      hints: ['arn:aws'],
+    }),
+    define({
+      name: 'azure_resource_id',
+      entity: 'azure_resource_id',
+      category: 'identifier',
+      confidence: 0.99,
+      pattern: `/subscriptions/${GUID}(?:/${REF_TAIL})?`,
+      flags: 'i',
+      hints: ['/subscriptions/'],
+    }),
+    define({
+      name: 'gcp_resource_name',
+      entity: 'gcp_resource_name',
+      category: 'identifier',
+      confidence: 0.95,
+      pattern: `(?://[a-z0-9-]+\\.googleapis\\.com/${REF_TAIL}|(?<![\\w/.-])(?:projects|organizations|folders)/(?:[a-z][a-z0-9-]{4,28}[a-z0-9]|\\d{6,})(?![\\w-])(?:/${REF_TAIL})?)`,
+      hints: ['projects/', 'organizations/', 'folders/', 'googleapis.com/'],
+    }),
+    define({
+      name: 'azure_subscription_ref',
+      entity: 'azure_subscription_id',
+      category: 'identifier',
+      confidence: 0.9,
+      pattern: `(?:subscription|tenant)[ _-]?id["']?[ \\t]*[:=][ \\t]*["']?(${GUID})(?![\\w-])`,
+      flags: 'i',
+      hints: ['subscription', 'tenant'],
+      group: 1,
+    }),
+    define({
+      name: 'url_userinfo',
+      entity: 'url_username',
+      category: 'pii',
+      confidence: 0.9,
+      pattern: '\\b[a-z][a-z0-9+.-]*://([^\\s:/@]+)@',
+      flags: 'i',
+      hints: ['://'],
+      group: 1,
+    }),
+    define({
+      name: 'email',
+      entity: 'email',
+      category: 'pii',
+      confidence: 0.95,
+      pattern:
+        '(?<![\\w.+%-])(?<!//)[A-Za-z0-9._%+-]+@(?:[A-Za-z0-9-]+\\.)+[A-Za-z]{2,}(?![\\w-]|\\.[A-Za-z0-9])',
+      hints: ['@'],
+    }),
+    define({
+      name: 'aws_account_id',
+      entity: 'aws_account_id',
+      category: 'identifier',
+      confidence: 0.7,
+      pattern: '(?<![A-Za-z0-9_/.-])\\d{12}(?![A-Za-z0-9_-]|\\.\\d)',
+      validate: entityIf('aws_account_id', (v) => !/^(\d)\1*$/.test(v)),
+      minLength: 12,
+    }),
+    define({
+      name: 'uuid',
+      entity: 'uuid',
+      category: 'identifier',
+      confidence: 0.6,
+      pattern: `(?<![\\w-])${GUID}(?![\\w-])`,
+      hints: ['-'],
+      minLength: 36,
+    }),
+    // Network.
+    define({
+      name: 'ipv6',
+      entity: 'ip_address',
+      category: 'network',
+      confidence: 0.9,
+      pattern:
+        '(?<![\\w:.])(?:(?:[0-9a-fA-F]{0,4}:){2,6}\\d{1,3}(?:\\.\\d{1,3}){3}|(?:[0-9a-fA-F]{0,4}:){2,7}[0-9a-fA-F]{0,4})(?:/\\d{1,3})?(?![\\w:]|\\.\\d)',
+      hints: [':'],
+      entities: IP_ENTITIES,
+      validate: ipv6Validator,
+      minLength: 3,
+    }),
+    define({
+      name: 'ipv4',
+      entity: 'ip_address',
+      category: 'network',
+      confidence: 0.9,
+      pattern: '(?<![\\w.])(?:\\d{1,3}\\.){3}\\d{1,3}(?:/\\d{1,2})?(?![\\w/]|\\.\\d)',
+      hints: ['.'],
+      entities: IP_ENTITIES,
+      validate: ipValidator,
+      minLength: 7,
+    }),
+    define({
+      name: 'mac_address',
+      entity: 'mac_address',
+      category: 'network',
+      confidence: 0.8,
+      pattern: '(?<![\\w:-])[0-9A-Fa-f]{2}([:-])(?:[0-9A-Fa-f]{2}\\1){4}[0-9A-Fa-f]{2}(?![\\w:-])',
+      hints: [':', '-'],
+      minLength: 17,
+    }),
+    define({
+      name: 'hostname',
+      entity: 'hostname',
+      category: 'network',
+      confidence: 0.7,
+      pattern: `(?<![\\w.-])(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+(?:${TLDS.join('|')})(?![\\w-]|\\.[A-Za-z0-9])`,
+      flags: 'i',
+      hints: ['.'],
+      minLength: 4,
+    }),
+    // Temporal.
+    define({
+      name: 'timestamp',
+      entity: 'timestamp',
+      category: 'temporal',
+      confidence: 0.9,
+      pattern:
+        '(?<![\\w-])\\d{4}-\\d{2}-\\d{2}[T ]\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?(?:Z|[+-]\\d{2}:?\\d{2})?(?![\\w:])',
+      hints: [':'],
+      minLength: 16,
+    }),
+  ];
+}

@@ -1,0 +1,37 @@
+/**
+ * Heuristics for text that reads like instructions to a model (indirect prompt injection).
+ * They catch common phrasings; a determined attacker can write one they miss, which is why
+ * the fence stays on even where values are pseudonymised.
+ */
+
+const PATTERNS: readonly string[] = [
+  // "ignore / disregard / forget (all) previous instructions" and variants
+  String.raw`\b(?:ignore|disregard|forget|skip|bypass)\s+(?:(?:all|any|the|your|my|of|these|those)\s+)*(?:previous|prior|above|earlier|preceding|former|system|original)\s+(?:instructions?|prompts?|messages?|rules?|directions?|directives?|context|guidelines|commands?)`,
+  String.raw`\b(?:ignore|disregard|forget)\s+(?:all|everything|anything)\s+(?:instructions?|you(?:'ve| have)?\s+(?:been\s+)?(?:told|said)|above|before)`,
+  String.raw`\byou\s+are\s+now\s+(?:a|an|the|in|my|no\s+longer|acting|dan)\b`,
+  String.raw`\bnew\s+(?:system\s+)?instructions?\s*:`,
+  String.raw`\bsystem\s+prompt\b`,
+  String.raw`\bdeveloper\s+(?:message|mode|prompt|instructions?)\b`,
+  // chat-template tokens and pseudo tags
+  String.raw`<\|[a-z_]{2,24}\|>`,
+  String.raw`<\s*/?\s*(?:system|assistant|user|tool_call|tool_use|tool|instructions?|function_call|functions|admin|developer)\s*>`,
+  String.raw`\[\s*/?\s*(?:INST|SYS)\s*\]`,
+  String.raw`(?:^|\n)[ \t]*#{1,6}[ \t]*(?:system|instructions?|assistant|developer)\b`,
+  String.raw`\bdo\s+not\s+(?:tell|inform|alert|notify|warn)\s+(?:the\s+)?user\b`,
+  String.raw`\bcall\s+the\s+[\w.:-]+\s+(?:tool|function)\b`,
+  String.raw`\boverride\s+(?:your|the|all|any)\s+(?:(?:previous|safety|system)\s+)?(?:rules|instructions|guidelines|safety|policy|policies|restrictions)\b`,
+  String.raw`\breveal\s+(?:your\s+|the\s+|all\s+)?(?:system\s+prompt|secrets?|api\s+keys?|credentials|passwords?|hidden\s+instructions|instructions)\b`,
+  String.raw`\b(?:send|upload|forward|leak|post|transmit|exfil)\b.{0,80}?(?:https?://|webhook)`,
+  String.raw`\bexfiltrat\w*`,
+  String.raw`\bjailbreak\w*`,
+  String.raw`\b(?:assistant|claude|chatgpt|gpt|ai|model|llm|copilot|gemini|agent)\s*[,:]\s*(?:please\s+)?(?:ignore|run|call|execute|delete|send|reveal|print|output|forget|disregard|list|dump|invoke)\b`,
+];
+
+export function compileInjectionPatterns(extra: readonly RegExp[] = []): RegExp[] {
+  return [new RegExp(PATTERNS.join('|'), 'is'), ...extra];
+}
+
+export function looksLikeInjection(text: string, patterns: readonly RegExp[]): boolean {
+  for (let i = 0; i < patterns.length; i++) if (patterns[i]!.test(text)) return true;
+  return false;
+}

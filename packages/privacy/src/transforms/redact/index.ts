@@ -1,0 +1,237 @@
+/**
+ * `redact`: finds sensitive entities in strings, dict keys and key-ruled values and applies a
+ * strategy to each (section 11.2 of the reference).
+ */
+import { compileExtraKeyRule, DEFAULT_TAG_KEY_ALLOWLIST } from '../../detectors/keyRules.js';
+import type { PseudonymVault, Transform, TransformContext, TransformReport } from '../../types.js';
+import { normalizeKey } from '../../util/keys.js';
+import { OptionReader } from '../../util/options.js';
+import { DROP, type StrategyEnv } from '../applyStrategy.js';
+import { type DescribeFilter, type DetectorsDescription, describePlan } from './describe.js';
+import { RedactPass, type ScanEntry } from './pass.js';
+import { RedactionPlan, type RulePlan } from './plan.js';
+
+export const REDACT_OPTIONS = [
+  'strategies',
+  'default',
+  'custom_detectors',
+  'disabled_detectors',
+  'key_rules',
+  'extra_key_rules',
+  'min_confidence',
+  'scan_keys',
+  'tags',
+  'tag_key_allowlist',
+  'skip_keys',
+  'allow_pseudonymize',
+  'redact_template',
+  'hash_template',
+  'cache_size',
+  'name_mentions',
+] as const;
+
+export const DEFAULT_SKIP_KEYS: readonly string[] = ['_meta', '_annotations', 'cursor', 'next_cursor'];
+const MENTION_LIMIT = 5000;
+
+/** What a pipeline builder hands every transform (the policy supplies these). */
+export interface RedactBuildContext {
+  vault?: PseudonymVault;
+  /** The policy's custom detectors, added to the transform's own. */
+  detectors?: readonly unknown[];
+  disabledDetectors?: readonly string[];
+}
+
+export interface RedactorSettings {
+  /** Restrict detectors to these categories (used by the secret guard). */
+  categories?: readonly string[];
+}
+
+function mergeReport(
+  report: TransformReport,
+  counts: Record<string, Record<string, number>>,
+  rename?: string,
+) {
+  for (const [kind, byEntity] of Object.entries(counts)) {
+    const key = rename ?? kind;
+    const bucket = (report[key] as Record<string, number> | undefined) ?? {};
+    for (const [entity, n] of Object.entries(byEntity)) bucket[entity] = (bucket[entity] ?? 0) + n;
+    report[key] = bucket;
+  }
+}
+
+export class Redactor implements Transform {
+  readonly name = 'redact';
+  readonly plan: RedactionPlan;
+  private readonly scanKeys: boolean;
+  private readonly tags: boolean;
+  private readonly tagAllowlist: ReadonlySet<string>;
+  private readonly skipKeys: ReadonlySet<string>;
+  private readonly redactTemplate: string;
+  private readonly hashTemplate: string;
+  private readonly cacheSize: number;
+  private readonly nameMentions: boolean;
+  private readonly vault: PseudonymVault | undefined;
+  private caches = new Map<string, Map<string, ScanEntry>>();
+  private cacheVault: PseudonymVault | undefined;
+  private readonly ruleCache = new Map<string, RulePlan[] | null>();
+
+  constructor(
+    options: Record<string, unknown> = {},
+    build: RedactBuildContext = {},
+    readonly id = 'redact',
+    settings: RedactorSettings = {},
+  ) {
+    const o: OptionReader = new OptionReader('redact', options, REDACT_OPTIONS);
+    this.vault = build.vault;
+    const extra = o.list('extra_key_rules').map((r) => compileExtraKeyRule('redact', r));
+    const keyRulesRaw = o.raw('key_rules');
+    let keyRules: boolean | string[] = true;
+    if (keyRulesRaw !== undefined) {
+      if (typeof keyRulesRaw === 'boolean') keyRules = keyRulesRaw;
+      else keyRules = o.strList('key_rules', []);
+    }
+    this.plan = new RedactionPlan({
+      strategies: o.record('strategies'),
+      defaultStrategy: o.has('default') ? o.raw('default') : undefined,
+      customDetectors: [...o.list('custom_detectors'), ...(build.detectors ?? [])],
+      disabledDetectors: [...o.strList('disabled_detectors', []), ...(build.disabledDetectors ?? [])],
+      keyRules,
+      extraKeyRules: extra,
+      minConfidence: o.num('min_confidence', 0, 0),
+      allowPseudonymize: o.bool('allow_pseudonymize', true),
+      ...(settings.categories ? { categories: settings.categories } : {}),
+    });
+    this.scanKeys = o.bool('scan_keys', true);
+    this.tags = o.bool('tags', true);
+    this.tagAllowlist = new Set(o.strList('tag_key_allowlist', DEFAULT_TAG_KEY_ALLOWLIST).map(normalizeKey));
+    this.skipKeys = new Set(o.strList('skip_keys', DEFAULT_SKIP_KEYS));
+    this.redactTemplate = o.optStr('redact_template') ?? '[REDACTED:{entity}]';
+    this.hashTemplate = o.optStr('hash_template') ?? '{entity}:{digest}';
+    this.cacheSize = o.num('cache_size', 200_000, 0);
+    this.nameMentions = o.bool('name_mentions', true);
+  }
+
+  private cacheFor(vault: PseudonymVault | undefined, namespace: string | undefined): Map<string, ScanEntry> {
+    if (vault !== this.cacheVault) {
+      this.caches = new Map();
+      this.cacheVault = vault;
+    }
+    const key = namespace ?? '';
+    let cache = this.caches.get(key);
+    if (!cache) {
+      cache = new Map();
+      this.caches.set(key, cache);
+    }
+    return cache;
+  }
+
+  /** Runs a pass and returns the result with its counts, without touching a report. */
+  run(
+    value: unknown,
+    ctx: Pick<TransformContext, 'vault' | 'principal'>,
+  ): {
+    value: unknown;
+    counts: Record<string, Record<string, number>>;
+  } {
+    const vault = ctx.vault ?? this.vault;
+    const namespace = vault ? vault.namespaceFor(ctx.principal?.id ?? null) : undefined;
+    const env: StrategyEnv = {
+      vault,
+      namespace,
+      redactTemplate: this.redactTemplate,
+      hashTemplate: this.hashTemplate,
+    };
+    const pass = new RedactPass(
+      {
+        plan: this.plan,
+        scanKeys: this.scanKeys,
+        tags: this.tags,
+        tagAllowlist: this.tagAllowlist,
+        skipKeys: this.skipKeys,
+        cacheSize: this.cacheSize,
+        collectNames: this.nameMentions,
+      },
+      env,
+      this.cacheFor(vault, namespace),
+      this.ruleCache,
+    );
+    let out = pass.walk(value);
+    if (out === DROP) out = typeof value === 'string' ? '[REDACTED:content]' : null;
+    if (this.nameMentions && pass.names.size > 0 && pass.names.size <= MENTION_LIMIT) {
+      out = replaceMentions(out, pass.names, this.skipKeys, (n) =>
+        pass.count('pseudonymized', 'resource_name_mention', n),
+      );
+    }
+    return { value: out, counts: pass.counts };
+  }
+
+  /** Detectors and key rules with the strategy this redactor gives each (section 12.4). */
+  describe(filter: DescribeFilter = {}): DetectorsDescription {
+    return describePlan(this.plan, filter);
+  }
+
+  apply(value: unknown, ctx: TransformContext): unknown {
+    const { value: out, counts } = this.run(value, ctx);
+    mergeReport(ctx.report, counts);
+    return out;
+  }
+}
+
+export { mergeReport };
+
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/**
+ * Replaces names that key rules pseudonymised wherever they appear in free text of the same
+ * result (strings containing a space, a comma or `->`).
+ */
+function replaceMentions(
+  value: unknown,
+  names: Map<string, string>,
+  skipKeys: ReadonlySet<string>,
+  onCount: (n: number) => void,
+): unknown {
+  const list = [...names.keys()].filter((n) => n.length >= 2).sort((a, b) => b.length - a.length);
+  if (list.length === 0) return value;
+  const re = new RegExp(`(?<![\\w-])(?:${list.map(escapeRegex).join('|')})(?![\\w-]|\\.\\w)`, 'g');
+  let total = 0;
+  const visit = (v: unknown): unknown => {
+    if (typeof v === 'string') {
+      if (!(v.includes(' ') || v.includes(',') || v.includes('->'))) return v;
+      let n = 0;
+      const out = v.replace(re, (m) => {
+        n++;
+        return names.get(m) ?? m;
+      });
+      total += n;
+      return n ? out : v;
+    }
+    if (typeof v !== 'object' || v === null) return v;
+    if (Array.isArray(v)) {
+      let out: unknown[] | null = null;
+      v.forEach((item, i) => {
+        const r = visit(item);
+        if (r !== item && !out) out = v.slice(0, i);
+        if (out) out.push(r);
+      });
+      return out ?? v;
+    }
+    let out: Record<string, unknown> | null = null;
+    const keys = Object.keys(v);
+    keys.forEach((k, i) => {
+      const item = (v as Record<string, unknown>)[k];
+      const r = skipKeys.has(k) ? item : visit(item);
+      if (r !== item && !out) {
+        out = {};
+        for (let j = 0; j < i; j++) out[keys[j]!] = (v as Record<string, unknown>)[keys[j]!];
+      }
+      if (out) out[k] = r;
+    });
+    return out ?? v;
+  };
+  const result = visit(value);
+  if (total) onCount(total);
+  return result;
+}

@@ -1,0 +1,278 @@
+/**
+ * One redaction pass over a value. Containers are copied only when something inside them
+ * changed, so untouched subtrees are shared with the input (which is never mutated).
+ */
+import { isPersonTagKey, isTagMapKey } from '../../detectors/keyRules.js';
+import { detectSpans } from '../../detectors/scan.js';
+import { normalizeKey } from '../../util/keys.js';
+import { applyStrategy, DROP, type Dropped, effectiveKind, type StrategyEnv } from '../applyStrategy.js';
+import { REPORT_KEY, type Strategy } from '../strategies.js';
+import type { RedactionPlan, RulePlan } from './plan.js';
+
+/** A content-scan result, cached per distinct string. `out` undefined means unchanged. */
+export interface ScanEntry {
+  out?: string | Dropped;
+  /** `[report key, entity]` for each replacement made. */
+  events?: Array<[string, string]>;
+  /** One detector matched the whole string (key rules that defer use the detector's result). */
+  whole?: boolean;
+}
+
+const UNCHANGED: ScanEntry = Object.freeze({});
+
+export interface PassConfig {
+  plan: RedactionPlan;
+  scanKeys: boolean;
+  tags: boolean;
+  tagAllowlist: ReadonlySet<string>;
+  skipKeys: ReadonlySet<string>;
+  cacheSize: number;
+  /** Names seen under key rules are collected for the name-mention pass. */
+  collectNames: boolean;
+}
+
+const ENUM_LABEL = /^[A-Z][A-Z0-9_]*$/;
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export class RedactPass {
+  readonly counts: Record<string, Record<string, number>> = {};
+  readonly names = new Map<string, string>();
+  /** The active sensitive-field rule, also checked on tag keys. */
+  private readonly sensitive: RulePlan | undefined;
+
+  constructor(
+    private readonly cfg: PassConfig,
+    private readonly env: StrategyEnv,
+    private readonly cache: Map<string, ScanEntry>,
+    private readonly ruleCache: Map<string, RulePlan[] | null>,
+  ) {
+    this.sensitive = cfg.plan.rules.find((r) => r.active && r.rule.name === 'sensitive_key');
+  }
+
+  count(kind: string, entity: string, n = 1): void {
+    let bucket = this.counts[kind];
+    if (bucket === undefined) {
+      bucket = {};
+      this.counts[kind] = bucket;
+    }
+    bucket[entity] = (bucket[entity] ?? 0) + n;
+  }
+
+  private record(entry: ScanEntry): void {
+    const ev = entry.events;
+    if (ev) for (let i = 0; i < ev.length; i++) this.count(ev[i]![0], ev[i]![1]);
+  }
+
+  // ---- content scanning -------------------------------------------------------------
+
+  /** Detects and applies strategies inside one string; cached by the string. */
+  scanEntry(s: string): ScanEntry {
+    let entry = this.cache.get(s);
+    if (entry !== undefined) return entry;
+    entry = this.computeEntry(s);
+    if (this.cache.size >= this.cfg.cacheSize) this.cache.clear();
+    this.cache.set(s, entry);
+    return entry;
+  }
+
+  private computeEntry(s: string): ScanEntry {
+    const spans = detectSpans(s, this.cfg.plan.active);
+    if (spans.length === 0) return UNCHANGED;
+    const whole = spans.length === 1 && spans[0]!.start === 0 && spans[0]!.end === s.length;
+    let out = '';
+    let last = 0;
+    let changed = false;
+    const events: Array<[string, string]> = [];
+    for (const span of spans) {
+      const strategy = this.cfg.plan.strategyForSpan(span.detector, span.entity);
+      if (strategy.kind === 'keep') continue;
+      const value = s.slice(span.start, span.end);
+      const replaced = applyStrategy(strategy, value, span.entity, this.env);
+      events.push([REPORT_KEY[effectiveKind(strategy, this.env.vault)], span.entity]);
+      if (replaced === DROP) return { out: DROP, events, whole };
+      if (replaced !== value) changed = true;
+      out += s.slice(last, span.start) + replaced;
+      last = span.end;
+    }
+    if (events.length === 0) return whole ? { whole } : UNCHANGED;
+    return { ...(changed ? { out: out + s.slice(last) } : {}), events, whole };
+  }
+
+  scanString(s: string): string | Dropped {
+    const entry = this.scanEntry(s);
+    if (entry === UNCHANGED) return s;
+    this.record(entry);
+    return entry.out ?? s;
+  }
+
+  // ---- walking ----------------------------------------------------------------------
+
+  walk(v: unknown): unknown {
+    if (typeof v === 'string') return this.scanString(v);
+    if (typeof v !== 'object' || v === null) return v;
+    if (Array.isArray(v)) return this.walkList(v, (item) => this.walk(item));
+    return this.walkDict(v as Record<string, unknown>);
+  }
+
+  private walkList(list: readonly unknown[], fn: (item: unknown) => unknown): unknown[] {
+    let out: unknown[] | null = null;
+    for (let i = 0; i < list.length; i++) {
+      const item = list[i];
+      const r = fn(item);
+      if (r !== item && out === null) out = list.slice(0, i);
+      if (out !== null && r !== DROP) out.push(r);
+    }
+    return out ?? (list as unknown[]);
+  }
+
+  private walkDict(obj: Record<string, unknown>, valueFn?: (key: string, v: unknown) => unknown): unknown {
+    let out: Record<string, unknown> | null = null;
+    const keys = Object.keys(obj);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      const v = obj[k];
+      let nk: string | Dropped = k;
+      let nv: unknown = v;
+      if (!this.cfg.skipKeys.has(k)) {
+        nv = valueFn ? valueFn(k, v) : this.walkEntry(k, v, obj);
+        if (this.cfg.scanKeys) nk = this.scanString(k);
+      }
+      if (out === null && (nk !== k || nv !== v)) {
+        out = {};
+        for (let j = 0; j < i; j++) out[keys[j]!] = obj[keys[j]!];
+      }
+      if (out !== null && nk !== DROP && nv !== DROP) out[nk] = nv;
+    }
+    return out ?? obj;
+  }
+
+  private rulesFor(nk: string): RulePlan[] | null {
+    let rules = this.ruleCache.get(nk);
+    if (rules === undefined) {
+      const found = this.cfg.plan.rules.filter(
+        (r) => r.active && r.rule.pattern.test(nk) && !r.rule.exclude?.test(nk),
+      );
+      rules = found.length ? found : null;
+      this.ruleCache.set(nk, rules);
+    }
+    return rules;
+  }
+
+  private hasSibling(obj: Record<string, unknown>, wanted: readonly string[]): boolean {
+    for (const k of Object.keys(obj)) if (wanted.includes(normalizeKey(k))) return true;
+    return false;
+  }
+
+  private walkEntry(key: string, v: unknown, obj: Record<string, unknown>): unknown {
+    if (v === null || typeof v === 'boolean') return v;
+    const nk = normalizeKey(key);
+    if (this.cfg.tags && typeof v === 'object' && isTagMapKey(nk)) return this.walkTagMap(v);
+    const rules = this.rulesFor(nk);
+    if (rules !== null) {
+      for (const plan of rules) {
+        const rule = plan.rule;
+        if (rule.requiresSibling && !this.hasSibling(obj, rule.requiresSibling)) continue;
+        // Enum labels used as keys ({"SECRET": 3} in a count) are data, not field names.
+        if (rule.subtree && typeof v !== 'string' && ENUM_LABEL.test(key)) continue;
+        return this.applyRule(plan, v);
+      }
+    }
+    return this.walk(v);
+  }
+
+  // ---- key rules ----------------------------------------------------------------------
+
+  private applyRule(plan: RulePlan, v: unknown): unknown {
+    if (plan.rule.subtree) {
+      if (plan.strategy.kind === 'drop') {
+        this.count('dropped', plan.rule.entity);
+        return DROP;
+      }
+      return this.replaceLeaves(plan, v);
+    }
+    if (typeof v === 'string') return this.ruleOnString(plan, v);
+    if (typeof v === 'number') return plan.rule.scalars ? this.ruleOnString(plan, String(v)) : v;
+    if (Array.isArray(v)) {
+      return this.walkList(v, (item) => {
+        if (typeof item === 'string') return this.ruleOnString(plan, item);
+        if (typeof item === 'number' && plan.rule.scalars) return this.ruleOnString(plan, String(item));
+        return this.walk(item);
+      });
+    }
+    return this.walk(v);
+  }
+
+  private replaceLeaves(plan: RulePlan, v: unknown): unknown {
+    if (v === null) return v;
+    if (Array.isArray(v)) return this.walkList(v, (item) => this.replaceLeaves(plan, item));
+    if (typeof v === 'object') {
+      return this.walkDict(v as Record<string, unknown>, (_k, item) => this.replaceLeaves(plan, item));
+    }
+    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') return v;
+    // An empty value holds no secret (and an empty argument must not be refused).
+    if (v === '') return v;
+    const text = String(v);
+    return this.applyWhole(plan.strategy, text, plan.rule.entity);
+  }
+
+  private applyWhole(strategy: Strategy, value: string, entity: string): string | Dropped {
+    const out = applyStrategy(strategy, value, entity, this.env);
+    this.count(REPORT_KEY[effectiveKind(strategy, this.env.vault)], entity);
+    return out;
+  }
+
+  private ruleOnString(plan: RulePlan, s: string): string | Dropped {
+    if (s === '') return s;
+    const rule = plan.rule;
+    if (rule.defer) {
+      const entry = this.scanEntry(s);
+      if (entry.whole) {
+        this.record(entry);
+        return entry.out ?? s;
+      }
+    }
+    let entity = rule.entity;
+    let strategy = plan.strategy;
+    if (rule.typedByShape) ({ entity, strategy } = this.cfg.plan.typedAccountStrategy(plan, s));
+    if (strategy.kind === 'keep') return this.scanString(s);
+    const out = this.applyWhole(strategy, s, entity);
+    if (this.cfg.collectNames && entity === 'resource_name' && typeof out === 'string' && out !== s) {
+      this.names.set(s, out);
+    }
+    return out;
+  }
+
+  // ---- tag maps -----------------------------------------------------------------------
+
+  private walkTagMap(v: object): unknown {
+    if (Array.isArray(v)) {
+      return this.walkList(v, (item) => {
+        if (!isRecord(item)) return this.walk(item);
+        const keyField = 'Key' in item ? 'Key' : 'key' in item ? 'key' : null;
+        const valueField = 'Value' in item ? 'Value' : 'value' in item ? 'value' : null;
+        const tagKey = keyField ? item[keyField] : undefined;
+        if (typeof tagKey !== 'string' || valueField === null) return this.walk(item);
+        return this.walkDict(item, (k, val) =>
+          k === valueField ? this.tagValue(tagKey, val) : this.walk(val),
+        );
+      });
+    }
+    return this.walkDict(v as Record<string, unknown>, (k, val) => this.tagValue(k, val));
+  }
+
+  private tagValue(tagKey: string, val: unknown): unknown {
+    const nk = normalizeKey(tagKey);
+    const sens = this.sensitive;
+    if (sens?.rule.pattern.test(nk) && !sens.rule.exclude?.test(nk)) return this.applyRule(sens, val);
+    if (typeof val !== 'string' || val === '' || this.cfg.tagAllowlist.has(nk)) return this.walk(val);
+    const entity = isPersonTagKey(nk) ? 'person' : 'tag_value';
+    const strategy = this.cfg.plan.resolve(
+      entity === 'person' ? ['person', 'pii'] : ['tag_value', 'free_text'],
+    );
+    if (strategy.kind === 'keep') return this.scanString(val);
+    return this.applyWhole(strategy, val, entity);
+  }
+}
