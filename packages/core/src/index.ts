@@ -90,6 +90,7 @@ export { mergeReports } from './layer/transform.js';
 export { createLogger, type Logger } from './logger.js';
 export { META_PREFIX, MetaKey } from './meta.js';
 // Built-in middleware (section 14).
+export type { AppAgnosticMiddleware } from './middleware/app-agnostic.js';
 export {
   AUDIT_LOGGER_NAME,
   AUDIT_SALT_ENV,

@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Logger } from 'pino';
 import { canonicalJson, type JsonObject } from '../json.js';
+import type { AppAgnosticMiddleware } from './app-agnostic.js';
 import {
   type CallOutcome,
   describeError,
@@ -17,7 +18,7 @@ import {
   round2,
   transformReportOf,
 } from './outcome.js';
-import type { CallInfo, CallResult, Middleware, NextFn } from './types.js';
+import type { CallInfo, CallResult, NextFn } from './types.js';
 
 export const AUDIT_LOGGER_NAME = 'cloudg.mcp.audit';
 export const AUDIT_SALT_ENV = 'CLOUDG_MCP_AUDIT_SALT';
@@ -77,9 +78,9 @@ function serialise(record: AuditRecord): string {
   return `${canonicalJson(record)}\n`;
 }
 
-export class AuditLogMiddleware<TApp = unknown> {
+export class AuditLogMiddleware {
   /** Pass this to the layer (`middleware: [audit.middleware]` or `layer.use(audit.middleware)`). */
-  readonly middleware: Middleware<TApp>;
+  readonly middleware: AppAgnosticMiddleware;
   private readonly salt: string | Uint8Array;
   private readonly hashValues: boolean;
   private readonly stream: Writable | undefined;
@@ -103,7 +104,7 @@ export class AuditLogMiddleware<TApp = unknown> {
     this.middleware = (info, next) => this.handle(info, next);
   }
 
-  private async handle(info: CallInfo<TApp>, next: NextFn<TApp>): Promise<CallResult> {
+  private async handle<TApp>(info: CallInfo<TApp>, next: NextFn<TApp>): Promise<CallResult> {
     const started = performance.now();
     let result: CallResult;
     try {
@@ -121,8 +122,7 @@ export class AuditLogMiddleware<TApp = unknown> {
     return result;
   }
 
-  /** Build the record for a call. Exposed for tests and for callers that audit calls themselves. */
-  record(
+  private record<TApp>(
     info: CallInfo<TApp>,
     durationMs: number,
     outcome: CallOutcome,
@@ -153,7 +153,7 @@ export class AuditLogMiddleware<TApp = unknown> {
   }
 
   /** Never throws: an audit failure is logged and the call goes on. */
-  private write(
+  private write<TApp>(
     info: CallInfo<TApp>,
     started: number,
     outcome: CallOutcome,

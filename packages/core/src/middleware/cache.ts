@@ -10,15 +10,16 @@ import { LayerConfigError } from '../layer/options.js';
 import { MetaKey } from '../meta.js';
 import { PromptResult, ToolResult } from '../results.js';
 import type { AnySpec } from '../specs/index.js';
-import type { CallInfo, CallResult, Middleware, NextFn } from './types.js';
+import type { AppAgnosticMiddleware } from './app-agnostic.js';
+import type { CallInfo, CallResult, NextFn } from './types.js';
 
-export interface CachingOptions<TApp = unknown> {
+export interface CachingOptions {
   /** Seconds an entry lives. Default 60. */
   ttl?: number;
   /** Entries kept; the least recently used goes first. Default 256. */
   maxsize?: number;
   /** Replaces the default test (read-only and idempotent tools). Completions are never cached. */
-  predicate?: (info: CallInfo<TApp>) => boolean;
+  predicate?: (info: CallInfo) => boolean;
   /** Also cache resource reads. Default false. */
   cacheResources?: boolean;
 }
@@ -67,19 +68,19 @@ function isWrite(spec: AnySpec<unknown>): boolean {
   return spec.kind === 'tool' && spec.annotations.readOnlyHint !== true;
 }
 
-export class CachingMiddleware<TApp = unknown> {
+export class CachingMiddleware {
   /** Pass this to the layer (`middleware: [cache.middleware]` or `layer.use(cache.middleware)`). */
-  readonly middleware: Middleware<TApp>;
+  readonly middleware: AppAgnosticMiddleware;
   readonly ttl: number;
   readonly maxsize: number;
-  private readonly predicate: ((info: CallInfo<TApp>) => boolean) | undefined;
+  private readonly predicate: ((info: CallInfo) => boolean) | undefined;
   private readonly cacheResources: boolean;
   /** Insertion order is recency order: a hit moves its entry to the end. */
   private readonly entries = new Map<string, Entry>();
   private hits = 0;
   private misses = 0;
 
-  constructor(options: CachingOptions<TApp> = {}) {
+  constructor(options: CachingOptions = {}) {
     this.ttl = options.ttl ?? 60;
     this.maxsize = options.maxsize ?? 256;
     if (!(this.ttl >= 0)) throw new LayerConfigError('CachingMiddleware ttl must be 0 or more seconds');
@@ -89,14 +90,14 @@ export class CachingMiddleware<TApp = unknown> {
     this.middleware = (info, next) => this.handle(info, next);
   }
 
-  private cacheable(info: CallInfo<TApp>): boolean {
+  private cacheable<TApp>(info: CallInfo<TApp>): boolean {
     if (info.kind === 'completion') return false;
-    if (this.predicate) return this.predicate(info);
+    if (this.predicate) return this.predicate(info as unknown as CallInfo);
     if (info.kind === 'tool') return info.spec.kind === 'tool' && info.spec.isCacheable;
     return info.kind === 'resource' && this.cacheResources;
   }
 
-  private key(info: CallInfo<TApp>): string | undefined {
+  private key<TApp>(info: CallInfo<TApp>): string | undefined {
     try {
       return canonicalJson([
         info.principal.id,
@@ -110,7 +111,7 @@ export class CachingMiddleware<TApp = unknown> {
     }
   }
 
-  private async handle(info: CallInfo<TApp>, next: NextFn<TApp>): Promise<CallResult> {
+  private async handle<TApp>(info: CallInfo<TApp>, next: NextFn<TApp>): Promise<CallResult> {
     if (isWrite(info.spec as AnySpec<unknown>)) {
       // A write may change what any read returns. Clear before, so nothing stale is served
       // while it runs, and after, in case a read that started earlier stored its result meanwhile.
@@ -155,7 +156,7 @@ export class CachingMiddleware<TApp = unknown> {
   }
 
   /** Clear the cache on every change event of the layer. Returns a function that stops listening. */
-  attach(layer: Layer<TApp>): () => void {
+  attach<TApp>(layer: Layer<TApp>): () => void {
     return layer.onChange(() => this.invalidate());
   }
 

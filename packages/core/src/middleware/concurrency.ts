@@ -5,7 +5,8 @@
 import { type CallKind, NEVER_ABORTED } from '../context.js';
 import { CancelledError, McpLayerError, RateLimitedError } from '../errors.js';
 import { LayerConfigError } from '../layer/options.js';
-import type { CallInfo, CallResult, Middleware, NextFn } from './types.js';
+import type { AppAgnosticMiddleware } from './app-agnostic.js';
+import type { CallInfo, CallResult, NextFn } from './types.js';
 
 export const SERVER_BUSY_MESSAGE = 'Server busy: too many concurrent MCP calls';
 
@@ -30,9 +31,9 @@ function positiveInteger(value: number, what: string): number {
   return value;
 }
 
-export class ConcurrencyLimitMiddleware<TApp = unknown> {
+export class ConcurrencyLimitMiddleware {
   /** Pass this to the layer (`middleware: [limiter.middleware]` or `layer.use(limiter.middleware)`). */
-  readonly middleware: Middleware<TApp>;
+  readonly middleware: AppAgnosticMiddleware;
   readonly limit: number;
   readonly perPrincipal: number | undefined;
   readonly queueTimeout: number | null;
@@ -68,7 +69,7 @@ export class ConcurrencyLimitMiddleware<TApp = unknown> {
     return kind === 'completion' && this.kinds.has('resource');
   }
 
-  private async handle(info: CallInfo<TApp>, next: NextFn<TApp>): Promise<CallResult> {
+  private async handle<TApp>(info: CallInfo<TApp>, next: NextFn<TApp>): Promise<CallResult> {
     if (!this.counts(info.kind)) return next(info);
     const principal = info.principal.id;
     await this.acquire(principal, info.context.signal);

@@ -7,8 +7,9 @@ import type { JsonObject } from '../json.js';
 import type { Layer } from '../layer/layer.js';
 import { Registry } from '../registry.js';
 import { defineResource, type ResourceSpec } from '../specs/index.js';
+import type { AppAgnosticMiddleware } from './app-agnostic.js';
 import { isErrorResult, isoUtc, round2 } from './outcome.js';
-import type { CallInfo, CallResult, Middleware, NextFn } from './types.js';
+import type { CallInfo, CallResult, NextFn } from './types.js';
 
 /** How many recent latencies each primitive keeps for its p95. */
 export const LATENCY_WINDOW = 256;
@@ -78,9 +79,9 @@ class PrimitiveStats {
   }
 }
 
-export class MetricsMiddleware<TApp = unknown> {
+export class MetricsMiddleware {
   /** Pass this to the layer (`middleware: [metrics.middleware]` or `layer.use(metrics.middleware)`). */
-  readonly middleware: Middleware<TApp>;
+  readonly middleware: AppAgnosticMiddleware;
   private startedAt = performance.now();
   private calls = 0;
   private errors = 0;
@@ -91,7 +92,7 @@ export class MetricsMiddleware<TApp = unknown> {
     this.middleware = (info, next) => this.handle(info, next);
   }
 
-  private async handle(info: CallInfo<TApp>, next: NextFn<TApp>): Promise<CallResult> {
+  private async handle<TApp>(info: CallInfo<TApp>, next: NextFn<TApp>): Promise<CallResult> {
     const started = performance.now();
     let outcome: 'ok' | 'error' | 'rejected' = 'ok';
     try {

@@ -14,7 +14,8 @@ import { McpLayerError, StringErrorCode } from '../errors.js';
 import { LayerConfigError } from '../layer/options.js';
 import { MetaKey } from '../meta.js';
 import { ToolResult } from '../results.js';
-import type { CallInfo, CallResult, Middleware, NextFn } from './types.js';
+import type { AppAgnosticMiddleware } from './app-agnostic.js';
+import type { CallInfo, CallResult, NextFn } from './types.js';
 
 /** Error classes (matched with `instanceof`) or a predicate over the thrown value. */
 export type RetryOn =
@@ -89,9 +90,9 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   });
 }
 
-export class RetryMiddleware<TApp = unknown> {
+export class RetryMiddleware {
   /** Pass this to the layer (`middleware: [retry.middleware]` or `layer.use(retry.middleware)`). */
-  readonly middleware: Middleware<TApp>;
+  readonly middleware: AppAgnosticMiddleware;
   readonly retries: number;
   readonly backoff: number;
   private readonly retryOn: (error: unknown) => boolean;
@@ -108,7 +109,7 @@ export class RetryMiddleware<TApp = unknown> {
     this.middleware = (info, next) => this.handle(info, next);
   }
 
-  private async handle(info: CallInfo<TApp>, next: NextFn<TApp>): Promise<CallResult> {
+  private async handle<TApp>(info: CallInfo<TApp>, next: NextFn<TApp>): Promise<CallResult> {
     if (info.spec.kind !== 'tool' || !info.spec.isCacheable || this.retries === 0) return next(info);
     const ctx = info.context;
     // The terminal swaps in a signal that also fires on the tool's deadline; each attempt must
