@@ -236,17 +236,10 @@ export class TokenVault {
   }
 
   private context(namespace: string, attempt: number): FormatContext {
-    const tokenKey = this.keys.token;
-    return {
-      namespace,
-      attempt,
-      digest: (entity, value) => hmac(tokenKey, `${namespace}${SEP}${entity}${SEP}${attempt}${SEP}${value}`),
-      sub: (value, entity) => this.pseudonymize(value, entity, { namespace }),
-      permuter: (width) => this.permuter(namespace, width),
-    };
+    return new IssueContext(this, this.keys.token, this.permuterFor, namespace, attempt);
   }
 
-  private permuter(namespace: string, width: 4 | 16): IpPermuter {
+  private readonly permuterFor = (namespace: string, width: 4 | 16): IpPermuter => {
     const id = `${width}${SEP}${namespace}`;
     let p = this.permuters.get(id);
     if (!p) {
@@ -254,7 +247,7 @@ export class TokenVault {
       this.permuters.set(id, p);
     }
     return p;
-  }
+  };
 
   /** A keyed HMAC-SHA256 of the value (64 hex), for the irreversible `hash` strategy. */
   hashValue(value: string): string {
@@ -494,4 +487,27 @@ export class TokenVault {
 
 function hmac(key: KeyObject, data: string): Buffer {
   return createHmac('sha256', key).update(data, 'utf8').digest();
+}
+
+/** The FormatContext of one derivation attempt (a class: cheaper than a bag of closures). */
+class IssueContext implements FormatContext {
+  constructor(
+    private readonly vault: TokenVault,
+    private readonly tokenKey: KeyObject,
+    private readonly permuters: (namespace: string, width: 4 | 16) => IpPermuter,
+    readonly namespace: string,
+    readonly attempt: number,
+  ) {}
+
+  digest(entity: string, value: string): Buffer {
+    return hmac(this.tokenKey, `${this.namespace}${SEP}${entity}${SEP}${this.attempt}${SEP}${value}`);
+  }
+
+  sub(value: string, entity: string): string {
+    return this.vault.pseudonymize(value, entity, { namespace: this.namespace });
+  }
+
+  permuter(width: 4 | 16): IpPermuter {
+    return this.permuters(this.namespace, width);
+  }
 }

@@ -15,9 +15,8 @@ export function stretch(digest: Buffer, n: number): Buffer {
 }
 
 export function hexChars(digest: Buffer, n: number): string {
-  return stretch(digest, Math.ceil(n / 2))
-    .toString('hex')
-    .slice(0, n);
+  const hex = stretch(digest, Math.ceil(n / 2)).toString('hex', 0, Math.ceil(n / 2));
+  return n % 2 === 0 ? hex : hex.slice(0, n);
 }
 
 /**
