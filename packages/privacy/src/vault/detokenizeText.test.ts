@@ -13,6 +13,12 @@ describe('detokenizeText', () => {
     );
   });
 
+  it('does not take sentence punctuation into the last ARN component', () => {
+    const vault = new TokenVault({ key: KEY });
+    const arn = vault.pseudonymize('arn:aws:s3:::prod-data', 'aws_arn');
+    expect(vault.detokenizeText(`Bucket ${arn}. Done`)).toBe('Bucket arn:aws:s3:::prod-data. Done');
+  });
+
   it('tries the whole string first', () => {
     const vault = new TokenVault({ key: KEY });
     const arn = 'arn:aws:ec2:us-east-1:123456789012:instance/i-0abc1234def567890';

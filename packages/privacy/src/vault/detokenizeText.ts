@@ -104,7 +104,11 @@ export function detokenizeTextWith(text: string, resolve: Resolve): string {
   const whole = resolve(text);
   if (whole !== undefined) return whole;
   return text.replace(SCAN, (match: string, ...groups: unknown[]) => {
-    if (groups[0] !== undefined) return arn(match, resolve);
+    if (groups[0] !== undefined) {
+      // Sentence punctuation after an ARN is not part of its last component.
+      const trail = /[.!?]+$/.exec(match)?.[0] ?? '';
+      return arn(match.slice(0, match.length - trail.length), resolve) + trail;
+    }
     if (groups[1] !== undefined) return email(match, resolve);
     if (groups[4] !== undefined || groups[5] !== undefined) return ip(match, resolve);
     if (groups[6] !== undefined) return hostname(match, resolve);
