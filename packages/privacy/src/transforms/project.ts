@@ -179,8 +179,12 @@ export class Projection implements Transform {
     if (typeof v !== 'object' || v === null) return inc !== null ? REMOVE : v;
     const isList = Array.isArray(v);
     if (limits.depth !== null && depth > limits.depth && inc === null) {
-      stats.depth_limited++;
-      return isList ? `<list: ${v.length} items>` : `<dict: ${Object.keys(v).length} keys>`;
+      const size = isList ? v.length : Object.keys(v).length;
+      // An empty container says as much as its placeholder would.
+      if (size > 0) {
+        stats.depth_limited++;
+        return isList ? `<list: ${size} items>` : `<dict: ${size} keys>`;
+      }
     }
     const child = (item: unknown, seg: string): unknown => {
       if (this.excludeKeys.has(seg)) {
