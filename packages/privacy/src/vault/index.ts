@@ -11,6 +11,7 @@ export {
   VaultFormatError,
   VaultIoError,
 } from './errors.js';
+export { parseVaultExport, VAULT_FORMAT } from './exportDocument.js';
 export { refEntity } from './format/cloudgUri.js';
 export { FORMATTED_ENTITIES } from './format/dispatch.js';
 export { DEFAULT_KEY_ENV } from './keys.js';
@@ -20,9 +21,7 @@ export {
   GLOBAL_NAMESPACE,
   MAX_ATTEMPTS,
   type PseudonymizeOptions,
-  parseVaultExport,
   TokenVault,
-  VAULT_FORMAT,
 } from './tokenVault.js';
 export type {
   EncryptedVaultFile,

@@ -18,10 +18,11 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { VaultAuthenticationError, VaultFormatError, VaultIoError } from './errors.js';
+import { VAULT_FORMAT } from './exportDocument.js';
 import type { VaultKeys } from './keys.js';
 import type { EncryptedVaultFile, VaultExport } from './types.js';
 
-const FORMAT = 'cloudg-vault/1';
+const FORMAT = VAULT_FORMAT;
 const ALG = 'aes-256-gcm';
 
 function aad(keyId: string): Buffer {

@@ -118,6 +118,16 @@ describe('TTL', () => {
     expect(vault.lookup('a', 'person')).toBeUndefined();
   });
 
+  it('never exports an expired mapping', () => {
+    let now = 0;
+    const vault = new TokenVault({ key: KEY, ttlSeconds: 10, clock: () => now });
+    vault.pseudonymize('a', 'person');
+    now = 5_000;
+    vault.pseudonymize('b', 'person');
+    now = 12_000;
+    expect(vault.export().entries.map((e) => e[2])).toEqual(['b']);
+  });
+
   it('purges nothing without a TTL', () => {
     const vault = new TokenVault({ key: KEY });
     vault.pseudonymize('a', 'person');

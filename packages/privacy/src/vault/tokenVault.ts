@@ -10,6 +10,7 @@ import { createHmac, type KeyObject } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { detokenizeTextWith } from './detokenizeText.js';
 import { VaultConfigError, VaultFormatError } from './errors.js';
+import { parseVaultExport, VAULT_FORMAT } from './exportDocument.js';
 import type { FormatContext } from './format/context.js';
 import { formatterFor } from './format/dispatch.js';
 import { formatGeneric } from './format/simple.js';
@@ -30,7 +31,6 @@ import type {
   VaultStats,
 } from './types.js';
 
-export const VAULT_FORMAT = 'cloudg-vault/1';
 export const GLOBAL_NAMESPACE = 'global';
 /** Attempts before giving up on a value's own format and using the generic one. */
 export const FORMAT_ATTEMPTS = 48;
@@ -65,40 +65,6 @@ function zeroCounters(): VaultCounters {
     saves: 0,
     loads: 0,
   };
-}
-
-function isExportEntry(e: unknown): e is VaultExportEntry {
-  return (
-    Array.isArray(e) &&
-    e.length === 6 &&
-    typeof e[0] === 'string' &&
-    typeof e[1] === 'string' &&
-    typeof e[2] === 'string' &&
-    typeof e[3] === 'string' &&
-    typeof e[4] === 'number' &&
-    typeof e[5] === 'number'
-  );
-}
-
-/** Validate an export document; throws VaultFormatError. */
-export function parseVaultExport(doc: unknown): VaultExport {
-  if (typeof doc !== 'object' || doc === null) {
-    throw new VaultFormatError('Vault document must be an object', { data: { format: VAULT_FORMAT } });
-  }
-  const d = doc as Record<string, unknown>;
-  if (d.format !== VAULT_FORMAT) {
-    throw new VaultFormatError('Unsupported vault document format', {
-      data: { expected: VAULT_FORMAT, found: typeof d.format === 'string' ? d.format : null },
-    });
-  }
-  if (!Array.isArray(d.entries)) {
-    throw new VaultFormatError('Vault document has no entries list', { data: { format: VAULT_FORMAT } });
-  }
-  const bad = d.entries.findIndex((e) => !isExportEntry(e));
-  if (bad >= 0) {
-    throw new VaultFormatError('Vault document has a malformed entry', { data: { index: bad } });
-  }
-  return { format: VAULT_FORMAT, key_id: typeof d.key_id === 'string' ? d.key_id : '', entries: d.entries };
 }
 
 export class TokenVault {
@@ -351,12 +317,15 @@ export class TokenVault {
     return s;
   }
 
-  /** Every mapping (or one namespace's), real values included. Treat it like the data itself. */
+  /** Every live mapping (or one namespace's), real values included. Treat it like the data itself. */
   export(namespace?: string): VaultExport {
     const entries: VaultExportEntry[] = [];
+    const now = this.clock();
     for (const [ns, store] of this.spaces) {
       if (namespace !== undefined && ns !== namespace) continue;
       for (const e of store.entries()) {
+        // Expired mappings are forgotten already as far as anyone can tell; never write them out.
+        if (this.isExpired(e, now)) continue;
         entries.push([e.namespace, e.entity, e.real, e.pseudonym, e.createdMs / 1000, e.lastUsedMs / 1000]);
       }
     }

@@ -6,7 +6,7 @@
  */
 import type { FormatContext } from './context.js';
 import { hexChars } from './encode.js';
-import { formatDigits, formatGeneric, isPlaceholder } from './simple.js';
+import { formatGeneric, isPlaceholder } from './simple.js';
 
 const PLACE_COLLECTIONS = new Set(['zones', 'regions', 'locations']);
 const NUMERIC_COLLECTIONS: Readonly<Record<string, string>> = {
@@ -48,5 +48,3 @@ export function formatGcpResourceName(value: string, entity: string, ctx: Format
   const out = head + segs.join('/');
   return out === value ? null : out;
 }
-
-export { formatDigits };
