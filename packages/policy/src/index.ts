@@ -16,8 +16,9 @@ export {
 export { mergePolicyDicts, type PolicyDict } from './load/merge.js';
 export { listProfiles, PROFILES_DIR } from './load/profiles.js';
 export { DEFAULT_PROFILE, POLICY_ENV, type PolicySourceValue } from './load/source.js';
-export { moveAliasesAfterRedact, needsDepseudonymizer } from './pipeline/assemble.js';
-export { EMPTY_PIPELINE, type PipelineBuilder } from './pipeline/pipeline.js';
+export { moveAliasesAfterRedact } from './pipeline/assemble.js';
+export { EMPTY_PIPELINE } from './pipeline/pipeline.js';
+export { PolicyPipeline } from './pipeline/privacy.js';
 export { canonicalType, type NormalizedSpec, normalizeSpec } from './pipeline/specs.js';
 export { Policy, type PolicyDescription, type PolicyOptions, type PolicyVault } from './policy.js';
 export type { Clock, RateLimitData } from './rate/limiter.js';

@@ -3,6 +3,7 @@
  * cached: the decision, the matching rules, the applicable rate limits and the pipelines.
  */
 import type { AnySpec, Principal, TransformPipeline } from '@cloudg/core';
+import type { Pipeline } from '@cloudg/privacy';
 import type { Decision } from './decide/decide.js';
 import type { Primitive } from './decide/primitive.js';
 import type { CompiledRule } from './decide/rules.js';
@@ -15,6 +16,8 @@ export interface CallPlan {
   readonly rules: readonly CompiledRule[];
   readonly limits: readonly CompiledLimit[];
   outputSpecs?: NormalizedSpec[];
+  /** The built output transforms; the input side takes its alias tables from them. */
+  outputBuilt?: Pipeline;
   inputSpecs?: NormalizedSpec[];
   output?: TransformPipeline;
   input?: TransformPipeline;

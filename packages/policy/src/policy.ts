@@ -15,8 +15,9 @@ import {
   Principal,
   type TransformPipeline,
 } from '@cloudg/core';
+import { type Pipeline, type PseudonymVault, TokenVault, type TransformBuildContext } from '@cloudg/privacy';
 import { type DecisionCounters, type DecisionEntry, DecisionLog } from './audit/decision-log.js';
-import { type ArgumentHasher, createArgumentHasher, type HashingVault } from './audit/hash.js';
+import { type ArgumentHasher, createArgumentHasher } from './audit/hash.js';
 import { compileAccessLists } from './decide/access-lists.js';
 import { type Decision, decide, effectiveCeiling, type PolicyAccess } from './decide/decide.js';
 import { type Primitive, primitiveOf } from './decide/primitive.js';
@@ -30,7 +31,8 @@ import {
   type PolicyTransforms,
 } from './pipeline/assemble.js';
 import { NO_HINTS, readHints } from './pipeline/hints.js';
-import { buildPipeline, type PipelineBuilder, unavailableBuilder } from './pipeline/pipeline.js';
+import { EMPTY_PIPELINE } from './pipeline/pipeline.js';
+import { buildPrivacyPipeline, PolicyPipeline } from './pipeline/privacy.js';
 import { type NormalizedSpec, normalizeSpec } from './pipeline/specs.js';
 import { type CallPlan, PlanCache } from './plan.js';
 import { type Clock, RateLimiter } from './rate/limiter.js';
@@ -38,9 +40,13 @@ import { type CompiledLimit, compileLimit } from './rate/limits.js';
 import type { PolicyCallKind, PolicyConfig } from './schema/config.js';
 import { validatePolicy } from './schema/validate.js';
 
-/** The vault a policy owns: anything that can hash values and, optionally, persist itself. */
-export interface PolicyVault extends Partial<HashingVault> {
+/**
+ * The vault a policy's transforms use: @cloudg/privacy's `TokenVault`, or anything with the same
+ * pseudonym methods. `save` and `autosaveIfNeeded` are used when present.
+ */
+export interface PolicyVault extends PseudonymVault {
   save?(path?: string): string | null;
+  autosaveIfNeeded?(): boolean;
 }
 
 export interface PolicyOptions extends SourceOptions {
@@ -52,10 +58,8 @@ export interface PolicyOptions extends SourceOptions {
   clock?: Clock;
   /** Unix seconds for decision log timestamps. */
   now?: () => number;
-  /** Builds running pipelines from specs (the @cloudg/privacy wiring). */
-  pipelineBuilder?: PipelineBuilder;
-  /** Builds the policy's vault from its `vault` section when none is shared. */
-  vaultFactory?: (config: PolicyConfig['vault']) => PolicyVault | undefined;
+  /** Environment the vault reads its key from. Default `process.env`. */
+  vaultEnv?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface PolicyDescription {
@@ -105,7 +109,7 @@ export class Policy implements PolicyPort {
   readonly loadedFrom: string;
   /** Ancestors resolved through `extends`, root first. */
   readonly extendsChain: readonly string[];
-  readonly vault: PolicyVault | undefined;
+  readonly vault: PolicyVault;
   /** The merged document as written (before defaults), the base of `derive()`. */
   private readonly document: PolicyDict;
   private readonly options: PolicyOptions;
@@ -118,7 +122,7 @@ export class Policy implements PolicyPort {
   private readonly limiter: RateLimiter;
   private readonly log: DecisionLog;
   private readonly hashArguments: ArgumentHasher;
-  private readonly builder: PipelineBuilder;
+  private readonly buildContext: TransformBuildContext;
   private lastAllowed: { spec: AnySpec; principal: Principal; args: Record<string, unknown> } | undefined;
 
   /** Load a policy from anything section 5.1 accepts; a Policy is returned as is. */
@@ -169,7 +173,7 @@ export class Policy implements PolicyPort {
     };
     this.plans = new PlanCache(this.rules.some((rule) => rule.usesPrincipalId));
     this.limiter = new RateLimiter(options.clock);
-    this.vault = options.vault ?? options.vaultFactory?.(config.vault);
+    this.vault = options.vault ?? createVault(config.vault, options.vaultEnv);
     const logger = (options.logger ?? createLogger()).child({ logger: 'cloudg.audit' });
     this.log = new DecisionLog({
       size: config.audit_size,
@@ -178,10 +182,36 @@ export class Policy implements PolicyPort {
       policyName: config.name,
       ...(options.now ? { now: options.now } : {}),
     });
-    this.hashArguments = createArgumentHasher(
-      this.vault?.hashValue ? (this.vault as HashingVault) : undefined,
-    );
-    this.builder = options.pipelineBuilder ?? unavailableBuilder;
+    this.hashArguments = createArgumentHasher(this.vault);
+    this.buildContext = {
+      vault: this.vault,
+      detectors: config.detectors,
+      disabledDetectors: config.disabled_detectors,
+      profile: config.name,
+    };
+    this.checkTransforms();
+  }
+
+  /**
+   * Build every transform the policy names once, so an unknown type or a bad option fails at
+   * load time: the policy's own lists and those of each role and rule. (`transform_options`
+   * are merged per call and checked when a pipeline is first assembled.)
+   */
+  private checkTransforms(): void {
+    this.build(this.transforms.transforms, 'transforms');
+    this.build(this.transforms.inputTransforms, 'input_transforms');
+    for (const rule of this.rules) {
+      this.build(rule.config.transforms.map(normalizeSpec), `the transforms of '${rule.name}'`);
+      this.build(rule.config.input_transforms.map(normalizeSpec), `the input_transforms of '${rule.name}'`);
+    }
+  }
+
+  private build(specs: readonly NormalizedSpec[], where: string): Pipeline {
+    return buildPrivacyPipeline(specs, this.buildContext, where);
+  }
+
+  private wrap(pipeline: Pipeline): TransformPipeline {
+    return pipeline.isEmpty ? EMPTY_PIPELINE : new PolicyPipeline(pipeline, this.name, this.vault);
   }
 
   // ---- decisions ---------------------------------------------------------------------------
@@ -303,41 +333,51 @@ export class Policy implements PolicyPort {
 
   // ---- pipelines ---------------------------------------------------------------------------
 
-  private outputSpecsOf(plan: CallPlan, spec: AnySpec): NormalizedSpec[] {
-    if (!plan.outputSpecs) {
+  /** Assemble and build the output side of a plan, and the input specs that depend on it. */
+  private outputOf(plan: CallPlan, spec: AnySpec): Pipeline {
+    if (!plan.outputBuilt) {
       const hints = spec.kind === 'tool' ? readHints(spec.transformHints) : NO_HINTS;
       const rules = plan.rules.map((r) => r.config);
       const output = assembleOutput(this.transforms, rules, hints);
+      const built = this.build(output.specs, `the output pipeline of '${plan.primitive.identity}'`);
       plan.outputSpecs = output.specs;
-      plan.inputSpecs = assembleInput(this.transforms, rules, hints, output);
+      plan.inputSpecs = assembleInput(this.transforms, rules, hints, {
+        honorHints: output.honorHints,
+        needsDepseudonymizer: built.needsDepseudonymizer(),
+      });
+      plan.outputBuilt = built;
     }
-    return plan.outputSpecs;
+    return plan.outputBuilt;
   }
 
   /** The transform specs a caller's calls of a primitive go through, for inspection and previews. */
   transformPlan(
     spec: AnySpec,
     principal: Principal = Principal.local(),
-  ): {
-    output: NormalizedSpec[];
-    input: NormalizedSpec[];
-  } {
+  ): { output: NormalizedSpec[]; input: NormalizedSpec[] } {
     const plan = this.plan(spec, principal);
-    const output = this.outputSpecsOf(plan, spec);
-    return { output, input: plan.inputSpecs ?? [] };
+    this.outputOf(plan, spec);
+    return { output: plan.outputSpecs ?? [], input: plan.inputSpecs ?? [] };
   }
 
   outputPipeline(spec: AnySpec, principal: Principal): TransformPipeline {
     const plan = this.plan(spec, principal);
-    if (!plan.output) plan.output = buildPipeline(this.builder, this.outputSpecsOf(plan, spec), 'output');
+    if (!plan.output) plan.output = this.wrap(this.outputOf(plan, spec));
     return plan.output;
   }
 
   inputPipeline(spec: AnySpec, principal: Principal): TransformPipeline {
     const plan = this.plan(spec, principal);
     if (!plan.input) {
-      this.outputSpecsOf(plan, spec);
-      plan.input = buildPipeline(this.builder, plan.inputSpecs ?? [], 'input');
+      const output = this.outputOf(plan, spec);
+      // The depseudonymiser also reverses the aliases the output side shows.
+      const aliases = output.aliasMaps();
+      const specs = (plan.inputSpecs ?? []).map((s) =>
+        s.type === 'depseudonymize' && s.options.aliases === undefined && aliases.length > 0
+          ? { ...s, options: { ...s.options, aliases } }
+          : s,
+      );
+      plan.input = this.wrap(this.build(specs, `the input pipeline of '${plan.primitive.identity}'`));
     }
     return plan.input;
   }
@@ -348,24 +388,26 @@ export class Policy implements PolicyPort {
     return assembleGeneric(this.transforms, rules);
   }
 
-  /** The generic pipeline, used where no primitive is involved (previews, status). */
+  /**
+   * The generic pipeline, for work with no primitive (previews, status). Runs need a spec in
+   * their context; pass the tool doing the preview.
+   */
   genericPipeline(principal: Principal = Principal.local()): TransformPipeline {
-    return buildPipeline(this.builder, this.genericSpecs(principal), 'output');
+    return this.wrap(this.build(this.genericSpecs(principal), 'the generic pipeline'));
   }
 
   // ---- vault, derive, describe -------------------------------------------------------------
 
   /** Persist the vault; the written path, or null when the vault has no path (or there is none). */
   saveVault(path?: string): string | null {
-    return this.vault?.save ? this.vault.save(path) : null;
+    return this.vault.save ? this.vault.save(path) : null;
   }
 
   /** A new policy with `overrides` merged on top by the `extends` rules; it shares this vault. */
   derive(overrides: PolicyDict = {}): Policy {
     const document = mergePolicyDicts(this.document, overrides);
     const name = typeof document.name === 'string' ? document.name : this.name;
-    const options: PolicyOptions = { ...this.options };
-    if (this.vault) options.vault = this.vault;
+    const options: PolicyOptions = { ...this.options, vault: this.vault };
     return new Policy(
       document,
       { loadedFrom: `derived:${name}`, extendsChain: [...this.extendsChain, this.name] },
@@ -414,4 +456,21 @@ export class Policy implements PolicyPort {
   toDocument(): PolicyDict {
     return structuredClone(this.document);
   }
+}
+
+/** The policy's own vault, from its `vault` section. */
+function createVault(
+  config: PolicyConfig['vault'],
+  env: Readonly<Record<string, string | undefined>> | undefined,
+): TokenVault {
+  return new TokenVault({
+    key: config.key,
+    keyEnv: config.key_env,
+    scope: config.scope,
+    ttlSeconds: config.ttl_seconds,
+    path: config.path,
+    autosave: config.autosave,
+    encrypt: config.encrypt,
+    ...(env ? { env } : {}),
+  });
 }

@@ -37,14 +37,16 @@ describe('output pipeline (10.2)', () => {
   it('deep-merges transform_options, by type (aliases too) then by id; lists are replaced', () => {
     const specs = output({
       transforms: [
-        { type: 'project', options: { exclude: ['a'], budget: { x: 1, y: 2 } } },
-        { type: 'redact', id: 'mine' },
+        { type: 'project', options: { exclude: ['**.a'], max_list: 5 } },
+        { type: 'redact', id: 'mine', options: { strategies: { secret: 'redact', pii: 'mask' } } },
       ],
-      transform_options: { projection: { budget: { y: 3 } }, mine: { default: 'hash' } },
-      rules: [{ transform_options: { project: { exclude: ['b'] }, redact: { default: 'mask' } } }],
+      transform_options: { projection: { max_list: 7 }, mine: { default: 'hash' } },
+      rules: [
+        { transform_options: { project: { exclude: ['**.b'] }, DLP: { strategies: { pii: 'hash' } } } },
+      ],
     });
-    expect(specs[0]?.options).toEqual({ exclude: ['b'], budget: { x: 1, y: 3 } });
-    expect(specs[1]?.options).toEqual({ default: 'hash' });
+    expect(specs[0]?.options).toEqual({ exclude: ['**.b'], max_list: 7 });
+    expect(specs[1]?.options).toEqual({ strategies: { secret: 'redact', pii: 'hash' }, default: 'hash' });
   });
 
   it('moves alias and substitute steps that precede the last redact to just after it', () => {
@@ -161,7 +163,11 @@ describe('input pipeline (10.3)', () => {
     expect(
       types(input({ transforms: [{ type: 'redact', options: { strategies: { secret: 'redact' } } }] })),
     ).toEqual([]);
-    expect(types(input({ transforms: ['alias'] }))).toEqual(['depseudonymize']);
+    const table = { aliases: { aws_account_id: { '111111111111': 'prod' } } };
+    expect(types(input({ transforms: [{ type: 'alias', options: table }] }))).toEqual(['depseudonymize']);
+    expect(types(input({ transforms: [{ type: 'substitute', options: table }] }))).toEqual([
+      'depseudonymize',
+    ]);
     expect(types(input({ transforms: [{ type: 'substitute', options: { aliases: {} } }] }))).toEqual([]);
     expect(types(input({ transforms: ['sanitize'] }))).toEqual(['depseudonymize']);
     expect(types(input({ transforms: [{ type: 'sanitize', options: { on_suspicious: 'flag' } }] }))).toEqual(

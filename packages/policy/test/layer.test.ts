@@ -4,7 +4,6 @@
  */
 import {
   defineTool,
-  InvalidArgumentsError,
   Layer,
   MetaKey,
   NotFoundError,
@@ -14,7 +13,7 @@ import {
 } from '@cloudg/core';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import type { PipelineBuilder, PolicyOptions, PolicySourceValue } from '../src/index.js';
+import type { PolicyOptions, PolicySourceValue } from '../src/index.js';
 import { catalogRegistry } from './fixtures/catalog.js';
 import { as, fakeClock, load, local, silent } from './helpers.js';
 
@@ -176,38 +175,38 @@ describe('decision log', () => {
     expect(none.policy.counters).toMatchObject({ denied: 1, allowed: 1 });
   });
 
-  it('changes the allowed entry to rejected when the input pipeline refuses the call', async () => {
-    // An input step that refuses any argument named `password`, standing in for guard_secrets.
-    const builder: PipelineBuilder = (_specs, direction) => ({
-      isEmpty: false,
-      run(value) {
-        if (direction === 'input' && value && typeof value === 'object' && 'password' in value) {
-          throw new InvalidArgumentsError(
-            'Arguments appear to contain secrets (password); refusing to process them.',
-          );
-        }
-        return { value, report: {} };
-      },
-    });
+  it('changes the allowed entry to rejected when the secret guard refuses the arguments', async () => {
     const registry = new Registry();
-    registry.add(
-      defineTool({ name: 'find_assets', input: { password: z.string().optional() }, handler: () => [] }),
-    );
+    registry.add(defineTool({ name: 'find_assets', input: { query: z.string() }, handler: () => [] }));
     const { layer, policy } = layerFor(
-      { audit: true, input_transforms: ['guard_secrets'] },
-      { pipelineBuilder: builder },
+      { extends: 'strict', name: 'strict-audit', audit: true },
+      {},
       registry,
     );
-    const result = await layer.callTool('find_assets', { password: 'hunter2' });
+    const result = await layer.callTool('find_assets', { query: 'password=hunter2-prod' });
     expect(result.isError).toBe(true);
     expect(result.meta[MetaKey.errorCode]).toBe(-32602);
+    expect(text(result)).toBe(
+      'Arguments appear to contain secrets (password); refusing to process them. Pass resource references, never credentials.',
+    );
     expect(policy.auditLog).toHaveLength(1);
     expect(policy.auditLog[0]).toMatchObject({
       decision: 'rejected',
+      kind: 'tool',
       name: 'find_assets',
-      reason: 'Arguments appear to contain secrets (password); refusing to process them.',
+      reason:
+        'Arguments appear to contain secrets (password); refusing to process them. Pass resource references, never credentials.',
     });
-    expect(policy.auditLog[0]?.arguments.password).toMatch(/^[0-9a-f]{12}$/);
-    expect(policy.counters.rejected).toBe(1);
+    expect(policy.auditLog[0]?.arguments.query).toMatch(/^[0-9a-f]{12}$/);
+    expect(JSON.stringify(policy.auditLog)).not.toContain('hunter2');
+    expect(policy.counters).toMatchObject({ rejected: 1, allowed: 1 });
+  });
+
+  it('adds a rejected entry when allowed calls are not kept', async () => {
+    const registry = new Registry();
+    registry.add(defineTool({ name: 'find_assets', input: { query: z.string() }, handler: () => [] }));
+    const { layer, policy } = layerFor('standard', {}, registry);
+    await layer.callTool('find_assets', { query: 'password=hunter2-prod' });
+    expect(policy.auditLog.map((e) => e.decision)).toEqual(['rejected']);
   });
 });

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { TokenVault } from '@cloudg/privacy';
 import { describe, expect, it } from 'vitest';
 import {
   mergePolicyDicts,
@@ -253,7 +254,7 @@ describe('extends', () => {
 
 describe('derive and describe', () => {
   it('derive merges overrides, keeps the name and the vault, and extends the chain', () => {
-    const vault = { hashValue: (v: string) => `h${v.length}`, save: () => null };
+    const vault = new TokenVault({ key: 'k' });
     const base = Policy.load('strict', { logger: silent, vault });
     const derived = base.derive({ audit: true });
     expect(derived.name).toBe('strict');

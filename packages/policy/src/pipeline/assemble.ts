@@ -4,7 +4,7 @@
  */
 import type { RuleConfig } from '../schema/config.js';
 import type { TransformHintSet } from './hints.js';
-import { canonicalType, deepMerge, isDict, type NormalizedSpec, normalizeSpec } from './specs.js';
+import { canonicalType, deepMerge, type NormalizedSpec, normalizeSpec } from './specs.js';
 
 export interface PolicyTransforms {
   transforms: readonly NormalizedSpec[];
@@ -46,37 +46,6 @@ function withOptions(
     if (byId) options = deepMerge(options, byId);
   }
   return options === spec.options ? spec : { ...spec, options };
-}
-
-const PSEUDONYMIZE = new Set(['pseudonymize', 'pseudonymise', 'tokenize', 'tokenise']);
-
-function strategyPseudonymizes(strategy: unknown): boolean {
-  if (typeof strategy === 'string') return PSEUDONYMIZE.has(strategy.trim().toLowerCase());
-  if (!isDict(strategy)) return false;
-  const name = strategy.strategy ?? strategy.type ?? strategy.kind;
-  return typeof name === 'string' && PSEUDONYMIZE.has(name.trim().toLowerCase());
-}
-
-/** True when an output pipeline issues something the model may pass back and the input side must reverse. */
-export function needsDepseudonymizer(specs: readonly NormalizedSpec[]): boolean {
-  return specs.some((spec) => {
-    const o = spec.options;
-    switch (spec.type) {
-      case 'redact': {
-        if (o.allow_pseudonymize === false) return false;
-        const strategies = isDict(o.strategies) ? Object.values(o.strategies) : [];
-        return strategies.some(strategyPseudonymizes) || strategyPseudonymizes(o.default);
-      }
-      case 'substitute':
-        return isDict(o.aliases) && Object.keys(o.aliases).length > 0;
-      case 'alias':
-        return true;
-      case 'sanitize':
-        return (o.on_suspicious ?? 'fence') === 'fence';
-      default:
-        return false;
-    }
-  });
 }
 
 function applyOutputHints(
@@ -127,7 +96,7 @@ export function assembleInput(
   policy: PolicyTransforms,
   rules: readonly RuleConfig[],
   hints: TransformHintSet,
-  output: { specs: readonly NormalizedSpec[]; honorHints: boolean },
+  output: { honorHints: boolean; needsDepseudonymizer: boolean },
 ): NormalizedSpec[] {
   let specs: NormalizedSpec[] = [...policy.inputTransforms];
   for (const rule of rules) specs.push(...rule.input_transforms.map(normalizeSpec));
@@ -137,7 +106,7 @@ export function assembleInput(
     if (!hints.inputGuard) specs = specs.filter((s) => s.type !== 'guard_secrets');
   }
   const optedOut = honor && (!hints.depseudonymize || hints.skipInput.has('depseudonymize'));
-  if (!optedOut && needsDepseudonymizer(output.specs) && !specs.some((s) => s.type === 'depseudonymize')) {
+  if (!optedOut && output.needsDepseudonymizer && !specs.some((s) => s.type === 'depseudonymize')) {
     specs.push({ type: 'depseudonymize', id: 'depseudonymize', options: {} });
   }
   return specs;

@@ -1,7 +1,9 @@
 /**
  * Transform specs in one normal form: canonical type, id and options. The policy reasons about
- * types (reordering aliases, merging options, honouring hints) before anything is built.
+ * types (reordering aliases, merging options, honouring hints) before @cloudg/privacy builds them;
+ * a type nobody registered passes through here and fails when it is built.
  */
+import { canonicalName, resolveTransformType } from '@cloudg/privacy';
 import { TransformSpecError } from '../errors.js';
 import type { TransformSpecInput } from '../schema/config.js';
 
@@ -13,32 +15,9 @@ export interface NormalizedSpec {
   options: Record<string, unknown>;
 }
 
-/** Type aliases of section 10.1, after lower-casing and turning hyphens into underscores. */
-const ALIASES: Record<string, string> = {
-  sanitise: 'sanitize',
-  untrusted: 'sanitize',
-  untrusted_text: 'sanitize',
-  redaction: 'redact',
-  redactor: 'redact',
-  dlp: 'redact',
-  projection: 'project',
-  shape: 'project',
-  annotation: 'annotate',
-  annotations: 'annotate',
-  annotator: 'annotate',
-  substitution: 'substitute',
-  aliases: 'alias',
-  rename: 'rename_keys',
-  templates: 'template',
-  depseudonymise: 'depseudonymize',
-  depseudonymizer: 'depseudonymize',
-  secret_guard: 'guard_secrets',
-  reject_secrets: 'guard_secrets',
-};
-
+/** The canonical type of a transform name or alias, as @cloudg/privacy's registry knows it. */
 export function canonicalType(name: string): string {
-  const key = name.trim().toLowerCase().replaceAll('-', '_');
-  return ALIASES[key] ?? key;
+  return resolveTransformType(name) ?? canonicalName(name);
 }
 
 const SPEC_KEYS = new Set(['type', 'transform', 'name', 'id', 'options']);

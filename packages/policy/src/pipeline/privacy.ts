@@ -1,0 +1,109 @@
+/**
+ * Building running pipelines with @cloudg/privacy and adapting them to core's
+ * `TransformPipeline`: one context per run (direction, principal, vault, primitive) and one report.
+ */
+import {
+  type AnySpec,
+  InvalidArgumentsError,
+  type PipelineContext,
+  type PipelineRun,
+  type TransformPipeline,
+  type TransformReport,
+} from '@cloudg/core';
+import {
+  buildPipeline,
+  type Pipeline,
+  type PrimitiveKind,
+  PrivacyError,
+  type TransformReport as PrivacyReport,
+  type PseudonymVault,
+  type TransformBuildContext,
+  type TransformContext,
+} from '@cloudg/privacy';
+import { TransformSpecError } from '../errors.js';
+import type { NormalizedSpec } from './specs.js';
+
+/** A vault that may rewrite its file after a pass that issued pseudonyms. */
+interface AutosavingVault {
+  autosaveIfNeeded?(): boolean;
+}
+
+function primitiveKind(spec: AnySpec, kind: PipelineContext['kind']): PrimitiveKind {
+  if (kind === 'completion') return 'completion';
+  return spec.kind === 'template' ? 'resource_template' : spec.kind;
+}
+
+function identity(spec: AnySpec): string {
+  if (spec.kind === 'resource') return spec.uri;
+  if (spec.kind === 'template') return spec.uriTemplate;
+  return spec.name;
+}
+
+/** Core's view of a privacy pipeline. `isEmpty` is the privacy pipeline's own. */
+export class PolicyPipeline implements TransformPipeline {
+  constructor(
+    readonly pipeline: Pipeline,
+    private readonly policyName: string,
+    private readonly vault: (PseudonymVault & AutosavingVault) | undefined,
+  ) {}
+
+  get isEmpty(): boolean {
+    return this.pipeline.isEmpty;
+  }
+
+  run(value: unknown, context: PipelineContext): PipelineRun {
+    const { principal, spec } = context;
+    const report: PrivacyReport = {};
+    const ctx: TransformContext = {
+      direction: context.direction,
+      report,
+      principal: { id: principal.id, roles: principal.sortedRoles() },
+      kind: primitiveKind(spec, context.kind),
+      name: identity(spec),
+      category: spec.category,
+      sensitivity: spec.sensitivity,
+      policy: this.policyName,
+    };
+    if (this.vault) ctx.vault = this.vault;
+    let out: unknown;
+    try {
+      out = this.pipeline.apply(value, ctx);
+    } catch (error) {
+      // The secret guard refuses arguments with code -32602; core knows that as invalid arguments
+      // (and then records the call as rejected).
+      if (error instanceof PrivacyError && error.code === -32602) {
+        throw new InvalidArgumentsError(error.message, { data: error.data, cause: error });
+      }
+      throw error;
+    }
+    this.vault?.autosaveIfNeeded?.();
+    // Reports hold counts and labels only, which are JSON values.
+    return { value: out, report: report as TransformReport };
+  }
+}
+
+/**
+ * Build specs into a privacy pipeline. Failures (an unknown type, a bad option) become a
+ * TransformSpecError naming where the specs came from.
+ */
+export function buildPrivacyPipeline(
+  specs: readonly NormalizedSpec[],
+  context: TransformBuildContext,
+  where: string,
+): Pipeline {
+  try {
+    return buildPipeline(
+      specs.map((s) => ({ type: s.type, id: s.id, options: s.options })),
+      context,
+    );
+  } catch (error) {
+    if (error instanceof PrivacyError) {
+      throw new TransformSpecError(
+        `Invalid transform in ${where}: ${error.message}`,
+        { where, code: error.code, ...error.data },
+        error,
+      );
+    }
+    throw error;
+  }
+}
