@@ -2,7 +2,12 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readSampleEstateFacts, sampleEstateDir, sampleEstateFactsPath, writeSampleEstate } from '../src/index.js';
+import {
+  readSampleEstateFacts,
+  sampleEstateDir,
+  sampleEstateFactsPath,
+  writeSampleEstate,
+} from '../src/index.js';
 
 async function listFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -51,7 +56,14 @@ describe('the committed sample estate', () => {
 
   it('writes inventory-map.json in the section 14 format with the section 9 summary', async () => {
     const map = JSON.parse(await readFile(join(fresh, 'inventory/inventory-map.json'), 'utf8'));
-    expect(Object.keys(map)).toEqual(['summary', 'providers', 'regions', 'assets', 'edges', 'unresolved_references']);
+    expect(Object.keys(map)).toEqual([
+      'summary',
+      'providers',
+      'regions',
+      'assets',
+      'edges',
+      'unresolved_references',
+    ]);
     expect(map.assets).toHaveLength(44);
     expect(map.edges).toHaveLength(56);
     expect(map.providers).toEqual(['aws', 'azure', 'gcp']);
@@ -63,7 +75,13 @@ describe('the committed sample estate', () => {
       external_accounts: 1,
       security_service_gaps: 1,
       unresolved_references: 1,
-      organization: { id: 'o-sample', accounts: 2, ous: 1, control_tower: true, governed_regions: ['us-east-1', 'eu-west-1'] },
+      organization: {
+        id: 'o-sample',
+        accounts: 2,
+        ous: 1,
+        control_tower: true,
+        governed_regions: ['us-east-1', 'eu-west-1'],
+      },
     });
     const web1 = map.assets.find((a: { id: string }) => a.id === 'web-1');
     expect(Object.keys(web1)).toEqual([

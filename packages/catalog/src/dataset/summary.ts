@@ -93,9 +93,18 @@ function computeSummary(dataset: Dataset): DatasetSummary {
   for (const e of edges) {
     linked.add(e.source_id);
     linked.add(e.target_id);
-    const s = byId.get(e.source_id)?.account_id;
-    const t = byId.get(e.target_id)?.account_id;
-    if (s && t && s !== t) crossAccount += 1;
+    // Same rule as cross_account_edges: different, non-empty accounts, except a CONTAINS
+    // edge between two hierarchy assets (an OU containing an account is not a crossing).
+    const s = byId.get(e.source_id);
+    const t = byId.get(e.target_id);
+    if (!s?.account_id || !t?.account_id || s.account_id === t.account_id) continue;
+    if (
+      e.edge_type === 'CONTAINS' &&
+      HIERARCHY_ASSET_TYPES.has(s.asset_type) &&
+      HIERARCHY_ASSET_TYPES.has(t.asset_type)
+    )
+      continue;
+    crossAccount += 1;
   }
   const accounts = new Set<string>();
   const regions = new Set<string>();
