@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { AccessDeniedError, RateLimitedError } from '../errors.js';
+import { canonicalJson } from '../json.js';
 import { Layer } from '../layer/layer.js';
 import type { PolicyPort, TransformPipeline } from '../policy-port.js';
 import { Principal } from '../principal.js';
@@ -40,7 +41,7 @@ const policy: PolicyPort = {
   },
   outputPipeline: (): TransformPipeline => ({
     isEmpty: false,
-    run: (value) => ({ value, report: { redacted: { email: 1 } } }),
+    run: (value) => ({ value, report: { redacted: { email: 1 }, annotations: { z: 1, a: 2 } } }),
   }),
   inputPipeline: () => undefined,
 };
@@ -109,10 +110,10 @@ describe('AuditLogMiddleware', () => {
       principal: { id: 'alice', roles: ['analyst', 'default'] },
       request_id: 7,
       sensitivity: 'internal',
-      transforms: { redacted: { email: 1 } },
+      transforms: { annotations: { a: 2, z: 1 }, redacted: { email: 1 } },
       ts: expect.stringMatching(TS),
     });
-    expect(Object.keys(line)).toEqual(Object.keys(line).sort());
+    expect(out.raw[0]).toBe(canonicalJson(line)); // keys sorted at every depth
     expect(out.raw[0]).not.toContain('web-1');
     expect(String(line.duration_ms)).toMatch(/^\d+(\.\d{1,2})?$/);
   });
@@ -167,6 +168,7 @@ describe('AuditLogMiddleware', () => {
     expect(exploded.isError).toBe(true); // the caller still gets an answer
 
     const lines = out.lines();
+    for (const [i, raw] of out.raw.entries()) expect(raw).toBe(canonicalJson(lines[i]));
     expect(lines.map((l) => [l.name, l.outcome, l.error])).toEqual([
       ['failing', 'error', { code: 'not_here' }],
       ['secret_tool', 'denied', { code: -31001, type: 'AccessDeniedError' }],
@@ -214,7 +216,7 @@ describe('AuditLogMiddleware', () => {
       argument_keys: ['id'],
       argument_hashes: { id: auditHash('s', 'alpha') },
       outcome: 'ok',
-      transforms: { redacted: { email: 1 } },
+      transforms: { annotations: { a: 2, z: 1 }, redacted: { email: 1 } },
     });
     expect(completion).toMatchObject({
       kind: 'completion',

@@ -63,19 +63,28 @@ function defaultSalt(): string | Buffer {
 
 /** First 16 hex characters of HMAC-SHA256(salt, canonical JSON of the value). */
 export function auditHash(salt: string | Uint8Array, value: unknown): string {
-  let text: string;
-  try {
-    text = canonicalJson(value);
-  } catch {
-    // A value JSON cannot represent (a cycle) still gets a hash rather than breaking the call.
-    text = String(value);
-  }
-  return createHmac('sha256', salt).update(text).digest('hex').slice(0, 16);
+  return createHmac('sha256', salt).update(canonicalText(value)).digest('hex').slice(0, 16);
 }
 
-/** JSON with keys sorted at every depth, as one line. */
+function canonicalText(value: unknown): string {
+  // Strings, booleans and finite numbers have one JSON form already: skip the generic walk.
+  if (typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value);
+  if (typeof value === 'number' && Number.isFinite(value)) return JSON.stringify(value);
+  try {
+    return canonicalJson(value);
+  } catch {
+    // A value JSON cannot represent (a cycle) still gets a hash rather than breaking the call.
+    return String(value);
+  }
+}
+
+/**
+ * One line of JSON with keys sorted at every depth. The record is built in key order, so only
+ * the transform report, whose keys come from the policy, needs the canonical walk.
+ */
 function serialise(record: AuditRecord): string {
-  return `${canonicalJson(record)}\n`;
+  if (record.transforms === undefined) return `${JSON.stringify(record)}\n`;
+  return `${JSON.stringify({ ...record, transforms: JSON.parse(canonicalJson(record.transforms)) })}\n`;
 }
 
 export class AuditLogMiddleware {
@@ -130,9 +139,18 @@ export class AuditLogMiddleware {
     transforms?: JsonObject,
   ): AuditRecord {
     const keys = Object.keys(info.arguments).sort();
+    let hashes: Record<string, string> | undefined;
+    if (this.hashValues && keys.length > 0) {
+      hashes = {};
+      for (const key of keys) hashes[key] = auditHash(this.salt, info.arguments[key]);
+    }
+    const reported = transforms && Object.keys(transforms).length > 0 ? transforms : undefined;
+    // Keys in sorted order: `serialise` relies on it.
     const record: AuditRecord = {
+      ...(hashes ? { argument_hashes: hashes } : {}),
       argument_keys: keys,
       duration_ms: round2(durationMs),
+      ...(error ? { error } : {}),
       event: 'mcp.call',
       kind: info.kind,
       name: info.name,
@@ -140,15 +158,9 @@ export class AuditLogMiddleware {
       principal: { id: info.principal.id, roles: info.principal.sortedRoles() },
       request_id: info.context.requestId,
       sensitivity: info.spec.sensitivity,
+      ...(reported ? { transforms: reported } : {}),
       ts: isoUtc(new Date()),
     };
-    if (this.hashValues && keys.length > 0) {
-      const hashes: Record<string, string> = {};
-      for (const key of keys) hashes[key] = auditHash(this.salt, info.arguments[key]);
-      record.argument_hashes = hashes;
-    }
-    if (error) record.error = error;
-    if (transforms && Object.keys(transforms).length > 0) record.transforms = transforms;
     return record;
   }
 
@@ -170,7 +182,7 @@ export class AuditLogMiddleware {
       } else if (this.stream) {
         this.stream.write(serialise(record));
       } else {
-        this.auditLogger(logger).info({ audit: JSON.parse(canonicalJson(record)) }, 'mcp.call');
+        this.auditLogger(logger).info({ audit: JSON.parse(serialise(record)) }, 'mcp.call');
       }
     } catch (err) {
       logger.error({ err }, 'audit log write failed');
