@@ -45,6 +45,9 @@ export function formatGcpResourceName(value: string, entity: string, ctx: Format
       segs[i] = ctx.sub(seg, NUMERIC_COLLECTIONS[collection]);
     else segs[i] = ctx.sub(seg, 'resource_name');
   }
+  // `//storage.googleapis.com/<bucket>`: a lone name with no collection before it.
+  if (head !== '' && segs.length === 1 && !isPlaceholder(segs[0]!))
+    segs[0] = ctx.sub(segs[0]!, 'resource_name');
   const out = head + segs.join('/');
   return out === value ? null : out;
 }

@@ -120,6 +120,8 @@ const SERVICE_LABELS = new Set([
   'appsync-api',
   'mq',
   'fips',
+  'google',
+  'metadata',
   'amazonaws',
 ]);
 
@@ -128,9 +130,20 @@ const GCP_REGION = /^[a-z]+-[a-z]+\d(?:-[a-z])?$/;
 const AZURE_REGION =
   /^(?:east|west|north|south|central|northcentral|southcentral|westcentral|)(?:us|europe|asia|india|uk|japan|australia|brazil|canada|france|germany|norway|switzerland|uae|korea|sweden|qatar|poland|italy|israel|mexico|spain|africa|newzealand)(?:east|west|north|south|central|southeast|northeast)?\d?$/;
 
+/** Legacy EC2 public DNS zones (`compute-1`). */
+const EC2_ZONE = /^compute-\d$/;
+
 function keepsLabel(label: string): boolean {
   const l = label.toLowerCase();
-  return SERVICE_LABELS.has(l) || AWS_REGION.test(l) || GCP_REGION.test(l) || AZURE_REGION.test(l);
+  // A one-character label (`a.run.app`) names nothing.
+  if (l.length === 1) return true;
+  return (
+    SERVICE_LABELS.has(l) ||
+    AWS_REGION.test(l) ||
+    GCP_REGION.test(l) ||
+    AZURE_REGION.test(l) ||
+    EC2_ZONE.test(l)
+  );
 }
 
 const HOSTNAME =
