@@ -130,6 +130,7 @@ export {
   type CallCheck,
   type PipelineContext,
   type PipelineRun,
+  type PolicyIntrospection,
   type PolicyPort,
   type TransformPipeline,
   type TransformReport,
