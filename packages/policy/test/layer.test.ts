@@ -23,17 +23,12 @@ function layerFor(source: PolicySourceValue, options: PolicyOptions = {}, regist
 }
 const text = (result: ToolResult) => (result.content[0] as { text: string }).text;
 
-// Until @cloudg/privacy's pipeline API lands these policies carry no transforms; the decisions
-// under test do not depend on them.
-const noTransforms = { transforms: [], input_transforms: [] };
-
 describe('hide_denied', () => {
   it('false: the tool stays listed and a call returns a -31001 error result with the reason', async () => {
     const { layer, policy } = layerFor({
       extends: 'strict',
       name: 'strict-visible',
       hide_denied: false,
-      ...noTransforms,
     });
     expect(layer.listTools(local)).toHaveLength(74);
     const result = await layer.callTool('map_inventory', {});
@@ -60,7 +55,7 @@ describe('hide_denied', () => {
   });
 
   it('true: a denied tool answers like an unknown one and is recorded as not_found', async () => {
-    const { layer, policy } = layerFor({ extends: 'strict', ...noTransforms });
+    const { layer, policy } = layerFor({ extends: 'strict' });
     await expect(layer.callTool('reveal_token', { token: 'x' })).rejects.toThrow(NotFoundError);
     await expect(layer.callTool('reveal_token', {})).rejects.toThrow('Unknown tool: reveal_token');
     await expect(layer.callTool('no_such_tool', {})).rejects.toThrow(NotFoundError);
@@ -144,7 +139,6 @@ describe('decision log', () => {
       extends: 'strict',
       name: 'strict-audit',
       audit: true,
-      ...noTransforms,
     });
     await layer.callTool('get_asset', { ref: 'web-1', max_relations: 5 }, { principal: local });
     const [entry] = policy.auditLog;
@@ -156,7 +150,7 @@ describe('decision log', () => {
   });
 
   it('without audit keeps no allowed entries, except for tools that reveal', async () => {
-    const { layer, policy } = layerFor({ extends: 'standard', ...noTransforms });
+    const { layer, policy } = layerFor({ extends: 'standard' });
     await layer.callTool('get_asset', { ref: 'web-1' });
     expect(policy.auditLog).toEqual([]);
     await layer.callTool('reveal_token', { token: 'res-1' }, { principal: as('admin', 'root') });
