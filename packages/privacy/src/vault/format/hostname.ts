@@ -41,6 +41,8 @@ const CLOUD_SUFFIXES = [
   'internal',
 ].sort((a, b) => b.length - a.length);
 
+const DOTTED_SUFFIXES = CLOUD_SUFFIXES.map((s) => `.${s}`);
+
 /** Labels naming a cloud service or endpoint role rather than a customer resource. */
 const SERVICE_LABELS = new Set([
   'elb',
@@ -152,7 +154,11 @@ const HOSTNAME =
 /** The known cloud suffix the hostname ends with, or undefined. */
 export function cloudSuffixOf(host: string): string | undefined {
   const lower = host.toLowerCase().replace(/\.$/, '');
-  return CLOUD_SUFFIXES.find((s) => lower === s || lower.endsWith(`.${s}`));
+  for (let i = 0; i < CLOUD_SUFFIXES.length; i++) {
+    const s = CLOUD_SUFFIXES[i]!;
+    if (lower === s || lower.endsWith(DOTTED_SUFFIXES[i]!)) return s;
+  }
+  return undefined;
 }
 
 export function formatHostname(value: string, entity: string, ctx: FormatContext): string | null {
