@@ -8,10 +8,14 @@
  */
 import { Writable } from 'node:stream';
 import * as z from 'zod';
-import { Layer, type Middleware, Principal, Registry } from '../src/index.js';
-import { AuditLogMiddleware } from '../src/middleware/audit-log.js';
-import { ConcurrencyLimitMiddleware } from '../src/middleware/concurrency.js';
-import { MetricsMiddleware } from '../src/middleware/metrics.js';
+import {
+  AuditLogMiddleware,
+  ConcurrencyLimitMiddleware,
+  Layer,
+  MetricsMiddleware,
+  Principal,
+  Registry,
+} from '../src/index.js';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 20_000);
 const WARMUP = 2_000;
@@ -34,12 +38,14 @@ async function measure(label: string, run: () => unknown): Promise<{ median: num
   }
   samples.sort((a, b) => a - b);
   const result = { median: quantile(samples, 0.5), p95: quantile(samples, 0.95) };
-  console.log(`${label.padEnd(34)} median ${result.median.toFixed(2).padStart(8)} µs   p95 ${result.p95.toFixed(2).padStart(8)} µs`);
+  console.log(
+    `${label.padEnd(34)} median ${result.median.toFixed(2).padStart(8)} µs   p95 ${result.p95.toFixed(2).padStart(8)} µs`,
+  );
   return result;
 }
 
 const discard = new Writable({ write: (_chunk, _enc, done) => done() });
-const three: Middleware[] = [
+const three = [
   new AuditLogMiddleware({ stream: discard, salt: 'bench' }).middleware,
   new MetricsMiddleware().middleware,
   new ConcurrencyLimitMiddleware({ limit: 64 }).middleware,
@@ -53,13 +59,20 @@ const args = { x: 2 };
 console.log(`callTool overhead, ${ITERATIONS} calls each (Node ${process.version})`);
 const direct = await measure('handler called directly', () => handler(undefined, args));
 const plain = await measure('callTool, no middleware', () => bare.callTool('noop', args, { principal }));
-const withMw = await measure('callTool, three middlewares', () => stacked.callTool('noop', args, { principal }));
+const withMw = await measure('callTool, three middlewares', () =>
+  stacked.callTool('noop', args, { principal }),
+);
 
-const overhead = (m: { median: number; p95: number }) => ({ median: m.median - direct.median, p95: m.p95 - direct.p95 });
+const overhead = (m: { median: number; p95: number }) => ({
+  median: m.median - direct.median,
+  p95: m.p95 - direct.p95,
+});
 const o1 = overhead(plain);
 const o2 = overhead(withMw);
 console.log('');
 console.log(`overhead without middleware: median ${o1.median.toFixed(2)} µs, p95 ${o1.p95.toFixed(2)} µs`);
-console.log(`overhead with three middlewares: median ${o2.median.toFixed(2)} µs, p95 ${o2.p95.toFixed(2)} µs`);
+console.log(
+  `overhead with three middlewares: median ${o2.median.toFixed(2)} µs, p95 ${o2.p95.toFixed(2)} µs`,
+);
 console.log(`ratio three middlewares / none (median): ${(withMw.median / plain.median).toFixed(2)}`);
 console.log(`target median overhead < 20 µs: ${o1.median < 20 && o2.median < 20 ? 'met' : 'NOT met'}`);

@@ -3,11 +3,13 @@ export class Principal {
   readonly id: string;
   readonly roles: ReadonlySet<string>;
   readonly attributes: Readonly<Record<string, unknown>>;
+  private readonly sorted: readonly string[];
 
   constructor(init: { id?: string; roles?: Iterable<string>; attributes?: Record<string, unknown> } = {}) {
     this.id = init.id ?? 'anonymous';
     this.roles = new Set(init.roles ?? ['default']);
     this.attributes = Object.freeze({ ...(init.attributes ?? {}) });
+    this.sorted = Object.freeze([...this.roles].sort());
     Object.freeze(this);
   }
 
@@ -27,7 +29,7 @@ export class Principal {
 
   /** Roles in sorted order, the form logs and cache keys use. */
   sortedRoles(): string[] {
-    return [...this.roles].sort();
+    return [...this.sorted];
   }
 
   toJSON(): { id: string; roles: string[] } {
