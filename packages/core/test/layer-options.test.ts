@@ -52,7 +52,9 @@ describe('layer options (section 10.1)', () => {
     expect(open.toolsWire()[0]).toHaveProperty('outputSchema');
     const masked = new Layer({ registry, policy: new RecordingPolicy({ output: new MaskingPipeline() }) });
     expect(masked.toolsWire()[0]).not.toHaveProperty('outputSchema');
-    const hiding = testLayer({ policy: new RecordingPolicy({ hidden: ['echo', 'status', 'item', 'greet'] }) });
+    const hiding = testLayer({
+      policy: new RecordingPolicy({ hidden: ['echo', 'status', 'item', 'greet'] }),
+    });
     const names = hiding.toolsWire(new Principal({ id: 'x' })).map((t) => t.name);
     expect(names).not.toContain('echo');
     expect(hiding.resourcesWire().map((r) => r.uri)).not.toContain('test://status');
@@ -88,7 +90,11 @@ describe('layer options (section 10.1)', () => {
       ],
     });
     await layer.callTool('echo', { text: 'a' });
-    await layer.callTool('echo', { text: 'a' }, { context: layer.context(new Principal({ id: 'ann', roles: ['analyst'] })) });
+    await layer.callTool(
+      'echo',
+      { text: 'a' },
+      { context: layer.context(new Principal({ id: 'ann', roles: ['analyst'] })) },
+    );
     expect(seen).toEqual(['local', 'ann']);
     expect(Principal.local().sortedRoles()).toEqual(['default', 'local']);
     expect(Principal.anonymous().toJSON()).toEqual({ id: 'anonymous', roles: ['default'] });
