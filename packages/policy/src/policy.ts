@@ -32,7 +32,7 @@ import {
 } from './pipeline/assemble.js';
 import { NO_HINTS, readHints } from './pipeline/hints.js';
 import { EMPTY_PIPELINE } from './pipeline/pipeline.js';
-import { buildPrivacyPipeline, PolicyPipeline } from './pipeline/privacy.js';
+import { PolicyPipeline, TransformCache } from './pipeline/privacy.js';
 import { type NormalizedSpec, normalizeSpec } from './pipeline/specs.js';
 import { type CallPlan, PlanCache } from './plan.js';
 import { type Clock, RateLimiter } from './rate/limiter.js';
@@ -122,7 +122,7 @@ export class Policy implements PolicyPort {
   private readonly limiter: RateLimiter;
   private readonly log: DecisionLog;
   private readonly hashArguments: ArgumentHasher;
-  private readonly buildContext: TransformBuildContext;
+  private readonly built: TransformCache;
   private lastAllowed: { spec: AnySpec; principal: Principal; args: Record<string, unknown> } | undefined;
 
   /** Load a policy from anything section 5.1 accepts; a Policy is returned as is. */
@@ -183,12 +183,13 @@ export class Policy implements PolicyPort {
       ...(options.now ? { now: options.now } : {}),
     });
     this.hashArguments = createArgumentHasher(this.vault);
-    this.buildContext = {
+    const context: TransformBuildContext = {
       vault: this.vault,
       detectors: config.detectors,
       disabledDetectors: config.disabled_detectors,
       profile: config.name,
     };
+    this.built = new TransformCache(context);
     this.checkTransforms();
   }
 
@@ -207,7 +208,7 @@ export class Policy implements PolicyPort {
   }
 
   private build(specs: readonly NormalizedSpec[], where: string): Pipeline {
-    return buildPrivacyPipeline(specs, this.buildContext, where);
+    return this.built.pipeline(specs, where);
   }
 
   private wrap(pipeline: Pipeline): TransformPipeline {

@@ -132,6 +132,7 @@ export class DecisionLog {
   }
 
   private logLine(entry: DecisionEntry): void {
+    if (!this.logger.isLevelEnabled('info')) return;
     const reason = entry.reason === undefined ? '' : ` ${entry.reason}`;
     this.logger.info(
       {

@@ -11,12 +11,14 @@ import {
   type TransformReport,
 } from '@cloudg/core';
 import {
-  buildPipeline,
-  type Pipeline,
+  buildTransform,
+  IDENTITY,
+  Pipeline,
   type PrimitiveKind,
   PrivacyError,
   type TransformReport as PrivacyReport,
   type PseudonymVault,
+  type Transform,
   type TransformBuildContext,
   type TransformContext,
 } from '@cloudg/privacy';
@@ -83,27 +85,46 @@ export class PolicyPipeline implements TransformPipeline {
 }
 
 /**
- * Build specs into a privacy pipeline. Failures (an unknown type, a bad option) become a
- * TransformSpecError naming where the specs came from.
+ * Builds specs into privacy pipelines, reusing each built transform for every pipeline with the
+ * same spec (transforms keep no state between calls beyond caches). Failures (an unknown type, a
+ * bad option) become a TransformSpecError naming where the specs came from.
  */
-export function buildPrivacyPipeline(
-  specs: readonly NormalizedSpec[],
-  context: TransformBuildContext,
-  where: string,
-): Pipeline {
-  try {
-    return buildPipeline(
-      specs.map((s) => ({ type: s.type, id: s.id, options: s.options })),
-      context,
-    );
-  } catch (error) {
-    if (error instanceof PrivacyError) {
-      throw new TransformSpecError(
-        `Invalid transform in ${where}: ${error.message}`,
-        { where, code: error.code, ...error.data },
-        error,
-      );
+export class TransformCache {
+  private readonly built = new Map<string, Transform>();
+
+  constructor(private readonly context: TransformBuildContext) {}
+
+  pipeline(specs: readonly NormalizedSpec[], where: string): Pipeline {
+    if (specs.length === 0) return IDENTITY;
+    return new Pipeline(specs.map((spec) => this.transform(spec, where)));
+  }
+
+  private transform(spec: NormalizedSpec, where: string): Transform {
+    let key: string | undefined;
+    try {
+      key = JSON.stringify(spec);
+    } catch {
+      key = undefined;
     }
-    throw error;
+    // Options holding live objects (alias maps handed to the depseudonymiser) are not cached.
+    const cacheable =
+      key !== undefined && !(spec.type === 'depseudonymize' && spec.options.aliases !== undefined);
+    const hit = cacheable ? this.built.get(key as string) : undefined;
+    if (hit) return hit;
+    let transform: Transform;
+    try {
+      transform = buildTransform({ type: spec.type, id: spec.id, options: spec.options }, this.context);
+    } catch (error) {
+      if (error instanceof PrivacyError) {
+        throw new TransformSpecError(
+          `Invalid transform in ${where}: ${error.message}`,
+          { where, code: error.code, ...error.data },
+          error,
+        );
+      }
+      throw error;
+    }
+    if (cacheable) this.built.set(key as string, transform);
+    return transform;
   }
 }
