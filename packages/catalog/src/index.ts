@@ -182,3 +182,10 @@ export {
   type WorkspaceOptions,
   type WorkspaceStatus,
 } from './workspace/workspace.js';
+// ---- workspace and inventory tools, resources, completions, the default registry ----
+export { assetRefCandidates, completeAssetRef, completeDatasetName } from './completions/index.js';
+export { type CatalogLayerOptions, createCatalogLayer, defaultRegistry } from './registry.js';
+export { registerResources } from './resources/index.js';
+export { type AssetFilterArgs, filterAssets } from './tools/inventory/asset-filter.js';
+export { registerInventoryTools } from './tools/inventory/index.js';
+export { registerWorkspaceTools } from './tools/workspace/index.js';

@@ -1,19 +1,21 @@
 import { z } from 'zod';
-import { CloudAssetSchema } from '../model/asset.js';
 import { CollectionCoverageSchema } from '../model/coverage.js';
-import { NetworkEdgeSchema } from '../model/edge.js';
 import { ComplianceResultSchema, FindingSchema } from '../model/finding.js';
 import { OrganizationTopologySchema } from '../model/organization.js';
 import { UnresolvedReferenceSchema } from '../model/unresolved.js';
 
 /** The files cloudg writes, as they are validated on the way in. Unknown keys are ignored. */
 
+/**
+ * The map's envelope. Its `assets` and `edges` lists are checked item by item with
+ * `parseAssetList` / `parseEdgeList` (fast path plus the asset and edge schemas).
+ */
 export const InventoryMapFileSchema = z.looseObject({
   summary: z.looseObject({ providers: z.array(z.string()).optional() }).optional(),
   providers: z.array(z.string()).optional(),
   regions: z.record(z.string(), z.array(z.string())).optional(),
-  assets: z.array(CloudAssetSchema),
-  edges: z.array(NetworkEdgeSchema),
+  assets: z.array(z.unknown()),
+  edges: z.array(z.unknown()),
   unresolved_references: z.array(UnresolvedReferenceSchema).optional(),
 });
 
@@ -34,8 +36,8 @@ export type D3LinkInput = z.infer<typeof D3LinkSchema>;
 export const FindingsReportFileSchema = z.looseObject({
   metadata: z.looseObject({ providers: z.array(z.string()).optional() }).optional(),
   summary: z.looseObject({}).optional(),
-  assets: z.array(CloudAssetSchema).optional(),
-  edges: z.array(NetworkEdgeSchema).optional(),
+  assets: z.array(z.unknown()).optional(),
+  edges: z.array(z.unknown()).optional(),
   graph: z.looseObject({ links: z.array(D3LinkSchema).optional() }).optional(),
   findings: z.array(FindingSchema),
   compliance: z.array(ComplianceResultSchema).optional(),
@@ -48,8 +50,8 @@ export const FindingsReportFileSchema = z.looseObject({
 export const GenericFileSchema = z.looseObject({
   providers: z.array(z.string()).optional(),
   regions: z.record(z.string(), z.array(z.string())).optional(),
-  assets: z.array(CloudAssetSchema).optional(),
-  edges: z.array(NetworkEdgeSchema).optional(),
+  assets: z.array(z.unknown()).optional(),
+  edges: z.array(z.unknown()).optional(),
   findings: z.array(FindingSchema).optional(),
   compliance: z.array(ComplianceResultSchema).optional(),
   compliance_results: z.array(ComplianceResultSchema).optional(),

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { InventoryResult } from '../dataset/dataset.js';
 import type { NetworkEdge } from '../model/edge.js';
 import { NetworkEdgeSchema } from '../model/edge.js';
+import { type ListIssue, parseAssetList, parseEdgeList } from '../model/fast-parse.js';
 import { invalidStructure } from './errors.js';
 import {
   type D3LinkInput,
@@ -37,9 +38,13 @@ export async function loadInventoryMap(
 ): Promise<LoadedData> {
   const raw = document === undefined ? await readJsonFile(mapPath, options) : document;
   const file = validate(InventoryMapFileSchema, raw, mapPath, 'inventory map');
+  const issues: ListIssue[] = [];
+  const assets = parseAssetList(file.assets, issues);
+  const edges = parseEdgeList(file.edges, issues);
+  if (issues.length) throw invalidStructure(mapPath, 'inventory map', issues);
   const data: LoadedData = {
-    assets: file.assets,
-    edges: file.edges,
+    assets,
+    edges,
     providers: file.providers ?? file.summary?.providers ?? [],
     regions: file.regions ?? {},
     unresolved_references: file.unresolved_references ?? [],
@@ -91,9 +96,16 @@ export async function loadFindingsReport(
 ): Promise<LoadedData> {
   const raw = document === undefined ? await readJsonFile(path, options) : document;
   const file = validate(FindingsReportFileSchema, raw, path, 'findings report');
-  const edges = file.edges ?? (file.graph?.links ? edgesFromD3(file.graph.links) : []);
+  const issues: ListIssue[] = [];
+  const assets = parseAssetList(file.assets ?? [], issues);
+  const edges = file.edges
+    ? parseEdgeList(file.edges, issues)
+    : file.graph?.links
+      ? edgesFromD3(file.graph.links)
+      : [];
+  if (issues.length) throw invalidStructure(path, 'findings report', issues);
   return {
-    assets: file.assets ?? [],
+    assets,
     edges,
     findings: file.findings,
     compliance: file.compliance ?? file.compliance_results ?? [],
@@ -111,9 +123,13 @@ export function genericFromDocument(document: unknown, path: string): LoadedData
     return { findings: validate(FindingListSchema, document, path, 'generic findings list'), metadata: {} };
   }
   const file = validate(GenericFileSchema, document, path, 'generic');
+  const issues: ListIssue[] = [];
+  const assets = parseAssetList(file.assets ?? [], issues);
+  const edges = parseEdgeList(file.edges ?? [], issues);
+  if (issues.length) throw invalidStructure(path, 'generic', issues);
   return {
-    assets: file.assets ?? [],
-    edges: file.edges ?? [],
+    assets,
+    edges,
     findings: file.findings ?? [],
     compliance: file.compliance ?? file.compliance_results ?? [],
     coverage: file.coverage ?? [],

@@ -1,0 +1,127 @@
+/**
+ * Load benchmark: a generated 50,000-asset inventory map is written to a temp directory, loaded
+ * through the workspace (read, validate, index), then queried by account the way find_assets
+ * will (index lookup, name sort, one 500-item page of briefs). Prints figures, asserts nothing.
+ *
+ *   pnpm --filter @cloudg/catalog bench [-- --assets 50000 --accounts 100]
+ */
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { assetBrief, paginate, sortAssets, Workspace } from '../src/index.js';
+
+const { values } = parseArgs({
+  options: { assets: { type: 'string', default: '50000' }, accounts: { type: 'string', default: '100' } },
+});
+const ASSETS = Number(values.assets);
+const ACCOUNTS = Number(values.accounts);
+const TYPES = [
+  'EC2',
+  'S3_BUCKET',
+  'SECURITY_GROUP',
+  'IAM_ROLE',
+  'LAMBDA_FUNCTION',
+  'RDS_INSTANCE',
+  'SUBNET',
+  'KMS_KEY',
+];
+const REGIONS = ['us-east-1', 'eu-west-1', 'ap-southeast-2'];
+
+function inventory(): Record<string, unknown> {
+  const assets = [];
+  const edges = [];
+  for (let i = 0; i < ASSETS; i += 1) {
+    const account = String(100000000000 + (i % ACCOUNTS));
+    const type = TYPES[i % TYPES.length] ?? 'EC2';
+    const region = REGIONS[i % REGIONS.length] ?? 'us-east-1';
+    assets.push({
+      id: `asset-${i}`,
+      arn: `arn:aws:svc:${region}:${account}:${type.toLowerCase()}/res-${i}`,
+      name: `res-${i}`,
+      asset_type: type,
+      provider: 'AWS',
+      region,
+      account_id: account,
+      tags: { env: i % 2 ? 'prod' : 'dev', team: `team-${i % 17}` },
+      metadata: { index: i, encrypted: i % 3 === 0 },
+      collected_at: '2026-01-15T12:00:00',
+      is_internet_exposed: i % 97 === 0,
+      display_id: `arn:aws:svc:${region}:${account}:${type.toLowerCase()}/res-${i}`,
+    });
+    if (i > 0) {
+      edges.push({
+        id: `edge-${i}`,
+        source_id: `asset-${i}`,
+        target_id: `asset-${i - 1}`,
+        edge_type: 'REFERENCES',
+        ports: [],
+        port_range: null,
+        protocol: null,
+        cidr: null,
+        direction: 'ingress',
+        description: null,
+        relationship: null,
+        properties: {},
+      });
+    }
+  }
+  return {
+    summary: {},
+    providers: ['aws'],
+    regions: { aws: REGIONS },
+    assets,
+    edges,
+    unresolved_references: [],
+  };
+}
+
+const dir = await mkdtemp(join(tmpdir(), 'cloudg-bench-'));
+try {
+  const mapPath = join(dir, 'inventory-map.json');
+  await writeFile(mapPath, JSON.stringify(inventory()));
+  const bytes = (await stat(mapPath)).size;
+  const rssBefore = process.memoryUsage().rss;
+
+  const ws = new Workspace({ allowedRoots: [dir], outputDir: join(dir, 'out'), cwd: dir });
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const ds = await ws.load(dir, { name: 'bench' });
+  const loadMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  const loadCpuMs = (cpu.user + cpu.system) / 1000;
+  const t1 = performance.now();
+  const byAccount = ds.indexes.byAccount;
+  const indexMs = performance.now() - t1;
+
+  const account = '100000000007';
+  const queryOnce = () => {
+    const matches = byAccount.get(account) ?? [];
+    const sorted = sortAssets(ds, matches, 'name');
+    const page = paginate(sorted, { dataset: ds, query: { account }, limit: 500 });
+    return page.items.map((a) => assetBrief(ds, a));
+  };
+  const first = queryOnce();
+  const runs = 50;
+  const t2 = performance.now();
+  for (let i = 0; i < runs; i += 1) queryOnce();
+  const queryMs = (performance.now() - t2) / runs;
+
+  const rss = process.memoryUsage().rss;
+  const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
+  console.log(
+    `assets            ${ds.assets.length} (${ACCOUNTS} accounts), edges ${ds.edges.length}, file ${mb(bytes)} MB`,
+  );
+  console.log(
+    `load              ${loadMs.toFixed(0)} ms wall (target <= 2000 ms, ratio ${(loadMs / 2000).toFixed(2)})`,
+  );
+  console.log(`load cpu          ${loadCpuMs.toFixed(0)} ms (wall time inflates when the machine is busy)`);
+  console.log(`account index     ${indexMs.toFixed(1)} ms (built on first use)`);
+  console.log(
+    `find by account   ${queryMs.toFixed(2)} ms per query, ${first.length} results (index + sort + page + briefs)`,
+  );
+  console.log(`rss               ${mb(rss)} MB (before load ${mb(rssBefore)} MB)`);
+} finally {
+  await rm(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,2 @@
+export { assetRefCandidates, completeAssetRef } from './assets.js';
+export { completeDatasetName } from './datasets.js';

@@ -1,0 +1,46 @@
+import { Layer, type LayerOptions, type PolicyPort, Registry } from '@cloudg/core';
+import { registerPrompts } from './prompts/index.js';
+import { registerResources } from './resources/index.js';
+import { registerInventoryTools } from './tools/inventory/index.js';
+import { registerMetaTools } from './tools/meta/index.js';
+import { registerPrivacyTools } from './tools/privacy/index.js';
+import { registerWorkspaceTools } from './tools/workspace/index.js';
+import { Workspace } from './workspace/workspace.js';
+
+/**
+ * The catalog's default registry: every tool, resource, template, completion and prompt the
+ * catalog ships, in catalog order (workspace, inventory, resources, meta, privacy, prompts).
+ */
+export function defaultRegistry(): Registry<Workspace> {
+  const registry = new Registry<Workspace>();
+  registerWorkspaceTools(registry);
+  registerInventoryTools(registry);
+  registerResources(registry);
+  registerMetaTools(registry);
+  registerPrivacyTools(registry);
+  registerPrompts(registry);
+  return registry;
+}
+
+export interface CatalogLayerOptions extends Omit<LayerOptions<Workspace>, 'app' | 'policy' | 'registry'> {
+  /** Default: core's allow-all policy. */
+  policy?: PolicyPort;
+  /** Default: a new workspace with default options. */
+  workspace?: Workspace;
+  /** Default: `defaultRegistry()`. */
+  registry?: Registry<Workspace>;
+}
+
+/**
+ * A ready catalog layer: the workspace travels as `ctx.app`, and every workspace change
+ * (dataset loaded, selected, mutated, unloaded) is forwarded to the layer's change listeners,
+ * which transports turn into `resources/list_changed` and `resources/updated` notifications.
+ */
+export function createCatalogLayer(options: CatalogLayerOptions = {}): Layer<Workspace> {
+  const { workspace = new Workspace(), registry = defaultRegistry(), policy, ...rest } = options;
+  const layerOptions: LayerOptions<Workspace> = { ...rest, app: workspace, registry };
+  if (policy !== undefined) layerOptions.policy = policy;
+  const layer = new Layer<Workspace>(layerOptions);
+  workspace.onChange((kind, uri) => layer.notifyChange(kind, uri));
+  return layer;
+}

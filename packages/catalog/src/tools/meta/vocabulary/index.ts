@@ -1,0 +1,19 @@
+export {
+  ASSET_TYPES,
+  type AssetTypeInfo,
+  assetTypeInfo,
+  assetTypesByFamily,
+} from './asset-types.js';
+export {
+  type DependencyDirection,
+  EDGE_TYPE_ORDER,
+  type EdgeTypeInfo,
+  edgeTypeInfo,
+  edgeTypeVerbs,
+} from './edge-types.js';
+export {
+  RELATION_GROUPS,
+  RELATION_TYPES,
+  RELATION_TYPES_BY_GROUP,
+  type RelationGroup,
+} from './relation-types.js';
