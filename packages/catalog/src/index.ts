@@ -1,6 +1,8 @@
 // @cloudg/catalog: the cloud domain of cloudg. Data model, loaders, the workspace of named
 // datasets, and the conventions every catalog tool shares.
 
+// ---- workspace and inventory tools, resources, completions, the default registry ----
+export { assetRefCandidates, completeAssetRef, completeDatasetName } from './completions/index.js';
 // ---- conventions shared by the tools ----
 export {
   type AssetBrief,
@@ -21,6 +23,7 @@ export {
   parseSeverity,
   unknownEnumValue,
 } from './conventions/enums.js';
+export { resolveFindingRef } from './conventions/findings.js';
 export {
   checkLimit,
   DEFAULT_LIMIT,
@@ -157,10 +160,15 @@ export {
   type LoaderKind,
   PROVIDERS,
 } from './model/vocabulary.js';
+export { type CatalogLayerOptions, createCatalogLayer, defaultRegistry } from './registry.js';
+export { registerResources } from './resources/index.js';
 // ---- the sample estate ----
 export { type SampleEstateFacts, SampleEstateFactsSchema } from './sample-estate/facts.js';
 export { readSampleEstateFacts, sampleEstateFiles, writeSampleEstate } from './sample-estate/generate.js';
 export { sampleEstateDir, sampleEstateFactsPath } from './sample-estate/paths.js';
+export { type AssetFilterArgs, filterAssets } from './tools/inventory/asset-filter.js';
+export { registerInventoryTools } from './tools/inventory/index.js';
+export { registerWorkspaceTools } from './tools/workspace/index.js';
 // ---- workspace ----
 export { type DatasetDiff, type DiffSection, diffDatasets } from './workspace/diff.js';
 export {
@@ -182,10 +190,3 @@ export {
   type WorkspaceOptions,
   type WorkspaceStatus,
 } from './workspace/workspace.js';
-// ---- workspace and inventory tools, resources, completions, the default registry ----
-export { assetRefCandidates, completeAssetRef, completeDatasetName } from './completions/index.js';
-export { type CatalogLayerOptions, createCatalogLayer, defaultRegistry } from './registry.js';
-export { registerResources } from './resources/index.js';
-export { type AssetFilterArgs, filterAssets } from './tools/inventory/asset-filter.js';
-export { registerInventoryTools } from './tools/inventory/index.js';
-export { registerWorkspaceTools } from './tools/workspace/index.js';
