@@ -15,13 +15,21 @@ import {
   Principal,
   type TransformPipeline,
 } from '@cloudg/core';
-import { type Pipeline, type PseudonymVault, TokenVault, type TransformBuildContext } from '@cloudg/privacy';
+import {
+  compileCustomDetector,
+  type Pipeline,
+  PrivacyError,
+  type PseudonymVault,
+  TokenVault,
+  type TransformBuildContext,
+} from '@cloudg/privacy';
 import { type DecisionCounters, type DecisionEntry, DecisionLog } from './audit/decision-log.js';
 import { type ArgumentHasher, createArgumentHasher } from './audit/hash.js';
 import { compileAccessLists } from './decide/access-lists.js';
 import { type Decision, decide, effectiveCeiling, type PolicyAccess } from './decide/decide.js';
 import { type Primitive, primitiveOf } from './decide/primitive.js';
 import { type CompiledRule, compileRules, matchingRules } from './decide/rules.js';
+import { type PolicyIssue, PolicyValidationError } from './errors.js';
 import { mergePolicyDicts, type PolicyDict } from './load/merge.js';
 import { loadPolicyDocument, type PolicySourceValue, type SourceOptions } from './load/source.js';
 import {
@@ -194,11 +202,29 @@ export class Policy implements PolicyPort {
   }
 
   /**
-   * Build every transform the policy names once, so an unknown type or a bad option fails at
-   * load time: the policy's own lists and those of each role and rule. (`transform_options`
-   * are merged per call and checked when a pipeline is first assembled.)
+   * Compile the custom detectors and build every transform the policy names once, so a bad
+   * detector, an unknown transform type or a bad option fails at load time: the policy's own
+   * lists and those of each role and rule. (`transform_options` are merged per call and checked
+   * when a pipeline is first assembled.)
    */
   private checkTransforms(): void {
+    const issues: PolicyIssue[] = [];
+    const names = new Set<string>();
+    this.config.detectors.forEach((detector, i) => {
+      try {
+        const { name } = compileCustomDetector(detector);
+        if (names.has(name))
+          issues.push({
+            path: `detectors[${i}].name`,
+            message: 'a detector with this name is defined twice',
+          });
+        names.add(name);
+      } catch (error) {
+        if (!(error instanceof PrivacyError)) throw error;
+        issues.push({ path: `detectors[${i}]`, message: error.message });
+      }
+    });
+    if (issues.length > 0) throw new PolicyValidationError(issues, this.loadedFrom);
     this.build(this.transforms.transforms, 'transforms');
     this.build(this.transforms.inputTransforms, 'input_transforms');
     for (const rule of this.rules) {

@@ -9,7 +9,7 @@ import { defineTool, Layer, MetaKey, type Principal, Registry } from '@cloudg/co
 import { TokenVault } from '@cloudg/privacy';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { Policy, type PolicySourceValue } from '../src/index.js';
+import { Policy, type PolicySourceValue, PolicyValidationError } from '../src/index.js';
 import { as, load, local, silent } from './helpers.js';
 
 const ASSET = {
@@ -119,6 +119,54 @@ describe('policy-level transforms are built at load time', () => {
       /Bad options for transform 'project'/,
     );
     expect(() => load({ rules: [{ name: 'r', transforms: ['nope'] }] })).toThrow(/the transforms of 'r'/);
+  });
+
+  it('custom detectors are compiled at load time, with the path of each bad one', () => {
+    const ticket = {
+      name: 'jira_ticket',
+      entity: 'ticket_id',
+      category: 'internal',
+      pattern: '\\b(?:SECOPS|INFRA)-\\d{2,6}\\b',
+    };
+    expect(load({ extends: 'open', detectors: [ticket] }).config.detectors).toHaveLength(1);
+    expect(() => load({ detectors: [ticket, { name: 'x', patern: 'a' }, ticket] })).toThrow(
+      PolicyValidationError,
+    );
+    try {
+      load({ detectors: [ticket, { name: 'x', patern: 'a' }, ticket] });
+    } catch (error) {
+      expect((error as PolicyValidationError).data.issues.map((i) => i.path)).toEqual([
+        'detectors[1]',
+        'detectors[2].name',
+      ]);
+    }
+  });
+
+  it('a custom detector feeds the redactor (recipe 17.5)', async () => {
+    const registry = new Registry();
+    registry.add(
+      defineTool({ name: 'note', handler: () => ({ Ticket: 'Opened in SECOPS-4821 by on-call' }) }),
+    );
+    const policy = load({
+      name: 'tickets',
+      extends: 'standard',
+      detectors: [
+        {
+          name: 'jira_ticket',
+          entity: 'ticket_id',
+          category: 'internal',
+          pattern: '\\b(?:SECOPS|INFRA)-\\d{2,6}\\b',
+          confidence: 0.9,
+          hints: ['secops-', 'infra-'],
+        },
+      ],
+      transform_options: { redact: { strategies: { ticket_id: 'hash' } } },
+    });
+    const result = await new Layer({ policy, registry, logger: silent }).callTool('note', {});
+    expect(String((result.structured as { Ticket: string }).Ticket)).toMatch(
+      /^Opened in ticket_id:[0-9a-f]{12} by on-call$/,
+    );
+    expect(result.meta[MetaKey.transforms]).toMatchObject({ hashed: { ticket_id: 1 } });
   });
 });
 
