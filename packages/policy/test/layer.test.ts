@@ -134,6 +134,36 @@ describe('rate limits through the layer', () => {
 });
 
 describe('decision log', () => {
+  it('records the three outcomes of section 15.1 in order', async () => {
+    const registry = catalogRegistry();
+    registry.add(defineTool({ name: 'find_assets', input: { query: z.string() }, handler: () => [] }), {
+      replace: true,
+    });
+    const { layer, policy } = layerFor(
+      { extends: 'strict', name: 'strict-audit', audit: true, hide_denied: false },
+      {},
+      registry,
+    );
+    await layer.callTool('get_asset', { ref: 'web-1', max_relations: 0 });
+    await layer.callTool('map_inventory', {});
+    await layer.callTool('find_assets', { query: 'password=hunter2-prod' });
+    expect(
+      policy.auditLog.map((e) => [e.decision, e.name, Object.keys(e.arguments), e.reason ?? null]),
+    ).toEqual([
+      ['allowed', 'get_asset', ['max_relations', 'ref'], null],
+      ['denied', 'map_inventory', [], "capability 'cloud_access' is denied by policy 'strict-audit'"],
+      [
+        'rejected',
+        'find_assets',
+        ['query'],
+        'Arguments appear to contain secrets (password); refusing to process them. Pass resource references, never credentials.',
+      ],
+    ]);
+    for (const entry of policy.auditLog) {
+      expect(entry).toMatchObject({ kind: 'tool', principal: 'local', roles: ['default', 'local'] });
+    }
+  });
+
   it('with audit: true records allowed calls with hashed arguments, never values', async () => {
     const { layer, policy } = layerFor({
       extends: 'strict',
