@@ -1,0 +1,32 @@
+import type { JsonObject, PolicyPort, Principal, ToolContext } from '@cloudg/core';
+
+/**
+ * The privacy tools reach the policy only through core's `PolicyPort` and its optional
+ * `introspection`. A policy without introspection (core's allow-all policy, a custom port) has
+ * no transforms, vault or decision log to report, so each tool answers with that empty truth.
+ */
+export function policyOf<TApp>(ctx: ToolContext<TApp>): PolicyPort {
+  return ctx.layer.policy;
+}
+
+export function principalJson(principal: Principal): JsonObject {
+  return { id: principal.id, roles: principal.sortedRoles() };
+}
+
+/** `privacy_status` for a policy that cannot describe itself. */
+export function bareStatus(policy: PolicyPort, principal: Principal, visibleTools: number): JsonObject {
+  return {
+    policy: policy.name,
+    description: null,
+    loaded_from: null,
+    extends: [],
+    principal: principalJson(principal),
+    max_sensitivity: null,
+    denied_capabilities: [],
+    visible_tools: visibleTools,
+    output_pipeline: [],
+    pseudonymisation: { active: false, vault_scope: null, vault_entries: 0, by_entity: {}, key_source: null },
+    audit_enabled: false,
+    counters: {},
+  };
+}
