@@ -311,3 +311,17 @@ describe('generic JSON and explicit kinds', () => {
     expect(data.findings).toHaveLength(12);
   });
 });
+
+describe('JSON Lines', () => {
+  it('refuses a file whose later line is broken, naming the format but not the content', async () => {
+    const text = await readFile(at('scans/prowler-asff.jsonl'), 'utf8');
+    await writeFile(at('scans/cut.jsonl'), `${text}{"Title": "half-written sk-live-123`);
+    const attempt = loadPath(at('scans/cut.jsonl'));
+    await expect(attempt).rejects.toMatchObject({
+      code: -32602,
+      message:
+        'The file is not valid JSON Lines. Check that it is complete and was written by a supported tool.',
+      data: { path: at('scans/cut.jsonl'), format: 'json lines' },
+    });
+  });
+});

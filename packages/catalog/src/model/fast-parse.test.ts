@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CloudAssetSchema } from './asset.js';
 import { type ListIssue, parseAssetList, parseEdgeList } from './fast-parse.js';
 
 describe('asset and edge lists', () => {
@@ -91,5 +92,35 @@ describe('asset and edge lists', () => {
       cidr: null,
       direction: 'ingress',
     });
+  });
+});
+
+describe('the fast path and the schema agree', () => {
+  it('on assets the fast path accepts', () => {
+    const samples = [
+      {
+        id: 'a',
+        name: 'n',
+        asset_type: 'EC2',
+        provider: 'azure',
+        account_id: 42,
+        tags: { n: 1, b: false, s: 'x' },
+      },
+      {
+        id: 'b',
+        arn: 'arn:x',
+        asset_type: 'S3_BUCKET',
+        provider: 'AWS',
+        region: null,
+        metadata: { k: [1] },
+        extra: 1,
+      },
+    ];
+    for (const raw of samples) {
+      const issues: ListIssue[] = [];
+      const [fast] = parseAssetList([structuredClone(raw)], issues);
+      expect(issues).toEqual([]);
+      expect(fast).toEqual(CloudAssetSchema.parse(structuredClone(raw)));
+    }
   });
 });

@@ -23,10 +23,21 @@ function optString(v: unknown): boolean {
   return v === undefined || v === null || typeof v === 'string';
 }
 
-function stringRecord(v: unknown): v is Record<string, string> {
-  if (!isPlainObject(v)) return false;
-  for (const key in v) if (typeof v[key] !== 'string') return false;
-  return true;
+/** Tags as strings: string values pass as they are, numbers and booleans are stringified. */
+function tagRecord(v: unknown): Record<string, string> | undefined {
+  if (!isPlainObject(v)) return undefined;
+  let copy: Record<string, string> | undefined;
+  for (const key in v) {
+    const value = v[key];
+    if (typeof value === 'string') {
+      if (copy) copy[key] = value;
+      continue;
+    }
+    if (typeof value !== 'number' && typeof value !== 'boolean') return undefined;
+    copy ??= { ...(v as Record<string, string>) };
+    copy[key] = String(value);
+  }
+  return copy ?? (v as Record<string, string>);
 }
 
 function fastAsset(raw: unknown): CloudAsset | undefined {
@@ -50,8 +61,17 @@ function fastAsset(raw: unknown): CloudAsset | undefined {
   const prov = provider.toUpperCase();
   if (!PROVIDER_SET.has(prov)) return undefined;
   if (!optString(arn) || !optString(name) || !optString(region) || !optString(collected_at)) return undefined;
-  if (!(account_id === undefined || account_id === null || typeof account_id === 'string')) return undefined;
-  if (!(tags === undefined || tags === null || stringRecord(tags))) return undefined;
+  if (
+    !(
+      account_id === undefined ||
+      account_id === null ||
+      typeof account_id === 'string' ||
+      typeof account_id === 'number'
+    )
+  )
+    return undefined;
+  const tagValues = tags === undefined || tags === null ? {} : tagRecord(tags);
+  if (tagValues === undefined) return undefined;
   if (!(metadata === undefined || metadata === null || isPlainObject(metadata))) return undefined;
   if (
     !(
@@ -72,8 +92,8 @@ function fastAsset(raw: unknown): CloudAsset | undefined {
     asset_type,
     provider: prov as CloudAsset['provider'],
     region: (region as string | null | undefined) || 'global',
-    account_id: (account_id as string | null | undefined) ?? null,
-    tags: (tags as Record<string, string> | null | undefined) ?? {},
+    account_id: account_id === undefined || account_id === null ? null : String(account_id),
+    tags: tagValues,
     metadata: (metadata as Record<string, unknown> | null | undefined) ?? {},
     collected_at: (collected_at as string | null | undefined) ?? null,
     is_internet_exposed: (is_internet_exposed as boolean | null | undefined) ?? false,
