@@ -1,1 +1,14 @@
-export {};
+// @cloudg/server: compose a cloudg layer from options and serve it.
+export { createLayerFromOptions, type ServerLayer, type ServerLayerOptions } from './create-layer.js';
+export { type DatasetSpec, DatasetSpecError, parseDatasetSpec } from './dataset-spec.js';
+export { AVAILABLE_FLAVORS, FLAVOR_NAMES, type Flavor, resolveFlavor, ServeOptionsError } from './flavors.js';
+export { READ_ONLY_DROPPED_CAPABILITIES, readOnlyRegistry } from './read-only.js';
+export {
+  checkServeOptions,
+  LOG_LEVELS,
+  type ServeOptions,
+  serve,
+  TRANSPORTS,
+  type TransportName,
+} from './serve.js';
+export { SERVER_VERSION } from './version.js';

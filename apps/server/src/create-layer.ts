@@ -1,0 +1,134 @@
+/**
+ * Building a layer the way `cloudg-mcp` does: the policy, the catalog over a workspace with the
+ * operator's datasets preloaded, the filters, and the middleware stack of MCP.md 14.1.
+ */
+
+import { defaultRegistry, Workspace } from '@cloudg/catalog';
+import {
+  AuditLogMiddleware,
+  CachingMiddleware,
+  ConcurrencyLimitMiddleware,
+  Layer,
+  type Logger,
+  MetricsMiddleware,
+  type Middleware,
+  type Registry,
+  registerMetricsResource,
+} from '@cloudg/core';
+import { Policy, type PolicySourceValue } from '@cloudg/policy';
+import { parseDatasetSpec } from './dataset-spec.js';
+import { readOnlyRegistry } from './read-only.js';
+import { SERVER_VERSION } from './version.js';
+
+export interface ServerLayerOptions {
+  /** A Policy, a profile name, a policy file, inline JSON or a plain object. Default: `CLOUDG_MCP_POLICY`, else `standard`. */
+  policy?: Policy | PolicySourceValue;
+  /**
+   * Datasets to preload, as `[NAME=]PATH`. The operator chose them, so they are loaded even
+   * outside the allowed roots; the roots only restrict what tools may open.
+   */
+  datasets?: readonly string[];
+  prefix?: string;
+  includeCategories?: readonly string[];
+  excludeCategories?: readonly string[];
+  includeTools?: readonly string[];
+  excludeTools?: readonly string[];
+  /** Drop tools that write files, reach cloud APIs, run programs or are destructive. */
+  readOnly?: boolean;
+  /** JSONL audit trail (mode 0600). */
+  auditLog?: string;
+  /** Seconds; caches read-only idempotent tools. Off by default. */
+  cacheTtl?: number;
+  /** Cap on concurrent tool calls. Off by default. */
+  maxConcurrency?: number;
+  /** A custom registry instead of the built-in catalog. */
+  registry?: Registry<Workspace>;
+  /** Added innermost, after the built-in stack. */
+  middleware?: Middleware<Workspace>[];
+  /** Seconds; 0 disables. Default 300. */
+  defaultTimeout?: number;
+  workspace?: Workspace;
+  allowedRoots?: readonly string[];
+  outputDir?: string;
+  cwd?: string;
+  logger?: Logger;
+  name?: string;
+  instructions?: string;
+}
+
+export interface ServerLayer {
+  layer: Layer<Workspace>;
+  workspace: Workspace;
+  policy: Policy;
+  metrics: MetricsMiddleware;
+  cache: CachingMiddleware | undefined;
+  audit: AuditLogMiddleware | undefined;
+  /** Save the vault (when the policy has a path) and close the audit log. Returns the vault path written, if any. */
+  close(): string | null;
+}
+
+export async function createLayerFromOptions(options: ServerLayerOptions = {}): Promise<ServerLayer> {
+  const policy = options.policy instanceof Policy ? options.policy : Policy.load(options.policy);
+  const workspace =
+    options.workspace ??
+    new Workspace({
+      ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
+      ...(options.outputDir ? { outputDir: options.outputDir } : {}),
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+    });
+  for (const value of options.datasets ?? []) {
+    const spec = parseDatasetSpec(value, options.cwd);
+    await workspace.preload(spec.path, spec.name ? { name: spec.name } : {});
+  }
+
+  let registry = options.registry ?? defaultRegistry();
+  if (options.readOnly) registry = readOnlyRegistry(registry);
+
+  const stack: Middleware<Workspace>[] = [];
+  const audit = options.auditLog ? new AuditLogMiddleware({ path: options.auditLog }) : undefined;
+  if (audit) stack.push(audit.middleware);
+  const metrics = new MetricsMiddleware();
+  stack.push(metrics.middleware);
+  if (options.maxConcurrency)
+    stack.push(new ConcurrencyLimitMiddleware({ limit: options.maxConcurrency }).middleware);
+  const cache = options.cacheTtl ? new CachingMiddleware({ ttl: options.cacheTtl }) : undefined;
+  if (cache) stack.push(cache.middleware);
+  stack.push(...(options.middleware ?? []));
+
+  const layer = new Layer<Workspace>({
+    app: workspace,
+    policy,
+    registry,
+    middleware: stack,
+    version: SERVER_VERSION,
+    ...(options.includeCategories ? { includeCategories: options.includeCategories } : {}),
+    ...(options.excludeCategories ? { excludeCategories: options.excludeCategories } : {}),
+    ...(options.includeTools ? { includeTools: options.includeTools } : {}),
+    ...(options.excludeTools ? { excludeTools: options.excludeTools } : {}),
+    ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
+    ...(options.defaultTimeout !== undefined ? { defaultTimeout: options.defaultTimeout } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.name ? { name: options.name } : {}),
+    ...(options.instructions ? { instructions: options.instructions } : {}),
+  });
+  // Metrics are always on, and so is their resource.
+  registerMetricsResource(layer, metrics);
+  workspace.onChange((kind, uri) => layer.notifyChange(kind, uri));
+  cache?.attach(layer);
+
+  let closed = false;
+  return {
+    layer,
+    workspace,
+    policy,
+    metrics,
+    cache,
+    audit,
+    close() {
+      if (closed) return null;
+      closed = true;
+      audit?.close();
+      return policy.saveVault();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { resolve } from 'node:path';
+
+export interface DatasetSpec {
+  /** Undefined: the loader picks one from the path (parent directory of an inventory map, else the file stem). */
+  name: string | undefined;
+  path: string;
+}
+
+/** Thrown for a `--dataset` value that cannot be used. */
+export class DatasetSpecError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DatasetSpecError';
+  }
+}
+
+const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/**
+ * Parse `[NAME=]PATH`. Only a prefix that is a valid dataset name counts as a name, so paths
+ * that contain `=` still work. The path is made absolute against `cwd`.
+ */
+export function parseDatasetSpec(value: string, cwd: string = process.cwd()): DatasetSpec {
+  const trimmed = value.trim();
+  if (!trimmed) throw new DatasetSpecError('A dataset needs a path: use [NAME=]PATH');
+  const eq = trimmed.indexOf('=');
+  if (eq > 0 && NAME.test(trimmed.slice(0, eq))) {
+    const path = trimmed.slice(eq + 1);
+    if (!path) throw new DatasetSpecError('A dataset needs a path after NAME=');
+    return { name: trimmed.slice(0, eq), path: resolve(cwd, path) };
+  }
+  return { name: undefined, path: resolve(cwd, trimmed) };
+}

@@ -1,0 +1,142 @@
+/**
+ * Serving a layer over stdio or Streamable HTTP, with the start-up line, the warning for an
+ * unauthenticated non-loopback bind, and the vault saved however serving ends.
+ */
+import { isLoopbackAddress, serveHttp, serveStdio, TokenAuth } from '@cloudg/transports';
+import type { ServerLayer } from './create-layer.js';
+import { resolveFlavor, ServeOptionsError } from './flavors.js';
+
+export const TRANSPORTS = ['stdio', 'http', 'streamable-http', 'sse'] as const;
+export type TransportName = (typeof TRANSPORTS)[number];
+export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARNING', 'ERROR'] as const;
+
+export interface ServeOptions {
+  transport?: TransportName;
+  flavor?: string;
+  host?: string;
+  port?: number;
+  path?: string;
+  /** Token specs `TOKEN[:ROLES[:ID]]`; `TOKEN` may be `env:VAR`. HTTP only. */
+  authTokens?: readonly string[];
+  allowedOrigins?: readonly string[];
+  allowedHosts?: readonly string[];
+  corsOrigins?: readonly string[];
+  jsonResponse?: boolean;
+  stateless?: boolean;
+  pageSize?: number;
+  /** DEBUG, INFO, WARNING or ERROR (any case). Default WARNING. */
+  logLevel?: string;
+  /** Stop serving when this aborts (tests, embedding). SIGINT and SIGTERM always stop it. */
+  signal?: AbortSignal;
+  /** Called once an HTTP server listens. */
+  onListening?: (address: { host: string; port: number; url: string }) => void;
+  /** Where the start-up line and warnings go. Default stderr. */
+  announce?: (line: string) => void;
+  /** Handle SIGINT and SIGTERM. Default true. */
+  handleSignals?: boolean;
+}
+
+const PINO_LEVELS: Record<string, string> = { DEBUG: 'debug', INFO: 'info', WARNING: 'warn', ERROR: 'error' };
+
+/** Validate option combinations and token specs before anything starts. */
+export function checkServeOptions(options: ServeOptions): { flavor: 'native'; auth: TokenAuth | undefined } {
+  const flavor = resolveFlavor(options.flavor);
+  const transport = options.transport ?? 'stdio';
+  if (!(TRANSPORTS as readonly string[]).includes(transport)) {
+    throw new ServeOptionsError(`Unknown transport '${transport}'; choose one of: ${TRANSPORTS.join(', ')}`);
+  }
+  if (options.logLevel !== undefined && !PINO_LEVELS[options.logLevel.toUpperCase()]) {
+    throw new ServeOptionsError(
+      `Unknown log level '${options.logLevel}'; choose one of: ${LOG_LEVELS.join(', ')}`,
+    );
+  }
+  if (options.pageSize !== undefined && !(Number.isInteger(options.pageSize) && options.pageSize >= 0)) {
+    throw new ServeOptionsError('--page-size must be a whole number, 0 or more');
+  }
+  const specs = options.authTokens ?? [];
+  const auth = specs.length > 0 && transport !== 'stdio' ? TokenAuth.fromSpecs(specs) : undefined;
+  return { flavor, auth };
+}
+
+function describeUrl(host: string, port: number, path: string): string {
+  const shown = host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${port}${path}`;
+}
+
+/**
+ * Serve until the input ends (stdio), a signal arrives or `options.signal` aborts. The vault is
+ * saved on the way out in every case.
+ */
+export async function serve(server: ServerLayer, options: ServeOptions = {}): Promise<void> {
+  const { flavor, auth } = checkServeOptions(options);
+  const announce = options.announce ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const transport = options.transport ?? 'stdio';
+  server.layer.logger.level = PINO_LEVELS[(options.logLevel ?? 'WARNING').toUpperCase()] ?? 'warn';
+
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  const handleSignals = options.handleSignals ?? true;
+  if (handleSignals) {
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  }
+  const external = options.signal;
+  if (external) {
+    if (external.aborted) stop.abort();
+    else external.addEventListener('abort', onSignal, { once: true });
+  }
+  const stopped = new Promise<void>((resolve) =>
+    stop.signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
+
+  try {
+    if (transport === 'stdio') {
+      await Promise.race([
+        serveStdio(server.layer as never, {
+          ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
+        }),
+        stopped,
+      ]);
+      return;
+    }
+    const host = options.host ?? '127.0.0.1';
+    const path = options.path ?? '/mcp';
+    if (!auth && !isLoopbackAddress(host)) {
+      announce(
+        `Warning: listening on ${host} without --auth-token: anyone who can reach this address can call every tool the policy allows`,
+      );
+    }
+    const running = await serveHttp(server.layer as never, {
+      host,
+      port: options.port ?? 8765,
+      path,
+      transport: transport === 'sse' ? 'sse' : 'http',
+      ...(auth ? { auth } : {}),
+      ...(options.allowedOrigins?.length ? { allowedOrigins: [...options.allowedOrigins] } : {}),
+      ...(options.allowedHosts?.length ? { allowedHosts: [...options.allowedHosts] } : {}),
+      ...(options.corsOrigins?.length ? { corsOrigins: [...options.corsOrigins] } : {}),
+      ...(options.jsonResponse ? { jsonResponse: true } : {}),
+      ...(options.stateless ? { stateless: true } : {}),
+      ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
+    });
+    const url = describeUrl(running.host, running.port, path);
+    announce(
+      `cloudg MCP server (${flavor}, ${transport === 'streamable-http' ? 'http' : transport}) listening on ${url}`,
+    );
+    options.onListening?.({ host: running.host, port: running.port, url });
+    await stopped;
+    await running.close();
+  } finally {
+    if (handleSignals) {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+    external?.removeEventListener('abort', onSignal);
+    try {
+      const saved = server.close();
+      if (saved) server.layer.logger.info({ path: saved }, 'pseudonym vault saved');
+    } catch (error) {
+      server.layer.logger.error({ err: error }, 'could not save the pseudonym vault');
+    }
+  }
+}
