@@ -3,6 +3,7 @@
 export type { DecisionCounters, DecisionEntry, DecisionOutcome } from './audit/decision-log.js';
 export type { Decision } from './decide/decide.js';
 export { GlobList } from './decide/glob.js';
+export type { PolicyDescription } from './describe.js';
 export {
   PolicyError,
   type PolicyErrorCode,
@@ -20,7 +21,7 @@ export { moveAliasesAfterRedact } from './pipeline/assemble.js';
 export { EMPTY_PIPELINE } from './pipeline/pipeline.js';
 export { PolicyPipeline } from './pipeline/privacy.js';
 export { canonicalType, type NormalizedSpec, normalizeSpec } from './pipeline/specs.js';
-export { Policy, type PolicyDescription, type PolicyOptions, type PolicyVault } from './policy.js';
+export { Policy, type PolicyOptions, type PolicyVault } from './policy.js';
 export type { Clock, RateLimitData } from './rate/limiter.js';
 export {
   type PolicyCallKind,

@@ -20,7 +20,6 @@ import {
   type Pipeline,
   PrivacyError,
   type PseudonymVault,
-  TokenVault,
   type TransformBuildContext,
 } from '@cloudg/privacy';
 import { type DecisionCounters, type DecisionEntry, DecisionLog } from './audit/decision-log.js';
@@ -29,6 +28,7 @@ import { compileAccessLists } from './decide/access-lists.js';
 import { type Decision, decide, effectiveCeiling, type PolicyAccess } from './decide/decide.js';
 import { type Primitive, primitiveOf } from './decide/primitive.js';
 import { type CompiledRule, compileRules, matchingRules } from './decide/rules.js';
+import { describePolicy, type PolicyDescription } from './describe.js';
 import { type PolicyIssue, PolicyValidationError } from './errors.js';
 import { mergePolicyDicts, type PolicyDict } from './load/merge.js';
 import { loadPolicyDocument, type PolicySourceValue, type SourceOptions } from './load/source.js';
@@ -47,6 +47,7 @@ import { type Clock, RateLimiter } from './rate/limiter.js';
 import { type CompiledLimit, compileLimit } from './rate/limits.js';
 import type { PolicyCallKind, PolicyConfig } from './schema/config.js';
 import { validatePolicy } from './schema/validate.js';
+import { createVault } from './vault.js';
 
 /**
  * The vault a policy's transforms use: @cloudg/privacy's `TokenVault`, or anything with the same
@@ -68,38 +69,6 @@ export interface PolicyOptions extends SourceOptions {
   now?: () => number;
   /** Environment the vault reads its key from. Default `process.env`. */
   vaultEnv?: Readonly<Record<string, string | undefined>>;
-}
-
-export interface PolicyDescription {
-  name: string;
-  description: string;
-  loaded_from: string;
-  extends: string[];
-  hide_denied: boolean;
-  honor_hints: boolean;
-  audit: boolean;
-  audit_size: number;
-  max_sensitivity: string | null;
-  deny_capabilities: string[];
-  allow_capabilities: string[];
-  effective_denied_capabilities: string[];
-  allow_tools: string[] | null;
-  deny_tools: string[];
-  allow_resources: string[] | null;
-  deny_resources: string[];
-  allow_prompts: string[] | null;
-  deny_prompts: string[];
-  allow_categories: string[] | null;
-  deny_categories: string[];
-  roles: string[];
-  rules: string[];
-  rate_limits: PolicyConfig['rate_limits'];
-  transforms: NormalizedSpec[];
-  input_transforms: NormalizedSpec[];
-  transform_options: Record<string, Record<string, unknown>>;
-  disabled_detectors: string[];
-  detectors: number;
-  vault: Omit<PolicyConfig['vault'], 'key'> & { key_set: boolean };
 }
 
 const LABEL: Record<PolicyCallKind, string> = {
@@ -444,60 +413,17 @@ export class Policy implements PolicyPort {
 
   /** What the policy is and where it came from; the vault key is never shown. */
   describe(): PolicyDescription {
-    const c = this.config;
-    const { key, ...vault } = c.vault;
-    return {
-      name: c.name,
-      description: c.description,
-      loaded_from: this.loadedFrom,
-      extends: [...this.extendsChain],
-      hide_denied: c.hide_denied,
-      honor_hints: c.honor_hints,
-      audit: c.audit,
-      audit_size: c.audit_size,
-      max_sensitivity: c.max_sensitivity,
-      deny_capabilities: [...c.deny_capabilities],
-      allow_capabilities: [...c.allow_capabilities],
-      effective_denied_capabilities: [...this.access.deniedCapabilities].sort(),
-      allow_tools: c.allow_tools,
-      deny_tools: c.deny_tools,
-      allow_resources: c.allow_resources,
-      deny_resources: c.deny_resources,
-      allow_prompts: c.allow_prompts,
-      deny_prompts: c.deny_prompts,
-      allow_categories: c.allow_categories,
-      deny_categories: c.deny_categories,
-      roles: Object.keys(c.roles),
-      rules: this.rules.filter((_, i) => i >= Object.keys(c.roles).length).map((r) => r.name),
-      rate_limits: c.rate_limits,
-      transforms: [...this.transforms.transforms],
-      input_transforms: [...this.transforms.inputTransforms],
-      transform_options: c.transform_options,
-      disabled_detectors: c.disabled_detectors,
-      detectors: c.detectors.length,
-      vault: { ...vault, key_set: key !== null },
-    };
+    return describePolicy(this.config, {
+      loadedFrom: this.loadedFrom,
+      extendsChain: this.extendsChain,
+      effectiveDenied: this.access.deniedCapabilities,
+      ruleNames: this.rules.slice(Object.keys(this.config.roles).length).map((r) => r.name),
+      transforms: this.transforms,
+    });
   }
 
   /** The merged document as written, before defaults (what `derive()` starts from). */
   toDocument(): PolicyDict {
     return structuredClone(this.document);
   }
-}
-
-/** The policy's own vault, from its `vault` section. */
-function createVault(
-  config: PolicyConfig['vault'],
-  env: Readonly<Record<string, string | undefined>> | undefined,
-): TokenVault {
-  return new TokenVault({
-    key: config.key,
-    keyEnv: config.key_env,
-    scope: config.scope,
-    ttlSeconds: config.ttl_seconds,
-    path: config.path,
-    autosave: config.autosave,
-    encrypt: config.encrypt,
-    ...(env ? { env } : {}),
-  });
 }
