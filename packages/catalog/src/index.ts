@@ -86,7 +86,12 @@ export {
   nameFromPath,
   parseLoadKind,
 } from './loaders/load.js';
-export { dedupeAssets, dedupeFindings, mergeControlResults } from './loaders/normalise.js';
+export {
+  dedupeAssets,
+  dedupeFindings,
+  mergeControlResults,
+  normaliseFindingSet,
+} from './loaders/normalise.js';
 export { DEFAULT_MAX_FILE_BYTES, readJsonFile, readTextFile } from './loaders/read-file.js';
 export type { LoadedData } from './loaders/structured.js';
 // ---- data model ----

@@ -168,3 +168,43 @@ function hasDuplicateEdges(edges: readonly NetworkEdge[]): boolean {
   }
   return false;
 }
+
+/**
+ * Re-normalise a dataset's findings, optionally with new ones (ingest): duplicates merge (the
+ * copy already in the dataset wins, so ids and suppressions survive), and compliance results
+ * are merged the way the reference's `merge_compliance` does: a control the findings evaluate
+ * gets the fresh result plus any surviving finding ids the old result listed; a control they do
+ * not evaluate (scanner-native mappings, PASS results) is kept with its finding ids filtered to
+ * findings that still exist, and dropped only when it had findings and all of them are gone.
+ */
+export function normaliseFindingSet(
+  existing: readonly Finding[],
+  compliance: readonly ComplianceResult[],
+  added: readonly Finding[] = [],
+): { findings: Finding[]; compliance: ComplianceResult[] } {
+  const findings = dedupeFindings([...existing, ...added]);
+  const alive = new Set(findings.map((f) => f.id));
+  const evaluated = mergeControlResults([], findings);
+  const fresh = new Map(evaluated.map((c) => [`${c.framework}\u0000${c.control_id}`, c]));
+  const out: ComplianceResult[] = [];
+  for (const old of compliance) {
+    const key = `${old.framework}\u0000${old.control_id}`;
+    const surviving = old.finding_ids.filter((id) => alive.has(id));
+    const now = fresh.get(key);
+    if (now) {
+      fresh.delete(key);
+      out.push({
+        ...old,
+        ...now,
+        id: old.id,
+        control_title: old.control_title || now.control_title,
+        finding_ids: [...new Set([...now.finding_ids, ...surviving])],
+      });
+      continue;
+    }
+    if (old.finding_ids.length > 0 && surviving.length === 0) continue;
+    out.push({ ...old, finding_ids: surviving });
+  }
+  out.push(...fresh.values());
+  return { findings, compliance: out };
+}
