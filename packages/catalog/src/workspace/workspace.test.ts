@@ -4,7 +4,7 @@ import { AccessDeniedError, InvalidArgumentsError, NotFoundError } from '@cloudg
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { copyEstate, workspaceAt } from '../../test/support/estate.js';
 import { datasetSummary } from '../dataset/summary.js';
-import { DatasetExistsError, NoDatasetError } from './errors.js';
+import { DatasetExistsError, NoDatasetError, WorkspaceConfigError } from './errors.js';
 import type { Workspace } from './workspace.js';
 
 let estate: { dir: string; cleanup: () => Promise<void> };
@@ -210,6 +210,26 @@ describe('allowed roots', () => {
     await expect(other.load(join(estate.dir, 'scans', 'trivy.json'))).resolves.toMatchObject({
       kind: 'trivy',
     });
+  });
+
+  it('resolves relative paths against the first root and refuses .. escapes', async () => {
+    const two = workspaceAt(join(estate.dir, 'scans'), {
+      allowedRoots: [join(estate.dir, 'scans'), join(estate.dir, 'report')],
+    });
+    expect(two.checkPath('trivy.json')).toBe(join(estate.dir, 'scans', 'trivy.json'));
+    expect(two.checkPath(join(estate.dir, 'report', 'findings.json'))).toBe(
+      join(estate.dir, 'report', 'findings.json'),
+    );
+    expect(() => two.checkPath('../inventory/inventory-map.json')).toThrow(AccessDeniedError);
+    expect(() => ws.checkPath('../../../../etc/passwd')).toThrow(AccessDeniedError);
+  });
+
+  it('refuses to start when the only default root would be / or the home directory', async () => {
+    const { Workspace } = await import('./workspace.js');
+    const { homedir } = await import('node:os');
+    expect(() => new Workspace({ cwd: '/', env: {} })).toThrow(WorkspaceConfigError);
+    expect(() => new Workspace({ cwd: homedir(), env: {} })).toThrow(WorkspaceConfigError);
+    expect(new Workspace({ cwd: estate.dir, env: {} }).allowedRoots[0]).toBe(estate.dir);
   });
 
   it('adds the output directory to the roots when it is outside them', () => {
