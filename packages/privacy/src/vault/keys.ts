@@ -3,8 +3,9 @@
  * HMAC-SHA256(raw key, fixed label), so a leak of one (for example the hash strategy's
  * digests) says nothing about the others, and changing one construction never changes another.
  */
-import { createHmac, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { VaultConfigError } from './errors.js';
+import { HmacSha256 } from './hmac.js';
 import type { VaultKeySource } from './types.js';
 
 export const DEFAULT_KEY_ENV = 'CLOUDG_MCP_VAULT_KEY';
@@ -22,12 +23,12 @@ export interface VaultKeys {
   source: VaultKeySource;
   /** 12 hex characters identifying the key without revealing it. */
   keyId: string;
-  /** HMAC key for pseudonym derivation. */
-  token: KeyObject;
-  /** Key material for the prefix-preserving IP permutation (per-namespace keys derive from it). */
-  ip: KeyObject;
-  /** HMAC key of the `hash` strategy. */
-  hash: KeyObject;
+  /** HMAC for pseudonym derivation. */
+  token: HmacSha256;
+  /** HMAC deriving the per-namespace keys of the prefix-preserving IP permutation. */
+  ip: HmacSha256;
+  /** HMAC of the `hash` strategy. */
+  hash: HmacSha256;
   /** AES-256-GCM key of the vault file (GCM's tag authenticates the file). */
   file: Buffer;
 }
@@ -62,9 +63,9 @@ export function deriveVaultKeys(input: KeyInput): VaultKeys {
   return {
     source,
     keyId: subKey(raw, LABELS.keyId).toString('hex').slice(0, 12),
-    token: createSecretKey(subKey(raw, LABELS.token)),
-    ip: createSecretKey(subKey(raw, LABELS.ip)),
-    hash: createSecretKey(subKey(raw, LABELS.hash)),
+    token: new HmacSha256(subKey(raw, LABELS.token)),
+    ip: new HmacSha256(subKey(raw, LABELS.ip)),
+    hash: new HmacSha256(subKey(raw, LABELS.hash)),
     file: subKey(raw, LABELS.file),
   };
 }

@@ -6,7 +6,6 @@
  * vault remembers each mapping so it can reverse it, detects collisions inside a namespace,
  * forgets unused mappings after a TTL, and persists itself to an encrypted file.
  */
-import { createHmac, type KeyObject } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { detokenizeTextWith } from './detokenizeText.js';
 import { VaultConfigError, VaultFormatError } from './errors.js';
@@ -14,6 +13,7 @@ import { parseVaultExport, VAULT_FORMAT } from './exportDocument.js';
 import type { FormatContext } from './format/context.js';
 import { formatterFor } from './format/dispatch.js';
 import { formatGeneric } from './format/simple.js';
+import type { HmacSha256 } from './hmac.js';
 import { IpPermuter } from './ip/permutation.js';
 import { deriveVaultKeys, type VaultKeys } from './keys.js';
 import { readVaultFile, writeVaultFile } from './persistence.js';
@@ -209,7 +209,7 @@ export class TokenVault {
     const id = `${width}${SEP}${namespace}`;
     let p = this.permuters.get(id);
     if (!p) {
-      p = new IpPermuter(hmac(this.keys.ip, `ipv${width === 4 ? 4 : 6}${SEP}${namespace}`));
+      p = new IpPermuter(Buffer.from(this.keys.ip.hex(`ipv${width === 4 ? 4 : 6}${SEP}${namespace}`), 'hex'));
       this.permuters.set(id, p);
     }
     return p;
@@ -217,7 +217,7 @@ export class TokenVault {
 
   /** A keyed HMAC-SHA256 of the value (64 hex), for the irreversible `hash` strategy. */
   hashValue(value: string): string {
-    return createHmac('sha256', this.keys.hash).update(value, 'utf8').digest('hex');
+    return this.keys.hash.hex(value);
   }
 
   // ---- reversal ---------------------------------------------------------------------------
@@ -454,22 +454,18 @@ export class TokenVault {
   }
 }
 
-function hmac(key: KeyObject, data: string): Buffer {
-  return createHmac('sha256', key).update(data, 'utf8').digest();
-}
-
 /** The FormatContext of one derivation attempt (a class: cheaper than a bag of closures). */
 class IssueContext implements FormatContext {
   constructor(
     private readonly vault: TokenVault,
-    private readonly tokenKey: KeyObject,
+    private readonly tokenKey: HmacSha256,
     private readonly permuters: (namespace: string, width: 4 | 16) => IpPermuter,
     readonly namespace: string,
     readonly attempt: number,
   ) {}
 
-  digest(entity: string, value: string): Buffer {
-    return hmac(this.tokenKey, `${this.namespace}${SEP}${entity}${SEP}${this.attempt}${SEP}${value}`);
+  digest(entity: string, value: string): string {
+    return this.tokenKey.hex(`${this.namespace}${SEP}${entity}${SEP}${this.attempt}${SEP}${value}`);
   }
 
   sub(value: string, entity: string): string {

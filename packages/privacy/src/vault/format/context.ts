@@ -10,8 +10,8 @@ export interface FormatContext {
   readonly namespace: string;
   /** 0 for the canonical pseudonym; higher after collisions. */
   readonly attempt: number;
-  /** HMAC-SHA256(token key, namespace | entity | attempt | value), 32 bytes. */
-  digest(entity: string, value: string): Buffer;
+  /** HMAC-SHA256(token key, namespace | entity | attempt | value), 64 hex characters. */
+  digest(entity: string, value: string): string;
   /** Pseudonymise a component in the same namespace (registered as its own mapping). */
   sub(value: string, entity: string): string;
   /** The namespace's prefix-preserving permutation for IPv4 (4) or IPv6 (16) addresses. */

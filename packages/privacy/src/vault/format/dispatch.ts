@@ -51,8 +51,10 @@ const FORMATTERS: Readonly<Record<string, Formatter>> = {
   ipv6: ipFormatter,
 };
 
+const BY_ENTITY = new Map<string, Formatter>(Object.entries(FORMATTERS));
+
 export function formatterFor(entity: string): Formatter {
-  return FORMATTERS[entity] ?? formatGeneric;
+  return BY_ENTITY.get(entity) ?? formatGeneric;
 }
 
 /** Entity types with a dedicated format (others use the generic one). */

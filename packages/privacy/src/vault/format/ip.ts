@@ -34,7 +34,7 @@ import {
   withPrefix,
 } from '../ip/address.js';
 import type { FormatContext } from './context.js';
-import { stretch } from './encode.js';
+import { bytesOf } from './encode.js';
 
 const POOL_V4 = Uint8Array.of(198, 18, 0, 0);
 const POOL_V4_LEN = 15;
@@ -67,7 +67,7 @@ function retry(
     res = withPrefix(res, WIDE_V4, WIDE_V4_LEN);
   }
   r = Math.min(r, hi - lo);
-  const rnd = stretch(ctx.digest('ip_retry', value), out.length);
+  const rnd = bytesOf(ctx.digest('ip_retry', value), out.length);
   for (let i = hi - r; i < hi; i++) {
     const mask = 1 << (7 - (i & 7));
     if (getBit(rnd, i)) res[i >> 3]! |= mask;

@@ -3,7 +3,7 @@
  * access key ids and resource names.
  */
 import type { FormatContext } from './context.js';
-import { base32Chars, digitChars, hexChars } from './encode.js';
+import { base32Chars, bytesOf, digitChars, hexChars } from './encode.js';
 
 /** Entities with a fixed short prefix instead of the one derived from their name. */
 const PREFIXES: Readonly<Record<string, string>> = {
@@ -18,15 +18,21 @@ const PREFIXES: Readonly<Record<string, string>> = {
   email_domain: 'd',
 };
 
+const prefixCache = new Map<string, string>();
+
 /** The generic prefix: the entity's fixed prefix, else its first 10 characters without `_`. */
 export function prefixFor(entity: string): string {
-  const fixed = PREFIXES[entity];
-  if (fixed) return fixed;
-  const cleaned = entity
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, '')
-    .slice(0, 10);
-  return cleaned === '' ? 'value' : cleaned;
+  let prefix = prefixCache.get(entity);
+  if (prefix === undefined) {
+    const cleaned = entity
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '')
+      .slice(0, 10);
+    prefix = PREFIXES[entity] ?? (cleaned === '' ? 'value' : cleaned);
+    // Entity names come from detectors and policies: a handful, so the cache stays small.
+    if (prefixCache.size < 1000) prefixCache.set(entity, prefix);
+  }
+  return prefix;
 }
 
 /** `<prefix>-<10 hex>`: the format of last resort, also used after repeated collisions. */
@@ -66,9 +72,9 @@ export function formatMac(value: string, entity: string, ctx: FormatContext): st
   const m = MAC.exec(value);
   const dotted = !m && MAC_DOTTED.test(value);
   if (!m && !dotted) return formatGeneric(value, entity, ctx);
-  const bytes = Buffer.from(ctx.digest(entity, value).subarray(0, 6));
+  const bytes = bytesOf(ctx.digest(entity, value), 6);
   bytes[0] = (bytes[0]! & 0xfc) | 0x02;
-  let hex = bytes.toString('hex');
+  let hex = Buffer.from(bytes).toString('hex');
   if (/[A-F]/.test(value)) hex = hex.toUpperCase();
   if (dotted) return `${hex.slice(0, 4)}.${hex.slice(4, 8)}.${hex.slice(8)}`;
   return hex.match(/../g)!.join(m![1]!);
