@@ -153,6 +153,25 @@ describe('Streamable HTTP, 2026-07-28', () => {
     });
   });
 
+  it('a request whose MCP-Protocol-Version says 2026-07-28 but has no envelope gets 400 -32602 with its id', async () => {
+    const port = await start();
+    const res = await send(port, {
+      headers: headersFor('server/discover'),
+      body: { jsonrpc: '2.0', id: 101, method: 'server/discover', params: {} },
+    });
+    expect(res.status).toBe(400);
+    expect(res.json()).toMatchObject({ id: 101, error: { code: -32602 } });
+  });
+
+  it('removed methods (initialize, logging/setLevel, resources/subscribe) get 404 with -32601', async () => {
+    const port = await start();
+    for (const method of ['initialize', 'logging/setLevel', 'resources/subscribe']) {
+      const res = await send(port, { headers: headersFor(method), body: modern(500, method) });
+      expect(res.status).toBe(404);
+      expect(res.json()).toMatchObject({ id: 500, error: { code: -32601 } });
+    }
+  });
+
   it('ping is gone (404 with -32601); batches of envelope requests get 400', async () => {
     const port = await start();
     const ping = await send(port, { headers: headersFor('ping'), body: modern(7, 'ping') });

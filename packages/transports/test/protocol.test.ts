@@ -310,6 +310,11 @@ describe('2026-07-28 era', () => {
       error: { code: -32601, message: 'Method not found', data: 'ping' },
     });
     expect(await session.handle(initialize(8))).toMatchObject({ error: { code: -32022 } });
+    expect(await session.handle(modern(11, 'initialize'))).toEqual({
+      jsonrpc: '2.0',
+      id: 11,
+      error: { code: -32601, message: 'Method not found', data: 'initialize' },
+    });
     expect(await session.handle(modern(9, 'resources/read', { uri: 'test://items/omega' }))).toEqual({
       jsonrpc: '2.0',
       id: 9,

@@ -12,7 +12,7 @@ import { TokenAuth } from '../auth/tokenAuth.js';
 import { ProtocolError } from '../jsonrpc/errors.js';
 import { isObject, isValidId } from '../jsonrpc/messages.js';
 import { checkEnvelopeKeys, hasEnvelope, readEnvelope } from '../protocol/envelope.js';
-import { isHandshakeVersion } from '../protocol/negotiate.js';
+import { isHandshakeVersion, isModernVersion } from '../protocol/negotiate.js';
 import { McpProtocolServer } from '../protocol/server.js';
 import { DEFAULT_HTTP_VERSION, HANDSHAKE_VERSIONS, MODERN_VERSION } from '../protocol/versions.js';
 import { type Accepts, isJsonContentType, parseAccept } from './accept.js';
@@ -233,7 +233,11 @@ export class McpHttpServer {
           `JSON-RPC batches are not supported by protocol version ${MODERN_VERSION}`,
         );
       }
-    } else if (isObject(message) && hasEnvelope(message.params)) {
+    } else if (
+      isObject(message) &&
+      (hasEnvelope(message.params) || isModernVersion(header(req, 'mcp-protocol-version')))
+    ) {
+      // A 2026 request, or one whose header says so: a missing envelope is then -32602, not a version error.
       return this.postModern(req, res, principal, message, accepts);
     }
     return this.postHandshake(req, res, principal, message, accepts);

@@ -220,7 +220,9 @@ export class Session {
   private route(method: string, params: Record<string, unknown>): Envelope | undefined {
     const enveloped = hasEnvelope(params);
     if (method === 'initialize') {
-      if (this.era === 'modern' || enveloped) {
+      // A 2026 request for initialize asks for a method that era does not have.
+      if (enveloped) throw methodNotFound(method);
+      if (this.era === 'modern') {
         throw new ProtocolError(
           ErrorCode.UnsupportedProtocolVersion,
           `Unsupported protocol version: initialize is not part of ${MODERN_VERSION}`,
