@@ -1,8 +1,10 @@
-import { parseEnum, parseEnumList } from '../../conventions/enums.js';
+import { parseEnum } from '../../conventions/enums.js';
 import { severityFilter } from '../../conventions/severity.js';
 import type { Dataset } from '../../dataset/dataset.js';
 import type { CloudAsset } from '../../model/asset.js';
 import { PROVIDERS } from '../../model/vocabulary.js';
+import { parseVocabulary } from '../meta/parse-vocabulary.js';
+import { ASSET_TYPES } from '../meta/vocabulary/index.js';
 
 /** The filters `find_assets` and `count_assets` share (count_assets uses the first five). */
 export interface AssetFilterArgs {
@@ -17,9 +19,13 @@ export interface AssetFilterArgs {
   min_severity?: string;
 }
 
-/** Asset types a filter accepts: the types present in the dataset, in first-seen order. */
-export function datasetAssetTypes(dataset: Dataset): string[] {
-  return [...dataset.indexes.byType.keys()];
+/**
+ * Asset types a filter accepts: every type of cloudg's vocabulary, then any other type present
+ * in the dataset (asset types are open; a collector may add one).
+ */
+export function knownAssetTypes(dataset: Dataset): string[] {
+  const known = new Set(ASSET_TYPES);
+  return [...ASSET_TYPES, ...[...dataset.indexes.byType.keys()].filter((t) => !known.has(t))];
 }
 
 /**
@@ -31,7 +37,7 @@ export function filterAssets(dataset: Dataset, args: AssetFilterArgs): CloudAsse
   const idx = dataset.indexes;
   const provider = args.provider?.trim() ? parseEnum('provider', args.provider, PROVIDERS) : null;
   const types = args.asset_types?.length
-    ? new Set(parseEnumList('asset type', args.asset_types, datasetAssetTypes(dataset)))
+    ? new Set(args.asset_types.map((t) => parseVocabulary('asset type', t, knownAssetTypes(dataset))))
     : null;
   const region = args.region?.trim().toLowerCase() || null;
   const account = args.account_id?.trim() || null;

@@ -1,32 +1,12 @@
 import { edgeBrief } from '../../conventions/briefs.js';
 import type { Dataset } from '../../dataset/dataset.js';
 import type { NetworkEdge } from '../../model/edge.js';
+import { dependencyDirection } from '../meta/vocabulary/index.js';
 
 /**
  * One-hop facts about a node that come straight from the edge list: edge counts by type,
  * degree in the relationship graph, and direct dependency counts.
  */
-
-/** How an edge type orients dependency: `forward` = source depends on target. */
-const DEPENDENCY_DIRECTION: Readonly<Record<string, 'forward' | 'reverse'>> = {
-  ROUTE: 'forward',
-  IAM_TRUST: 'forward',
-  IAM_POLICY_ATTACHMENT: 'forward',
-  PEERING: 'forward',
-  LOAD_BALANCER_TARGET: 'forward',
-  ATTACHED_TO: 'forward',
-  REFERENCES: 'forward',
-  USES_IMAGE: 'forward',
-  ASSUMES_ROLE: 'forward',
-  GRANTS_ACCESS: 'forward',
-  LOGS_TO: 'forward',
-  CONTAINS: 'reverse',
-  INVOKES: 'reverse',
-  PROTECTS: 'reverse',
-  MONITORS: 'reverse',
-  MANAGES: 'reverse',
-  GOVERNS: 'reverse',
-};
 
 /** Edge counts by edge type, in first-seen order. */
 export function countByEdgeType(edges: readonly NetworkEdge[]): Record<string, number> {
@@ -55,12 +35,12 @@ export function directDependencies(
     if (other !== assetId && idx.assetById(other)) set.add(other);
   };
   for (const e of idx.outgoing(assetId)) {
-    const dir = DEPENDENCY_DIRECTION[e.edge_type];
+    const dir = dependencyDirection(e.edge_type);
     if (dir === 'forward') note(dependsOn, e.target_id);
     else if (dir === 'reverse') note(dependents, e.target_id);
   }
   for (const e of idx.incoming(assetId)) {
-    const dir = DEPENDENCY_DIRECTION[e.edge_type];
+    const dir = dependencyDirection(e.edge_type);
     if (dir === 'forward') note(dependents, e.source_id);
     else if (dir === 'reverse') note(dependsOn, e.source_id);
   }
