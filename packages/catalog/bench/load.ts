@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { assetBrief, paginate, sortAssets, Workspace } from '../src/index.js';
+import { assetBrief, paginate, resolveAssetRef, sortAssets, Workspace } from '../src/index.js';
 
 const { values } = parseArgs({
   options: { assets: { type: 'string', default: '50000' }, accounts: { type: 'string', default: '100' } },
@@ -108,6 +108,16 @@ try {
   for (let i = 0; i < runs; i += 1) queryOnce();
   const queryMs = (performance.now() - t2) / runs;
 
+  // A reference that matches nothing walks every name for suggestions: the slowest lookup.
+  const t3 = performance.now();
+  let suggestions = 0;
+  try {
+    resolveAssetRef(ds, 'res-49999x');
+  } catch (e) {
+    suggestions = ((e as { data?: { suggestions?: unknown[] } }).data?.suggestions ?? []).length;
+  }
+  const missMs = performance.now() - t3;
+
   const rss = process.memoryUsage().rss;
   const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
   console.log(
@@ -120,6 +130,9 @@ try {
   console.log(`account index     ${indexMs.toFixed(1)} ms (built on first use)`);
   console.log(
     `find by account   ${queryMs.toFixed(2)} ms per query, ${first.length} results (index + sort + page + briefs)`,
+  );
+  console.log(
+    `reference miss    ${missMs.toFixed(1)} ms with ${suggestions} suggestions (substring + fuzzy scan)`,
   );
   console.log(`rss               ${mb(rss)} MB (before load ${mb(rssBefore)} MB)`);
 } finally {
