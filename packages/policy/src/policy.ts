@@ -100,7 +100,8 @@ export class Policy implements PolicyPort {
   private readonly log: DecisionLog;
   private readonly hashArguments: ArgumentHasher;
   private readonly built: TransformCache;
-  private lastAllowed: { spec: AnySpec; principal: Principal; args: Record<string, unknown> } | undefined;
+  /** Arguments of each caller's latest allowed call, hashed only if the input pipeline refuses it. */
+  private readonly lastAllowed = new WeakMap<Principal, { spec: AnySpec; args: Record<string, unknown> }>();
 
   /** Load a policy from anything section 5.1 accepts; a Policy is returned as is. */
   static load(source?: Policy | PolicySourceValue, options: PolicyOptions = {}): Policy {
@@ -260,7 +261,7 @@ export class Policy implements PolicyPort {
     } else {
       this.log.counters.allowed++;
     }
-    this.lastAllowed = { spec, principal, args: call.arguments };
+    this.lastAllowed.set(principal, { spec, args: call.arguments });
   }
 
   recordHidden(kind: CallKind, name: string, principal: Principal): void {
@@ -276,8 +277,8 @@ export class Policy implements PolicyPort {
 
   recordRejection(spec: AnySpec, principal: Principal, error: McpLayerError): void {
     const primitive = primitiveOf(spec);
-    const last = this.lastAllowed;
-    const args = last && last.spec === spec && last.principal === principal ? last.args : {};
+    const last = this.lastAllowed.get(principal);
+    const args = last?.spec === spec ? last.args : {};
     this.log.reject(this.entryFields(primitive.kind, primitive, principal, args, error.message));
   }
 

@@ -226,6 +226,22 @@ describe('decision log', () => {
     expect(policy.counters).toMatchObject({ rejected: 1, allowed: 1 });
   });
 
+  it('finds the refused call among concurrent ones', async () => {
+    const registry = catalogRegistry();
+    registry.add(defineTool({ name: 'find_assets', input: { query: z.string() }, handler: () => [] }), {
+      replace: true,
+    });
+    const { layer, policy } = layerFor({ extends: 'standard', audit: true }, {}, registry);
+    await Promise.all([
+      layer.callTool('find_assets', { query: 'password=hunter2-prod' }),
+      layer.callTool('get_asset', {}),
+    ]);
+    expect(policy.auditLog.map((e) => [e.decision, e.name])).toEqual([
+      ['rejected', 'find_assets'],
+      ['allowed', 'get_asset'],
+    ]);
+  });
+
   it('adds a rejected entry when allowed calls are not kept', async () => {
     const registry = new Registry();
     registry.add(defineTool({ name: 'find_assets', input: { query: z.string() }, handler: () => [] }));

@@ -6,6 +6,9 @@ import type { Logger } from '@cloudg/core';
 import type { PolicyCallKind } from '../schema/config.js';
 import { Ring } from './ring.js';
 
+/** How far back `reject` looks for the allowed entry of the refused call. */
+const RECENT = 64;
+
 export type DecisionOutcome = 'allowed' | 'denied' | 'rate_limited' | 'rejected' | 'not_found';
 
 export interface DecisionEntry {
@@ -88,17 +91,19 @@ export class DecisionLog {
 
   /**
    * Turn the newest `allowed` entry for the same call into `rejected`, or record a new entry
-   * when there is none (allowed calls are only kept with `audit: true`).
+   * when there is none (allowed calls are only kept with `audit: true`). Calls run
+   * concurrently, so the entry need not be the very last one.
    */
   reject(fields: Omit<DecisionEntry, 'ts' | 'decision'>): DecisionEntry {
-    const last = this.ring.last();
-    if (
-      last &&
-      last.decision === 'allowed' &&
-      last.kind === fields.kind &&
-      last.name === fields.name &&
-      last.principal === fields.principal
-    ) {
+    const last = this.ring.findLast(
+      (e) =>
+        e.decision === 'allowed' &&
+        e.kind === fields.kind &&
+        e.name === fields.name &&
+        e.principal === fields.principal,
+      RECENT,
+    );
+    if (last) {
       last.decision = 'rejected';
       if (fields.reason !== undefined) last.reason = fields.reason;
       this.counters.rejected++;

@@ -20,9 +20,13 @@ export class Ring<T> {
     else this.start = (this.start + 1) % this.capacity;
   }
 
-  /** The newest entry, if any. */
-  last(): T | undefined {
-    return this.count === 0 ? undefined : this.items[(this.start + this.count - 1) % this.capacity];
+  /** The newest entry matching `test` among the `depth` newest, if any. */
+  findLast(test: (item: T) => boolean, depth = this.count): T | undefined {
+    for (let i = this.count - 1; i >= Math.max(0, this.count - depth); i--) {
+      const item = this.items[(this.start + i) % this.capacity] as T;
+      if (test(item)) return item;
+    }
+    return undefined;
   }
 
   /** Oldest first. */
