@@ -36,6 +36,21 @@ export class NamespaceStore {
     if (!other || other.real !== entry.real) this.reverse.set(entry.pseudonym, entry);
   }
 
+  /**
+   * Add an entry for a value that has no entry of this entity yet (the hot path of issuing):
+   * skips the checks `add` makes.
+   */
+  insertNew(entry: StoredEntry): void {
+    let byEntity = this.forward.get(entry.entity);
+    if (!byEntity) {
+      byEntity = new Map();
+      this.forward.set(entry.entity, byEntity);
+    }
+    byEntity.set(entry.real, entry);
+    this.size++;
+    if (!this.reverse.has(entry.pseudonym)) this.reverse.set(entry.pseudonym, entry);
+  }
+
   remove(entry: StoredEntry): void {
     const byEntity = this.forward.get(entry.entity);
     if (byEntity?.get(entry.real) === entry) {

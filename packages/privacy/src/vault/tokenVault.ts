@@ -190,7 +190,7 @@ export class TokenVault {
         }
       }
       if (generic) this.counters.fallbacks++;
-      store.add({ namespace, entity, real: value, pseudonym, createdMs: now, lastUsedMs: now });
+      store.insertNew({ namespace, entity, real: value, pseudonym, createdMs: now, lastUsedMs: now });
       this.counters.issued++;
       this.issuedSince++;
       this.changed = true;
