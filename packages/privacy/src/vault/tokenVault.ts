@@ -341,22 +341,30 @@ export class TokenVault {
     const parsed = parseVaultExport(doc);
     const overwrite = options.overwrite ?? false;
     let added = 0;
+    let store: NamespaceStore | undefined;
+    let storeNs = '';
     for (const [namespace, entity, real, pseudonym, created, lastUsed] of parsed.entries) {
-      const store = this.space(namespace);
+      if (store === undefined || namespace !== storeNs) {
+        store = this.space(namespace);
+        storeNs = namespace;
+      }
       const same = store.get(entity, real);
       if (same && same.pseudonym === pseudonym) continue;
       const holder = store.reverse.get(pseudonym);
       const clash = holder !== undefined && holder.real !== real;
       if ((same || clash) && !overwrite) continue;
       if (clash) store.remove(holder!);
-      store.add({
+      const entry = {
         namespace,
         entity,
         real,
         pseudonym,
         createdMs: created * 1000,
         lastUsedMs: lastUsed * 1000,
-      });
+      };
+      // The common case on load: nothing known yet, so skip add's checks.
+      if (same) store.add(entry);
+      else store.insertNew(entry);
       added++;
     }
     if (added > 0) {
