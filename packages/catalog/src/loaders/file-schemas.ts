@@ -7,6 +7,12 @@ import { UnresolvedReferenceSchema } from '../model/unresolved.js';
 /** The files cloudg writes, as they are validated on the way in. Unknown keys are ignored. */
 
 /**
+ * A list checked later item by item (`parseAssetList` / `parseEdgeList`): only its being an
+ * array is checked here, so a 50,000-item list is not walked (and copied) twice.
+ */
+const itemList = z.custom<unknown[]>((v) => Array.isArray(v), { message: 'Expected an array' });
+
+/**
  * The map's envelope. Its `assets` and `edges` lists are checked item by item with
  * `parseAssetList` / `parseEdgeList` (fast path plus the asset and edge schemas).
  */
@@ -14,8 +20,8 @@ export const InventoryMapFileSchema = z.looseObject({
   summary: z.looseObject({ providers: z.array(z.string()).optional() }).optional(),
   providers: z.array(z.string()).optional(),
   regions: z.record(z.string(), z.array(z.string())).optional(),
-  assets: z.array(z.unknown()),
-  edges: z.array(z.unknown()),
+  assets: itemList,
+  edges: itemList,
   unresolved_references: z.array(UnresolvedReferenceSchema).optional(),
 });
 
@@ -36,8 +42,8 @@ export type D3LinkInput = z.infer<typeof D3LinkSchema>;
 export const FindingsReportFileSchema = z.looseObject({
   metadata: z.looseObject({ providers: z.array(z.string()).optional() }).optional(),
   summary: z.looseObject({}).optional(),
-  assets: z.array(z.unknown()).optional(),
-  edges: z.array(z.unknown()).optional(),
+  assets: itemList.optional(),
+  edges: itemList.optional(),
   graph: z.looseObject({ links: z.array(D3LinkSchema).optional() }).optional(),
   findings: z.array(FindingSchema),
   compliance: z.array(ComplianceResultSchema).optional(),
@@ -50,8 +56,8 @@ export const FindingsReportFileSchema = z.looseObject({
 export const GenericFileSchema = z.looseObject({
   providers: z.array(z.string()).optional(),
   regions: z.record(z.string(), z.array(z.string())).optional(),
-  assets: z.array(z.unknown()).optional(),
-  edges: z.array(z.unknown()).optional(),
+  assets: itemList.optional(),
+  edges: itemList.optional(),
   findings: z.array(FindingSchema).optional(),
   compliance: z.array(ComplianceResultSchema).optional(),
   compliance_results: z.array(ComplianceResultSchema).optional(),
