@@ -84,6 +84,27 @@ describe('detokenizeText', () => {
     expect(vault.detokenizeText(`cloudg://datasets/${ds}/summary`)).toBe('cloudg://datasets/prod/summary');
   });
 
+  it('reverses Azure and GCP ids piece by piece when only their parts were issued', () => {
+    const vault = new TokenVault({ key: KEY });
+    vault.pseudonymize(
+      '/subscriptions/1b2c3d4e-1111-2222-3333-444455556666/resourceGroups/prod-rg/providers/Microsoft.Compute/virtualMachines/web-vm-01',
+      'azure_resource_id',
+    );
+    vault.pseudonymize(
+      '//compute.googleapis.com/projects/acme-prod-1/zones/us-central1-a/instances/web-1',
+      'gcp_resource_name',
+    );
+    const sub = vault.lookup('1b2c3d4e-1111-2222-3333-444455556666', 'azure_subscription_id');
+    const rg = vault.lookup('prod-rg', 'azure_resource_group');
+    const project = vault.lookup('acme-prod-1', 'gcp_project_id');
+    expect(vault.detokenizeText(`/subscriptions/${sub}/resourceGroups/${rg}`)).toBe(
+      '/subscriptions/1b2c3d4e-1111-2222-3333-444455556666/resourceGroups/prod-rg',
+    );
+    expect(vault.detokenizeText(`//compute.googleapis.com/projects/${project}/global/networks/default`)).toBe(
+      '//compute.googleapis.com/projects/acme-prod-1/global/networks/default',
+    );
+  });
+
   it('leaves unknown values and look-alikes alone', () => {
     const vault = new TokenVault({ key: KEY });
     vault.pseudonymize('web-1', 'resource_name');

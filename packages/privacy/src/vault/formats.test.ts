@@ -37,6 +37,23 @@ const ROWS: Row[] = [
   { entity: 'aws_arn', value: 'arn:aws:s3:::prod-data', shape: new RegExp(`^arn:aws:s3:::res-${hex10}$`) },
   {
     entity: 'aws_arn',
+    value: 'arn:aws:s3:::prod-data/reports/2024.csv',
+    shape: new RegExp(`^arn:aws:s3:::res-${hex10}/res-${hex10}/res-${hex10}$`),
+  },
+  {
+    entity: 'aws_arn',
+    value: 'arn:aws:lambda:us-east-1:123456789012:function:api:3',
+    shape: new RegExp(`^arn:aws:lambda:us-east-1:[1-9]\\d{11}:function:res-${hex10}:3$`),
+  },
+  {
+    entity: 'azure_resource_id',
+    value: '/tenants/abcdef01-1111-2222-3333-444455556666/providers/Microsoft.Aad/domainServices/corp',
+    shape: new RegExp(
+      `^/tenants/[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/providers/Microsoft\\.Aad/domainServices/res-${hex10}$`,
+    ),
+  },
+  {
+    entity: 'aws_arn',
     value: 'arn:aws:lambda:us-east-1:123456789012:function:api:$LATEST',
     shape: new RegExp(`^arn:aws:lambda:us-east-1:[1-9]\\d{11}:function:res-${hex10}:\\$LATEST$`),
   },
@@ -164,6 +181,14 @@ const ROWS: Row[] = [
   },
   { entity: 'resource_name', value: 'i-0abc1234def567890', shape: /^i-[0-9a-f]{17}$/ },
   { entity: 'resource_name', value: 'sg-0123abcd', shape: /^sg-[0-9a-f]{8}$/ },
+  { entity: 'resource_name', value: 'vpc-0a1b2c3d4e5f60718', shape: /^vpc-[0-9a-f]{17}$/ },
+  { entity: 'resource_name', value: 'subnet-0123abcd', shape: /^subnet-[0-9a-f]{8}$/ },
+  {
+    entity: 'uuid',
+    value: '{1B2C3D4E-1111-2222-3333-444455556666}',
+    shape: /^\{[0-9A-F]{8}-[0-9A-F]{4}-8[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}\}$/,
+  },
+  { entity: 'mac_address', value: '001a.2b3c.4d5e', shape: /^[0-9a-f]{4}\.[0-9a-f]{4}\.[0-9a-f]{4}$/ },
   { entity: 'resource_name', value: 'web-1', shape: new RegExp(`^res-${hex10}$`) },
   {
     entity: 'aws_access_key_id',
