@@ -38,11 +38,14 @@ export interface RootOptions {
   allowedRoots?: readonly string[];
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /** The resolved output directory, a default root alongside the working directory. */
+  outputDir?: string;
 }
 
 /**
  * The directories tools may read: the option, else `CLOUDG_MCP_ALLOWED_ROOTS`, else the working
- * directory, leaving out `/` and the home directory because those would open everything.
+ * directory and the output directory, leaving out `/` and the home directory because those
+ * would open everything (a client launched from the home directory still gets `~/reports`).
  */
 export function resolveAllowedRoots(options: RootOptions): string[] {
   const cwd = options.cwd ?? process.cwd();
@@ -53,13 +56,13 @@ export function resolveAllowedRoots(options: RootOptions): string[] {
     if (fromEnv?.trim()) roots = fromEnv.split(delimiter).filter((r) => r.trim() !== '');
     else {
       const home = realPathLenient(homedir());
-      roots = [cwd].filter((r) => {
+      roots = [cwd, ...(options.outputDir ? [options.outputDir] : [])].filter((r) => {
         const real = realPathLenient(r);
         return real !== '/' && real !== home;
       });
       if (roots.length === 0) {
         throw new WorkspaceConfigError(
-          `No usable allowed root: the working directory is / or the home directory. Set ${ALLOWED_ROOTS_ENV} or pass allowedRoots.`,
+          `No usable allowed root: the working and output directories are / or the home directory. Set ${ALLOWED_ROOTS_ENV} or pass allowedRoots.`,
         );
       }
     }
@@ -67,7 +70,8 @@ export function resolveAllowedRoots(options: RootOptions): string[] {
   const out: string[] = [];
   for (const r of roots) {
     const real = realPathLenient(resolve(cwd, r));
-    if (!out.includes(real)) out.push(real);
+    // A root inside another adds nothing (the output directory under the working directory).
+    if (!out.some((kept) => isInside(real, kept))) out.push(real);
   }
   return out;
 }

@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AccessDeniedError, InvalidArgumentsError, NotFoundError } from '@cloudg/core';
@@ -224,12 +225,17 @@ describe('allowed roots', () => {
     expect(() => ws.checkPath('../../../../etc/passwd')).toThrow(AccessDeniedError);
   });
 
-  it('refuses to start when the only default root would be / or the home directory', async () => {
+  it('never defaults to / or the home directory, and refuses to start when nothing else is left', async () => {
     const { Workspace } = await import('./workspace.js');
     const { homedir } = await import('node:os');
-    expect(() => new Workspace({ cwd: '/', env: {} })).toThrow(WorkspaceConfigError);
-    expect(() => new Workspace({ cwd: homedir(), env: {} })).toThrow(WorkspaceConfigError);
-    expect(new Workspace({ cwd: estate.dir, env: {} }).allowedRoots[0]).toBe(estate.dir);
+    const home = realpathSync(homedir());
+    expect(new Workspace({ cwd: homedir(), env: {} }).allowedRoots).toEqual([join(home, 'reports')]);
+    expect(new Workspace({ cwd: '/', env: {}, outputDir: join(estate.dir, 'out') }).allowedRoots).toEqual([
+      join(estate.dir, 'out'),
+    ]);
+    expect(() => new Workspace({ cwd: homedir(), env: {}, outputDir: '/' })).toThrow(WorkspaceConfigError);
+    expect(() => new Workspace({ cwd: '/', env: {}, outputDir: homedir() })).toThrow(WorkspaceConfigError);
+    expect(new Workspace({ cwd: estate.dir, env: {} }).allowedRoots).toEqual([estate.dir]);
   });
 
   it('adds the output directory to the roots when it is outside them', () => {

@@ -25,7 +25,10 @@ export function datasetSummaryUri(name: string): string {
 }
 
 export interface WorkspaceOptions {
-  /** Directories tools may read (default: `CLOUDG_MCP_ALLOWED_ROOTS`, else the working directory). */
+  /**
+   * Directories tools may read (default: `CLOUDG_MCP_ALLOWED_ROOTS`, else the working directory
+   * and the output directory, leaving out `/` and the home directory).
+   */
   allowedRoots?: readonly string[];
   /** Where export tools write (default `<cwd>/reports`); added to the roots when outside them. */
   outputDir?: string;
@@ -75,8 +78,13 @@ export class Workspace {
 
   constructor(options: WorkspaceOptions = {}) {
     const cwd = options.cwd ?? process.cwd();
-    const roots = resolveAllowedRoots({ allowedRoots: options.allowedRoots, env: options.env, cwd });
     this.outputDir = realPathLenient(resolve(cwd, options.outputDir ?? 'reports'));
+    const roots = resolveAllowedRoots({
+      allowedRoots: options.allowedRoots,
+      env: options.env,
+      cwd,
+      outputDir: this.outputDir,
+    });
     if (!roots.some((r) => isInside(this.outputDir, r))) roots.push(this.outputDir);
     this.allowedRoots = Object.freeze(roots);
     this.maxDatasets = Math.max(1, options.maxDatasets ?? 16);
