@@ -7,6 +7,28 @@ import { registerPrivacyTools } from '../privacy/index.js';
 import { registerMetaTools } from './index.js';
 import { ASSET_TYPES, assetTypesByFamily } from './vocabulary/index.js';
 
+interface ToolEntry {
+  name: string;
+  capabilities: string[];
+  sensitivity: string;
+}
+interface Capabilities {
+  server: string;
+  tool_count: number;
+  categories: Record<string, ToolEntry[]>;
+  prompts: string[];
+  workflows: Record<string, string[]>;
+  conventions: Record<string, string>;
+}
+interface Schema {
+  asset_types: Record<string, string[]>;
+  edge_types: Record<string, string>;
+  severities: string[];
+  relation_groups: Record<string, string[]>;
+  compliance_statuses: string[];
+  providers: string[];
+}
+
 function layerOver(ws: Workspace, options: { prefix?: string } = {}): Layer<Workspace> {
   const registry = new Registry<Workspace>();
   registerMetaTools(registry);
@@ -42,11 +64,11 @@ describe('meta tools', () => {
   it('list_capabilities groups the visible tools by category with summaries, counts and workflows', async () => {
     const result = await layer.callTool('list_capabilities', {});
     expect(result.isError).toBe(false);
-    const out = result.structured as Record<string, any>;
+    const out = result.structured as unknown as Capabilities;
     expect(out.server).toBe('cloudg');
     expect(out.tool_count).toBe(9);
     expect(Object.keys(out.categories)).toEqual(['meta', 'privacy']);
-    const describe = out.categories.meta.find((t: { name: string }) => t.name === 'describe_schema');
+    const describe = out.categories.meta?.find((t) => t.name === 'describe_schema');
     expect(describe).toEqual({
       name: 'describe_schema',
       title: 'Describe schema',
@@ -57,9 +79,9 @@ describe('meta tools', () => {
       summary:
         "cloudg's vocabulary: asset types by family, how each edge type reads, severities, relation types by relation group, compliance statuses and providers.",
     });
-    const reveal = out.categories.privacy.find((t: { name: string }) => t.name === 'reveal_token');
-    expect(reveal.capabilities).toEqual(['reveal']);
-    expect(reveal.sensitivity).toBe('restricted');
+    const reveal = out.categories.privacy?.find((t) => t.name === 'reveal_token');
+    expect(reveal?.capabilities).toEqual(['reveal']);
+    expect(reveal?.sensitivity).toBe('restricted');
     expect(out.prompts.slice(0, 2)).toEqual(['security_posture_review', 'executive_summary']);
     expect(out.prompts).toHaveLength(11);
     expect(out.conventions).toEqual({
@@ -73,8 +95,9 @@ describe('meta tools', () => {
 
   it('list_capabilities reports exposed (prefixed) names', async () => {
     const prefixed = layerOver(await sampleWorkspace(), { prefix: 'cloudg_' });
-    const out = (await prefixed.callTool('cloudg_list_capabilities', {})).structured as Record<string, any>;
-    expect(out.categories.meta.map((t: { name: string }) => t.name)).toContain('cloudg_explain_edge_type');
+    const out = (await prefixed.callTool('cloudg_list_capabilities', {}))
+      .structured as unknown as Capabilities;
+    expect(out.categories.meta?.map((t) => t.name)).toContain('cloudg_explain_edge_type');
     expect(out.prompts[0]).toBe('cloudg_security_posture_review');
   });
 
@@ -108,7 +131,7 @@ describe('meta tools', () => {
     expect(groups).toEqual({
       relation_groups: ['NETWORK', 'CONTAINMENT', 'IAM', 'DATA_FLOW', 'SECURITY', 'COMPUTE', 'GOVERNANCE'],
     });
-    const all = (await layer.callTool('describe_schema', {})).structured as Record<string, any>;
+    const all = (await layer.callTool('describe_schema', {})).structured as unknown as Schema;
     expect(Object.keys(all.asset_types)).toHaveLength(22);
     expect(Object.keys(all.edge_types)).toHaveLength(20);
     expect(all.severities).toEqual(['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO']);

@@ -209,3 +209,8 @@ export function edgeTypeInfo(type: EdgeType): EdgeTypeInfo {
     ontology_relations: Array.isArray(relations) ? [...relations] : relations,
   };
 }
+
+/** How dependency analysis orients an edge of this type; `none` for types it ignores or does not know. */
+export function dependencyDirection(type: string): DependencyDirection {
+  return (ROWS as Record<string, Omit<Row, 'reads_as'> | undefined>)[type]?.dependency_direction ?? 'none';
+}

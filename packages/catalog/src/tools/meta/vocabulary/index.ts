@@ -6,6 +6,7 @@ export {
 } from './asset-types.js';
 export {
   type DependencyDirection,
+  dependencyDirection,
   EDGE_TYPE_ORDER,
   type EdgeTypeInfo,
   edgeTypeInfo,
