@@ -103,6 +103,7 @@ export function builtinDetectors(): Detector[] {
       confidence: 0.99,
       pattern: `cloudg://(?:assets|datasets)/${REF_TAIL}`,
       hints: ['cloudg://'],
+      minLength: 16,
     }),
     // Secrets.
     define({
@@ -113,6 +114,7 @@ export function builtinDetectors(): Detector[] {
       pattern:
         '-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\\s\\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)',
       hints: ['private key'],
+      minLength: 30,
     }),
     define({
       name: 'jwt',
@@ -121,6 +123,7 @@ export function builtinDetectors(): Detector[] {
       confidence: 0.95,
       pattern: '(?<![\\w-])eyJ[A-Za-z0-9_-]{4,}\\.eyJ[A-Za-z0-9_-]{4,}\\.[A-Za-z0-9_-]{8,}',
       hints: ['eyj'],
+      minLength: 30,
     }),
     define({
       name: 'url_credentials',
@@ -132,6 +135,7 @@ export function builtinDetectors(): Detector[] {
       hints: ['://'],
       group: 1,
       validate: notPlaceholder('password'),
+      minLength: 8,
     }),
     define({
       name: 'connection_string_secret',
@@ -144,6 +148,7 @@ export function builtinDetectors(): Detector[] {
       hints: ['password=', 'pwd=', 'accountkey=', 'sharedaccesskey=', 'sharedsecret=', 'clientsecret='],
       group: 1,
       validate: notPlaceholder('password'),
+      minLength: 8,
     }),
     define({
       name: 'aws_secret_access_key',
@@ -168,6 +173,7 @@ export function builtinDetectors(): Detector[] {
       hints: ['pass', 'pwd', 'secret', 'key', 'token', 'bearer'],
       group: [1, 2, 3],
       validate: notPlaceholder('secret_value'),
+      minLength: 8,
     }),
     define({
       name: 'authorization_header',
@@ -178,6 +184,7 @@ export function builtinDetectors(): Detector[] {
       flags: 'i',
       hints: ['bearer', 'basic'],
       group: 1,
+      minLength: 22,
     }),
     define({
       name: 'github_token',
@@ -186,6 +193,7 @@ export function builtinDetectors(): Detector[] {
       confidence: 0.99,
       pattern: '\\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})',
       hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'],
+      minLength: 40,
     }),
     define({
       name: 'slack_token',
@@ -194,6 +202,7 @@ export function builtinDetectors(): Detector[] {
       confidence: 0.99,
       pattern: '\\bxox[aboprs]-[A-Za-z0-9-]{10,}',
       hints: ['xox'],
+      minLength: 15,
     }),
     define({
       name: 'google_api_key',
@@ -202,6 +211,7 @@ export function builtinDetectors(): Detector[] {
       confidence: 0.99,
       pattern: '\\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])',
       hints: ['aiza'],
+      minLength: 39,
     }),
     define({
       name: 'stripe_key',
@@ -210,6 +220,7 @@ export function builtinDetectors(): Detector[] {
       confidence: 0.99,
       pattern: '\\b[srp]k_(?:live|test)_[0-9A-Za-z]{16,}',
       hints: ['_live_', '_test_'],
+      minLength: 24,
     }),
     define({
       name: 'azure_sas_signature',
@@ -220,6 +231,7 @@ export function builtinDetectors(): Detector[] {
       flags: 'i',
       hints: ['sig='],
       group: 1,
+      minLength: 24,
     }),
     define({
       name: 'azure_storage_key',
@@ -247,6 +259,7 @@ export function builtinDetectors(): Detector[] {
       confidence: 0.99,
       pattern: '\\b(?:AKIA|ASIA)[A-Z0-9]{16}\\b',
       hints: ['akia', 'asia'],
+      minLength: 20,
     }),
     define({
       name: 'aws_unique_id',
@@ -255,6 +268,7 @@ export function builtinDetectors(): Detector[] {
       confidence: 0.95,
       pattern: '\\b(?:AIDA|AROA|AGPA|AIPA|ANPA|ANVA|APKA|ABIA|ACCA)[A-Z0-9]{16,17}\\b',
       hints: ['aida', 'aroa', 'agpa', 'aipa', 'anpa', 'anva', 'apka', 'abia', 'acca'],
+      minLength: 20,
     }),
     define({
       name: 'aws_arn',
@@ -263,6 +277,7 @@ export function builtinDetectors(): Detector[] {
       confidence: 0.99,
       pattern: `\\barn:aws(?:-[a-z]+)*:[a-z0-9-]+:[a-z0-9-]*:(?:\\d{12}|aws)?:${REF_TAIL}`,
       hints: ['arn:aws'],
+      minLength: 12,
     }),
     define({
       name: 'azure_resource_id',
@@ -272,6 +287,7 @@ export function builtinDetectors(): Detector[] {
       pattern: `/subscriptions/${GUID}(?:/${REF_TAIL})?`,
       flags: 'i',
       hints: ['/subscriptions/'],
+      minLength: 50,
     }),
     define({
       name: 'gcp_resource_name',
@@ -280,6 +296,7 @@ export function builtinDetectors(): Detector[] {
       confidence: 0.95,
       pattern: `(?://[a-z0-9-]+\\.googleapis\\.com/${REF_TAIL}|(?<![\\w/.-])(?:projects|organizations|folders)/(?:[a-z][a-z0-9-]{4,28}[a-z0-9]|\\d{6,})(?![\\w-])(?:/${REF_TAIL})?)`,
       hints: ['projects/', 'organizations/', 'folders/', 'googleapis.com/'],
+      minLength: 14,
     }),
     define({
       name: 'azure_subscription_ref',
@@ -290,6 +307,7 @@ export function builtinDetectors(): Detector[] {
       flags: 'i',
       hints: ['subscription', 'tenant'],
       group: 1,
+      minLength: 40,
     }),
     define({
       name: 'url_userinfo',
@@ -300,6 +318,7 @@ export function builtinDetectors(): Detector[] {
       flags: 'i',
       hints: ['://'],
       group: 1,
+      minLength: 8,
     }),
     define({
       name: 'email',
@@ -309,6 +328,7 @@ export function builtinDetectors(): Detector[] {
       pattern:
         '(?<![\\w.+%-])(?<!//)[A-Za-z0-9._%+-]+@(?:[A-Za-z0-9-]+\\.)+[A-Za-z]{2,}(?![\\w-]|\\.[A-Za-z0-9])',
       hints: ['@'],
+      minLength: 6,
     }),
     define({
       name: 'aws_account_id',

@@ -1,79 +1,131 @@
 /**
  * Running a set of detectors over one string. Matches are taken leftmost first; a match that
  * overlaps an earlier one is discarded, and on equal starts the detector listed first wins.
+ *
+ * Speed matters here (every string of a large result passes through): the hints of all
+ * detectors are folded into one case-insensitive prefilter, so a string that contains no
+ * hint at all costs one regex test plus the detectors that have no hints.
  */
 import type { Detector, Span } from './types.js';
 
-function hintsPass(d: Detector, lower: string): boolean {
-  const hints = d.hints;
-  if (hints.length === 0) return true;
-  for (let i = 0; i < hints.length; i++) if (lower.includes(hints[i]!)) return true;
-  return false;
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
-/** Every raw, validated span of every detector, in detector order. */
-function collect(text: string, detectors: readonly Detector[], out: Span[]): void {
-  let lower: string | undefined;
-  const len = text.length;
-  for (let di = 0; di < detectors.length; di++) {
-    const d = detectors[di]!;
-    if (len < d.minLength) continue;
-    if (d.hints.length > 0) {
-      if (lower === undefined) lower = text.toLowerCase();
-      if (!hintsPass(d, lower)) continue;
+/** A detector list compiled for scanning. Build once, reuse for every string. */
+export class DetectorSet {
+  readonly detectors: readonly Detector[];
+  private readonly order = new Map<Detector, number>();
+  /** Distinct one-character hints, checked with indexOf. */
+  private readonly chars: string[];
+  /** Per detector: bit mask over `chars` of its one-character hints. */
+  private readonly charMasks: number[];
+  /** Per detector: a case-insensitive test for its longer hints, or null. */
+  private readonly wordTests: Array<RegExp | null>;
+  /** Matches when any longer hint of any detector is present. */
+  private readonly anyWord: RegExp | null;
+  private readonly minLength: number;
+
+  constructor(detectors: readonly Detector[]) {
+    this.detectors = [...detectors];
+    this.detectors.forEach((d, i) => {
+      this.order.set(d, i);
+    });
+    const isChar = (h: string) => h.length === 1 && h.toLowerCase() === h.toUpperCase();
+    this.chars = [...new Set(this.detectors.flatMap((d) => d.hints.filter(isChar)))].slice(0, 30);
+    this.charMasks = this.detectors.map((d) =>
+      d.hints.reduce((m, h) => (this.chars.includes(h) ? m | (1 << this.chars.indexOf(h)) : m), 0),
+    );
+    const words = (d: Detector) => d.hints.filter((h) => !isChar(h) || !this.chars.includes(h));
+    this.wordTests = this.detectors.map((d) =>
+      words(d).length ? new RegExp(words(d).map(escapeRegex).join('|'), 'i') : null,
+    );
+    const allWords = [...new Set(this.detectors.flatMap(words))];
+    this.anyWord = allWords.length ? new RegExp(allWords.map(escapeRegex).join('|'), 'i') : null;
+    this.minLength = this.detectors.reduce((m, d) => Math.min(m, d.minLength), Number.POSITIVE_INFINITY);
+  }
+
+  /** The spans to act on, sorted by start, without overlaps. The empty result is shared: do not mutate. */
+  scan(text: string): Span[] {
+    if (text.length < this.minLength || this.detectors.length === 0) return NONE;
+    let present = 0;
+    for (let i = 0; i < this.chars.length; i++) if (text.includes(this.chars[i]!)) present |= 1 << i;
+    const worded = this.anyWord?.test(text) === true;
+    // Allocated on the first span only: most strings match nothing.
+    let raw: Span[] | null = null;
+    const len = text.length;
+    for (let di = 0; di < this.detectors.length; di++) {
+      const d = this.detectors[di]!;
+      if (len < d.minLength) continue;
+      if (d.hints.length > 0) {
+        const byChar = (this.charMasks[di]! & present) !== 0;
+        if (!byChar && !(worded && this.wordTests[di]?.test(text))) continue;
+      }
+      raw = collect(text, d, raw);
     }
-    const re = d.pattern;
-    re.lastIndex = 0;
-    let m: RegExpExecArray | null = re.exec(text);
-    while (m !== null) {
-      if (m[0].length === 0) re.lastIndex++;
-      let start = m.index;
-      let value = m[0];
-      const g = d.group;
-      if (g !== 0) {
-        const groups = typeof g === 'number' ? [g] : g;
-        let found = false;
-        for (const gi of groups) {
-          const gv = m[gi];
-          if (gv !== undefined) {
-            // Group detectors compile with the `d` flag, so the exact sub-span is known.
-            const at = m.indices?.[gi];
-            start = at ? at[0] : m.index + m[0].lastIndexOf(gv);
-            value = gv;
-            found = true;
-            break;
-          }
-        }
-        if (!found) {
-          m = re.exec(text);
-          continue;
+    if (raw === null) return NONE;
+    if (raw.length === 1) return raw;
+    raw.sort((a, b) => a.start - b.start || this.order.get(a.detector)! - this.order.get(b.detector)!);
+    const out: Span[] = [];
+    let end = -1;
+    for (const s of raw) {
+      if (s.start < end) continue;
+      out.push(s);
+      end = s.end;
+    }
+    return out;
+  }
+}
+
+const NONE: Span[] = [];
+
+/** Adds every validated span of one detector to `out` (created on demand) and returns it. */
+function collect(text: string, d: Detector, into: Span[] | null): Span[] | null {
+  let out = into;
+  const re = d.pattern;
+  re.lastIndex = 0;
+  let m: RegExpExecArray | null = re.exec(text);
+  while (m !== null) {
+    if (m[0].length === 0) re.lastIndex++;
+    let start = m.index;
+    let value: string | undefined = m[0];
+    const g = d.group;
+    if (g !== 0) {
+      value = undefined;
+      for (const gi of typeof g === 'number' ? [g] : g) {
+        const gv = m[gi];
+        if (gv !== undefined) {
+          // Group detectors compile with the `d` flag, so the exact sub-span is known.
+          const at = m.indices?.[gi];
+          start = at ? at[0] : m.index + m[0].lastIndexOf(gv);
+          value = gv;
+          break;
         }
       }
-      const entity = d.validate ? d.validate(value) : d.entity;
-      if (entity !== null && value.length > 0)
-        out.push({ start, end: start + value.length, entity, detector: d });
-      m = re.exec(text);
     }
-  }
-}
-
-/**
- * The spans to act on, sorted by start, without overlaps. `detectors` must be in priority order.
- * Returns an empty array (shared, do not mutate) when nothing matched.
- */
-export function detectSpans(text: string, detectors: readonly Detector[]): Span[] {
-  const raw: Span[] = [];
-  collect(text, detectors, raw);
-  if (raw.length <= 1) return raw;
-  const order = new Map<Detector, number>();
-  for (let i = 0; i < detectors.length; i++) order.set(detectors[i]!, i);
-  raw.sort((a, b) => a.start - b.start || order.get(a.detector)! - order.get(b.detector)!);
-  const out: Span[] = [];
-  let end = -1;
-  for (const s of raw) {
-    if (s.start < end) continue;
-    out.push(s);
-    end = s.end;
+    if (value !== undefined && value.length > 0) {
+      const entity = d.validate ? d.validate(value) : d.entity;
+      if (entity !== null) {
+        out ??= [];
+        out.push({ start, end: start + value.length, entity, detector: d });
+      }
+    }
+    m = re.exec(text);
   }
   return out;
+}
+
+const sets = new WeakMap<readonly Detector[], DetectorSet>();
+
+/**
+ * The spans `detectors` (in priority order) report in `text`, sorted by start, without
+ * overlaps. The compiled set is cached per array.
+ */
+export function detectSpans(text: string, detectors: readonly Detector[]): Span[] {
+  let set = sets.get(detectors);
+  if (!set) {
+    set = new DetectorSet(detectors);
+    sets.set(detectors, set);
+  }
+  return set.scan(text);
 }

@@ -27,11 +27,23 @@ const PATTERNS: readonly string[] = [
   String.raw`\b(?:assistant|claude|chatgpt|gpt|ai|model|llm|copilot|gemini|agent)\s*[,:]\s*(?:please\s+)?(?:ignore|run|call|execute|delete|send|reveal|print|output|forget|disregard|list|dump|invoke)\b`,
 ];
 
-export function compileInjectionPatterns(extra: readonly RegExp[] = []): RegExp[] {
-  return [new RegExp(PATTERNS.join('|'), 'is'), ...extra];
+/**
+ * Every built-in pattern needs whitespace, `<`, `[` or `#`, except the two single words; ids,
+ * addresses and ARNs have none of these, so most cloud strings skip the big regex.
+ */
+const PREFILTER = /[\s<[#]|exfiltrat|jailbreak/i;
+
+export interface InjectionPatterns {
+  builtin: RegExp;
+  extra: readonly RegExp[];
 }
 
-export function looksLikeInjection(text: string, patterns: readonly RegExp[]): boolean {
-  for (let i = 0; i < patterns.length; i++) if (patterns[i]!.test(text)) return true;
+export function compileInjectionPatterns(extra: readonly RegExp[] = []): InjectionPatterns {
+  return { builtin: new RegExp(PATTERNS.join('|'), 'is'), extra };
+}
+
+export function looksLikeInjection(text: string, patterns: InjectionPatterns): boolean {
+  if (PREFILTER.test(text) && patterns.builtin.test(text)) return true;
+  for (let i = 0; i < patterns.extra.length; i++) if (patterns.extra[i]!.test(text)) return true;
   return false;
 }

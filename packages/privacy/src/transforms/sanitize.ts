@@ -5,7 +5,7 @@
 import type { SuspiciousAction, Transform, TransformContext, UntrustedReport } from '../types.js';
 import { compileGlobs } from '../util/glob.js';
 import { OptionReader } from '../util/options.js';
-import { compileInjectionPatterns, looksLikeInjection } from './injection.js';
+import { compileInjectionPatterns, type InjectionPatterns, looksLikeInjection } from './injection.js';
 
 export const SANITIZE_OPTIONS = [
   'strip',
@@ -58,11 +58,13 @@ const INVISIBLE_CLASS =
   '\\u17B4\\u17B5\\u180B-\\u180F\\u200B-\\u200F\\u2028-\\u202E\\u2060-\\u206F\\u3164\\uFE00-\\uFE0F' +
   '\\uFEFF\\uFFA0\\uFFF9-\\uFFFB\\u{1D173}-\\u{1D17A}\\u{E0000}-\\u{E007F}\\u{E0100}-\\u{E01EF}]';
 const INVISIBLE_TEST = new RegExp(INVISIBLE_CLASS, 'u');
+/** Cheap first check: printable ASCII (plus tab, LF, CR) never needs stripping. */
+const NOT_PLAIN_ASCII = /[^\x20-\x7e\t\n\r]/;
 const INVISIBLE_ALL = new RegExp(INVISIBLE_CLASS, 'gu');
 
 /** Removes invisible and control characters; returns the text and how many code points went. */
 export function stripInvisible(text: string): [string, number] {
-  if (!INVISIBLE_TEST.test(text)) return [text, 0];
+  if (!NOT_PLAIN_ASCII.test(text) || !INVISIBLE_TEST.test(text)) return [text, 0];
   let n = 0;
   const out = text.replace(INVISIBLE_ALL, () => {
     n++;
@@ -90,7 +92,7 @@ export class UntrustedTextGuard implements Transform {
   private readonly maxLength: number | null;
   private readonly freeText: RegExp;
   private readonly freeTextCache = new Map<string, boolean>();
-  private readonly patterns: RegExp[];
+  private readonly patterns: InjectionPatterns;
   private readonly minLength: number;
   private readonly maxPaths: number;
 
@@ -141,7 +143,7 @@ export class UntrustedTextGuard implements Transform {
 
     const str = (s: string, key: string | undefined): string => {
       let out = s;
-      if (this.strip) {
+      if (this.strip && NOT_PLAIN_ASCII.test(out)) {
         const [t, n] = stripInvisible(out);
         if (n) {
           stats.stripped += n;
@@ -189,7 +191,7 @@ export class UntrustedTextGuard implements Transform {
         const k = keys[i]!;
         const item = obj[k];
         let nk = k;
-        if (this.strip) {
+        if (this.strip && NOT_PLAIN_ASCII.test(k)) {
           const [t, n] = stripInvisible(k);
           if (n) {
             stats.stripped += n;

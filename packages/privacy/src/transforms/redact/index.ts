@@ -8,8 +8,8 @@ import { normalizeKey } from '../../util/keys.js';
 import { OptionReader } from '../../util/options.js';
 import { DROP, type StrategyEnv } from '../applyStrategy.js';
 import { type DescribeFilter, type DetectorsDescription, describePlan } from './describe.js';
-import { RedactPass, type ScanEntry } from './pass.js';
-import { RedactionPlan, type RulePlan } from './plan.js';
+import { type KeyInfo, MENTION_LIMIT, RedactPass, type ScanCaches } from './pass.js';
+import { RedactionPlan } from './plan.js';
 
 export const REDACT_OPTIONS = [
   'strategies',
@@ -31,7 +31,6 @@ export const REDACT_OPTIONS = [
 ] as const;
 
 export const DEFAULT_SKIP_KEYS: readonly string[] = ['_meta', '_annotations', 'cursor', 'next_cursor'];
-const MENTION_LIMIT = 5000;
 
 /** What a pipeline builder hands every transform (the policy supplies these). */
 export interface RedactBuildContext {
@@ -71,9 +70,9 @@ export class Redactor implements Transform {
   private readonly cacheSize: number;
   private readonly nameMentions: boolean;
   private readonly vault: PseudonymVault | undefined;
-  private caches = new Map<string, Map<string, ScanEntry>>();
+  private caches = new Map<string, ScanCaches>();
   private cacheVault: PseudonymVault | undefined;
-  private readonly ruleCache = new Map<string, RulePlan[] | null>();
+  private readonly keyInfo = new Map<string, KeyInfo>();
 
   constructor(
     options: Record<string, unknown> = {},
@@ -111,7 +110,7 @@ export class Redactor implements Transform {
     this.nameMentions = o.bool('name_mentions', true);
   }
 
-  private cacheFor(vault: PseudonymVault | undefined, namespace: string | undefined): Map<string, ScanEntry> {
+  private cacheFor(vault: PseudonymVault | undefined, namespace: string | undefined): ScanCaches {
     if (vault !== this.cacheVault) {
       this.caches = new Map();
       this.cacheVault = vault;
@@ -119,7 +118,7 @@ export class Redactor implements Transform {
     const key = namespace ?? '';
     let cache = this.caches.get(key);
     if (!cache) {
-      cache = new Map();
+      cache = { strings: new Map(), keys: new Map() };
       this.caches.set(key, cache);
     }
     return cache;
@@ -153,7 +152,7 @@ export class Redactor implements Transform {
       },
       env,
       this.cacheFor(vault, namespace),
-      this.ruleCache,
+      this.keyInfo,
     );
     let out = pass.walk(value);
     if (out === DROP) out = typeof value === 'string' ? '[REDACTED:content]' : null;

@@ -3,7 +3,6 @@
  * changed, so untouched subtrees are shared with the input (which is never mutated).
  */
 import { isPersonTagKey, isTagMapKey } from '../../detectors/keyRules.js';
-import { detectSpans } from '../../detectors/scan.js';
 import { normalizeKey } from '../../util/keys.js';
 import { applyStrategy, DROP, type Dropped, effectiveKind, type StrategyEnv } from '../applyStrategy.js';
 import { REPORT_KEY, type Strategy } from '../strategies.js';
@@ -19,6 +18,38 @@ export interface ScanEntry {
 }
 
 const UNCHANGED: ScanEntry = Object.freeze({});
+const KEY_CACHE_SIZE = 50_000;
+/** The name-mention pass skips results that issued more names than this. */
+export const MENTION_LIMIT = 5000;
+
+/** Report events are interned, so cached scan results share them instead of allocating. */
+const EVENTS = new Map<string, Map<string, [string, string]>>();
+function event(kind: string, entity: string): [string, string] {
+  let byEntity = EVENTS.get(kind);
+  if (!byEntity) {
+    byEntity = new Map();
+    EVENTS.set(kind, byEntity);
+  }
+  let e = byEntity.get(entity);
+  if (!e) {
+    e = [kind, entity];
+    byEntity.set(entity, e);
+  }
+  return e;
+}
+
+/** What the walk needs to know about one dict key; cached per raw key for the redactor's life. */
+export interface KeyInfo {
+  normalized: string;
+  rules: RulePlan[] | null;
+  tagMap: boolean;
+}
+
+/** Per vault namespace: content-scan results of strings, and of dict keys (unchanged ones too). */
+export interface ScanCaches {
+  strings: Map<string, ScanEntry>;
+  keys: Map<string, ScanEntry>;
+}
 
 export interface PassConfig {
   plan: RedactionPlan;
@@ -40,16 +71,18 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 export class RedactPass {
   readonly counts: Record<string, Record<string, number>> = {};
   readonly names = new Map<string, string>();
+  private collectingNames: boolean;
   /** The active sensitive-field rule, also checked on tag keys. */
   private readonly sensitive: RulePlan | undefined;
 
   constructor(
     private readonly cfg: PassConfig,
     private readonly env: StrategyEnv,
-    private readonly cache: Map<string, ScanEntry>,
-    private readonly ruleCache: Map<string, RulePlan[] | null>,
+    private readonly caches: ScanCaches,
+    private readonly keyInfo: Map<string, KeyInfo>,
   ) {
     this.sensitive = cfg.plan.rules.find((r) => r.active && r.rule.name === 'sensitive_key');
+    this.collectingNames = cfg.collectNames;
   }
 
   count(kind: string, entity: string, n = 1): void {
@@ -70,16 +103,35 @@ export class RedactPass {
 
   /** Detects and applies strategies inside one string; cached by the string. */
   scanEntry(s: string): ScanEntry {
-    let entry = this.cache.get(s);
+    const cache = this.caches.strings;
+    let entry = cache.get(s);
     if (entry !== undefined) return entry;
     entry = this.computeEntry(s);
-    if (this.cache.size >= this.cfg.cacheSize) this.cache.clear();
-    this.cache.set(s, entry);
+    // Strings with no match are cheap to rescan (the hint prefilter rejects them), and caching
+    // them would churn the cache with every unique id of a large result.
+    if (entry !== UNCHANGED && this.cfg.cacheSize > 0) {
+      if (cache.size >= this.cfg.cacheSize) cache.clear();
+      cache.set(s, entry);
+    }
     return entry;
   }
 
+  /** Scans a dict key. Keys repeat across a result, so every key's result is cached. */
+  private scanKey(k: string): string | Dropped {
+    const cache = this.caches.keys;
+    let entry = cache.get(k);
+    if (entry === undefined) {
+      entry = this.computeEntry(k);
+      if (cache.size >= KEY_CACHE_SIZE) cache.clear();
+      cache.set(k, entry);
+    }
+    if (entry === UNCHANGED) return k;
+    this.record(entry);
+    return entry.out ?? k;
+  }
+
   private computeEntry(s: string): ScanEntry {
-    const spans = detectSpans(s, this.cfg.plan.active);
+    const spans = this.cfg.plan.scanner.scan(s);
     if (spans.length === 0) return UNCHANGED;
     const whole = spans.length === 1 && spans[0]!.start === 0 && spans[0]!.end === s.length;
     let out = '';
@@ -91,14 +143,16 @@ export class RedactPass {
       if (strategy.kind === 'keep') continue;
       const value = s.slice(span.start, span.end);
       const replaced = applyStrategy(strategy, value, span.entity, this.env);
-      events.push([REPORT_KEY[effectiveKind(strategy, this.env.vault)], span.entity]);
+      events.push(event(REPORT_KEY[effectiveKind(strategy, this.env.vault)], span.entity));
       if (replaced === DROP) return { out: DROP, events, whole };
       if (replaced !== value) changed = true;
       out += s.slice(last, span.start) + replaced;
       last = span.end;
     }
     if (events.length === 0) return whole ? { whole } : UNCHANGED;
-    return { ...(changed ? { out: out + s.slice(last) } : {}), events, whole };
+    const entry: ScanEntry = { events, whole };
+    if (changed) entry.out = out + s.slice(last);
+    return entry;
   }
 
   scanString(s: string): string | Dropped {
@@ -138,7 +192,7 @@ export class RedactPass {
       let nv: unknown = v;
       if (!this.cfg.skipKeys.has(k)) {
         nv = valueFn ? valueFn(k, v) : this.walkEntry(k, v, obj);
-        if (this.cfg.scanKeys) nk = this.scanString(k);
+        if (this.cfg.scanKeys) nk = this.scanKey(k);
       }
       if (out === null && (nk !== k || nv !== v)) {
         out = {};
@@ -149,28 +203,38 @@ export class RedactPass {
     return out ?? obj;
   }
 
-  private rulesFor(nk: string): RulePlan[] | null {
-    let rules = this.ruleCache.get(nk);
-    if (rules === undefined) {
+  private info(key: string): KeyInfo {
+    let info = this.keyInfo.get(key);
+    if (info === undefined) {
+      const nk = normalizeKey(key);
       const found = this.cfg.plan.rules.filter(
         (r) => r.active && r.rule.pattern.test(nk) && !r.rule.exclude?.test(nk),
       );
-      rules = found.length ? found : null;
-      this.ruleCache.set(nk, rules);
+      info = { normalized: nk, rules: found.length ? found : null, tagMap: isTagMapKey(nk) };
+      if (this.keyInfo.size >= 100_000) this.keyInfo.clear();
+      this.keyInfo.set(key, info);
     }
-    return rules;
+    return info;
   }
 
+  /** Normalised keys of the dict last asked about (sibling conditions need them). */
+  private siblingsOf: Record<string, unknown> | null = null;
+  private siblingKeys: Set<string> | null = null;
+
   private hasSibling(obj: Record<string, unknown>, wanted: readonly string[]): boolean {
-    for (const k of Object.keys(obj)) if (wanted.includes(normalizeKey(k))) return true;
+    if (this.siblingsOf !== obj || this.siblingKeys === null) {
+      this.siblingKeys = new Set(Object.keys(obj).map((k) => this.info(k).normalized));
+      this.siblingsOf = obj;
+    }
+    for (const w of wanted) if (this.siblingKeys.has(w)) return true;
     return false;
   }
 
   private walkEntry(key: string, v: unknown, obj: Record<string, unknown>): unknown {
     if (v === null || typeof v === 'boolean') return v;
-    const nk = normalizeKey(key);
-    if (this.cfg.tags && typeof v === 'object' && isTagMapKey(nk)) return this.walkTagMap(v);
-    const rules = this.rulesFor(nk);
+    const info = this.info(key);
+    if (this.cfg.tags && info.tagMap && typeof v === 'object') return this.walkTagMap(v);
+    const rules = info.rules;
     if (rules !== null) {
       for (const plan of rules) {
         const rule = plan.rule;
@@ -239,8 +303,10 @@ export class RedactPass {
     if (rule.typedByShape) ({ entity, strategy } = this.cfg.plan.typedAccountStrategy(plan, s));
     if (strategy.kind === 'keep') return this.scanString(s);
     const out = this.applyWhole(strategy, s, entity);
-    if (this.cfg.collectNames && entity === 'resource_name' && typeof out === 'string' && out !== s) {
+    if (this.collectingNames && entity === 'resource_name' && typeof out === 'string' && out !== s) {
       this.names.set(s, out);
+      // Past the limit the mention pass is skipped anyway; stop paying for the map.
+      if (this.names.size > MENTION_LIMIT) this.collectingNames = false;
     }
     return out;
   }

@@ -6,6 +6,7 @@ import { builtinDetectors } from '../../detectors/builtin.js';
 import { compileCustomDetector } from '../../detectors/custom.js';
 import { entityChain } from '../../detectors/entities.js';
 import { accountEntityFor, builtinKeyRules, type KeyRule } from '../../detectors/keyRules.js';
+import { DetectorSet } from '../../detectors/scan.js';
 import type { Detector } from '../../detectors/types.js';
 import { KEEP, parseStrategy, type Strategy } from '../strategies.js';
 
@@ -59,6 +60,8 @@ export class RedactionPlan {
   readonly detectors: DetectorPlan[] = [];
   /** Active detectors in priority order. */
   readonly active: Detector[] = [];
+  /** The active detectors compiled for scanning. */
+  readonly scanner: DetectorSet;
   readonly rules: RulePlan[] = [];
   private readonly byDetector = new Map<Detector, DetectorPlan>();
 
@@ -101,6 +104,7 @@ export class RedactionPlan {
       if (active) this.active.push(d);
     }
 
+    this.scanner = new DetectorSet(this.active);
     const builtin = builtinKeyRules();
     const wanted =
       input.keyRules === true
