@@ -75,7 +75,10 @@ export function registerFindAssets(registry: Registry<Workspace>): void {
       const { limit, cursor, dataset: _name, ...query } = args;
       const page = paginate(sorted, { dataset, query, limit, cursor });
       const withTags = fields?.includes('tags') ?? false;
-      const items = page.items.map((a) => project({ ...assetBrief(dataset, a, { tags: withTags }) }, fields));
+      // A brief is a fresh object, so projecting it needs no copy.
+      const items = page.items.map((a) =>
+        project(assetBrief(dataset, a, { tags: withTags }) as unknown as Record<string, unknown>, fields),
+      );
       const result: Record<string, unknown> = { dataset: dataset.name, ...page, items };
       if (page.total === 0 && dataset.assets.length > 0) result.hint = NO_ASSETS_HINT;
       return result;
