@@ -1,0 +1,60 @@
+/**
+ * The README's main command (`pnpm start`) as a subprocess: wait for the start-up line, then list
+ * tools and call find_assets with the official MCP client in both protocol eras.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+let child: ChildProcess | undefined;
+let url = '';
+let stderr = '';
+
+beforeAll(async () => {
+  // Exactly the README's main command, with a free port appended.
+  child = spawn('pnpm', ['start', '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start-up line; stderr:\n${stderr}`)), 240_000);
+    child!.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = /cloudg MCP server \(native, http\) listening on (http:\/\/\S+)/.exec(stderr);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child!.on('exit', (code) => reject(new Error(`pnpm start exited with ${code}; stderr:\n${stderr}`)));
+  });
+}, 300_000);
+
+afterAll(() => {
+  // The whole process group: pnpm, turbo and the server.
+  if (child?.pid) process.kill(-child.pid, 'SIGTERM');
+});
+
+describe.each(['auto', 'legacy'] as const)('pnpm start, official client with negotiation %s', (mode) => {
+  it('lists tools and calls find_assets on the bundled sample estate', async () => {
+    expect(stderr).toContain('Connect a client: cloudg-mcp config');
+    const client = new Client({ name: 'readme-test', version: '1.0.0' }, { versionNegotiation: { mode } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe(mode === 'auto' ? '2026-07-28' : '2025-11-25');
+      const names = new Set<string>();
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor ? { cursor } : {});
+        for (const tool of page.tools) names.add(tool.name);
+        cursor = page.nextCursor;
+      } while (cursor);
+      expect(names).toContain('find_assets');
+      expect(names).toContain('workspace_status');
+      const result = await client.callTool({ name: 'find_assets', arguments: { internet_exposed: true, limit: 3 } });
+      expect(result.isError).toBe(false);
+      expect(result.structuredContent).toMatchObject({ total: 6, returned: 3, truncated: true });
+    } finally {
+      await client.close();
+    }
+  });
+});
