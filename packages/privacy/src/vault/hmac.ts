@@ -16,6 +16,8 @@ export class HmacSha256 {
   private readonly key: Buffer;
   private inner: Buffer;
   private readonly outer: Buffer;
+  /** Views of `inner` by length, so hashing allocates no typed array per call. */
+  private views: Buffer[] = [];
 
   /** `key` of at most 64 bytes (the vault's sub-keys are 32). */
   constructor(key: Uint8Array) {
@@ -37,9 +39,15 @@ export class HmacSha256 {
     // A UTF-16 code unit never needs more than 3 UTF-8 bytes.
     if (this.inner.length < BLOCK + message.length * 3) {
       this.inner = HmacSha256.padded(this.key, 0x36, message.length * 3 + 1024);
+      this.views = [];
     }
     const n = this.inner.write(message, BLOCK, 'utf8');
-    const innerDigest = oneShot('sha256', this.inner.subarray(0, BLOCK + n), 'latin1');
+    let view = this.views[n];
+    if (!view) {
+      view = this.inner.subarray(0, BLOCK + n);
+      if (n < 4096) this.views[n] = view;
+    }
+    const innerDigest = oneShot('sha256', view, 'latin1');
     this.outer.write(innerDigest, BLOCK, 'latin1');
     return oneShot('sha256', this.outer, 'hex');
   }

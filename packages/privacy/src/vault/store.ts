@@ -1,6 +1,8 @@
 /**
  * The in-memory maps of one namespace: forward (entity -> real value -> entry) and reverse
- * (pseudonym -> entry). Entries hold times in milliseconds; exports convert to seconds.
+ * (pseudonym -> entry). Entry times are integer milliseconds relative to the vault's own
+ * epoch (its creation), so for the first 24 days they are small integers V8 stores inline
+ * rather than boxed doubles; exports convert them back to Unix seconds.
  */
 
 export interface StoredEntry {
@@ -8,8 +10,10 @@ export interface StoredEntry {
   entity: string;
   real: string;
   pseudonym: string;
-  createdMs: number;
-  lastUsedMs: number;
+  /** Milliseconds since the vault's epoch. */
+  created: number;
+  /** Milliseconds since the vault's epoch. */
+  lastUsed: number;
 }
 
 export class NamespaceStore {

@@ -41,17 +41,6 @@ const SEP = '\u001f';
 
 export interface PseudonymizeOptions extends NamespaceOption {}
 
-function toEntry(e: StoredEntry): VaultEntry {
-  return {
-    namespace: e.namespace,
-    entity: e.entity,
-    real: e.real,
-    pseudonym: e.pseudonym,
-    created: e.createdMs / 1000,
-    lastUsed: e.lastUsedMs / 1000,
-  };
-}
-
 function zeroCounters(): VaultCounters {
   return {
     issued: 0,
@@ -76,9 +65,12 @@ export class TokenVault {
 
   private readonly keys: VaultKeys;
   private readonly clock: () => number;
+  /** Clock reading at creation; entry times are stored relative to it. */
+  private readonly epoch: number;
   private readonly ttlMs: number | null;
   private readonly spaces = new Map<string, NamespaceStore>();
   private readonly permuters = new Map<string, IpPermuter>();
+  private readonly contexts = new Map<string, IssueContext[]>();
   private readonly counters: VaultCounters = zeroCounters();
   private changed = false;
   private issuedSince = 0;
@@ -106,6 +98,7 @@ export class TokenVault {
     this.autosave = options.autosave ?? false;
     this.encrypt = options.encrypt ?? true;
     this.clock = options.clock ?? Date.now;
+    this.epoch = Math.floor(this.clock());
     this.keys = deriveVaultKeys(options);
     if (this.path !== null) {
       if (existsSync(this.path)) this.load();
@@ -147,7 +140,7 @@ export class TokenVault {
   pseudonymize(value: string, entity: string, options: PseudonymizeOptions = {}): string {
     const namespace = options.namespace ?? GLOBAL_NAMESPACE;
     const store = this.space(namespace);
-    const now = this.clock();
+    const now = this.now();
     const existing = store.get(entity, value);
     if (existing) {
       if (!this.isExpired(existing, now)) {
@@ -190,7 +183,7 @@ export class TokenVault {
         }
       }
       if (generic) this.counters.fallbacks++;
-      store.insertNew({ namespace, entity, real: value, pseudonym, createdMs: now, lastUsedMs: now });
+      store.insertNew({ namespace, entity, real: value, pseudonym, created: now, lastUsed: now });
       this.counters.issued++;
       this.issuedSince++;
       this.changed = true;
@@ -201,8 +194,19 @@ export class TokenVault {
     throw new VaultFormatError('Could not derive a unique pseudonym', { data: { entity, namespace } });
   }
 
+  /** Contexts are immutable, so one per (namespace, attempt) serves every derivation. */
   private context(namespace: string, attempt: number): FormatContext {
-    return new IssueContext(this, this.keys.token, this.permuterFor, namespace, attempt);
+    let list = this.contexts.get(namespace);
+    if (!list) {
+      list = [];
+      this.contexts.set(namespace, list);
+    }
+    let ctx = list[attempt];
+    if (!ctx) {
+      ctx = new IssueContext(this, this.keys.token, this.permuterFor, namespace, attempt);
+      list[attempt] = ctx;
+    }
+    return ctx;
   }
 
   private readonly permuterFor = (namespace: string, width: 4 | 16): IpPermuter => {
@@ -230,7 +234,7 @@ export class TokenVault {
   /** The mapping behind one exact pseudonym (entity, real value, times), or undefined. */
   entry(token: string, options: NamespaceOption = {}): VaultEntry | undefined {
     const e = this.resolve(token, options.namespace ?? GLOBAL_NAMESPACE);
-    return e ? toEntry(e) : undefined;
+    return e ? this.toEntry(e) : undefined;
   }
 
   /** The existing pseudonym of a value, without creating one. */
@@ -238,7 +242,7 @@ export class TokenVault {
     const store = this.spaces.get(options.namespace ?? GLOBAL_NAMESPACE);
     const e = store?.get(entity, value);
     if (!e) return undefined;
-    if (this.isExpired(e, this.clock())) {
+    if (this.isExpired(e, this.now())) {
       this.expire(store!, e);
       return undefined;
     }
@@ -260,7 +264,7 @@ export class TokenVault {
       if (countMiss) this.counters.misses++;
       return undefined;
     }
-    const now = this.clock();
+    const now = this.now();
     if (this.isExpired(e, now)) {
       this.expire(store!, e);
       if (countMiss) this.counters.misses++;
@@ -273,13 +277,34 @@ export class TokenVault {
 
   // ---- TTL --------------------------------------------------------------------------------
 
+  /** Integer milliseconds since the vault's epoch. */
+  private now(): number {
+    return Math.floor(this.clock()) - this.epoch;
+  }
+
+  /** Unix seconds of a vault-relative time. */
+  private unixSeconds(t: number): number {
+    return (t + this.epoch) / 1000;
+  }
+
+  private toEntry(e: StoredEntry): VaultEntry {
+    return {
+      namespace: e.namespace,
+      entity: e.entity,
+      real: e.real,
+      pseudonym: e.pseudonym,
+      created: this.unixSeconds(e.created),
+      lastUsed: this.unixSeconds(e.lastUsed),
+    };
+  }
+
   private isExpired(e: StoredEntry, now: number): boolean {
-    return this.ttlMs !== null && now - e.lastUsedMs > this.ttlMs;
+    return this.ttlMs !== null && now - e.lastUsed > this.ttlMs;
   }
 
   private touch(e: StoredEntry, now: number): void {
-    if (e.lastUsedMs === now) return;
-    e.lastUsedMs = now;
+    if (e.lastUsed === now) return;
+    e.lastUsed = now;
     // Use times only matter to a TTL; without one they do not make the vault worth saving.
     if (this.ttlMs !== null) this.changed = true;
   }
@@ -293,7 +318,7 @@ export class TokenVault {
   /** Drop every mapping whose TTL ran out; returns how many. */
   purgeExpired(): number {
     if (this.ttlMs === null) return 0;
-    const now = this.clock();
+    const now = this.now();
     let n = 0;
     for (const store of this.spaces.values()) {
       for (const e of [...store.entries()]) {
@@ -320,13 +345,20 @@ export class TokenVault {
   /** Every live mapping (or one namespace's), real values included. Treat it like the data itself. */
   export(namespace?: string): VaultExport {
     const entries: VaultExportEntry[] = [];
-    const now = this.clock();
+    const now = this.now();
     for (const [ns, store] of this.spaces) {
       if (namespace !== undefined && ns !== namespace) continue;
       for (const e of store.entries()) {
         // Expired mappings are forgotten already as far as anyone can tell; never write them out.
         if (this.isExpired(e, now)) continue;
-        entries.push([e.namespace, e.entity, e.real, e.pseudonym, e.createdMs / 1000, e.lastUsedMs / 1000]);
+        entries.push([
+          e.namespace,
+          e.entity,
+          e.real,
+          e.pseudonym,
+          this.unixSeconds(e.created),
+          this.unixSeconds(e.lastUsed),
+        ]);
       }
     }
     return { format: VAULT_FORMAT, key_id: this.keys.keyId, entries };
@@ -359,8 +391,8 @@ export class TokenVault {
         entity,
         real,
         pseudonym,
-        createdMs: created * 1000,
-        lastUsedMs: lastUsed * 1000,
+        created: Math.round(created * 1000) - this.epoch,
+        lastUsed: Math.round(lastUsed * 1000) - this.epoch,
       };
       // The common case on load: nothing known yet, so skip add's checks.
       if (same) store.add(entry);
@@ -472,8 +504,16 @@ class IssueContext implements FormatContext {
     readonly attempt: number,
   ) {}
 
+  /** `namespace | entity | attempt |` per entity, built once. */
+  private readonly prefixes = new Map<string, string>();
+
   digest(entity: string, value: string): string {
-    return this.tokenKey.hex(`${this.namespace}${SEP}${entity}${SEP}${this.attempt}${SEP}${value}`);
+    let prefix = this.prefixes.get(entity);
+    if (prefix === undefined) {
+      prefix = `${this.namespace}${SEP}${entity}${SEP}${this.attempt}${SEP}`;
+      this.prefixes.set(entity, prefix);
+    }
+    return this.tokenKey.hex(prefix + value);
   }
 
   sub(value: string, entity: string): string {
