@@ -1,7 +1,8 @@
 // A layer with one tool, one resource and one prompt, called in-process.
 // Run: pnpm --filter @cloudg/core exec tsx --conditions=@cloudg/source examples/quickstart.examples.ts
-import * as z from 'zod';
+
 import { Layer, Principal, Registry } from '@cloudg/core';
+import * as z from 'zod';
 
 const registry = new Registry();
 
@@ -11,7 +12,9 @@ registry.tool({
   description: 'Count the words in a text.',
   category: 'demo',
   input: { text: z.string().describe('The text'), min_length: z.number().int().min(1).default(1) },
-  handler: (_ctx, args) => ({ words: args.text.split(/\s+/).filter((w) => w.length >= args.min_length).length }),
+  handler: (_ctx, args) => ({
+    words: args.text.split(/\s+/).filter((w) => w.length >= args.min_length).length,
+  }),
 });
 
 registry.resource({
@@ -44,7 +47,12 @@ export async function quickstart(): Promise<string[]> {
   const prompt = await layer.getPrompt('summarise', { topic: 'IAM' }, { principal: Principal.anonymous() });
   lines.push(`prompt -> ${prompt.messages.length} message(s)`);
 
-  lines.push(`tools -> ${layer.toolsWire().map((t) => t.name).join(', ')}`);
+  lines.push(
+    `tools -> ${layer
+      .toolsWire()
+      .map((t) => t.name)
+      .join(', ')}`,
+  );
   return lines;
 }
 
