@@ -118,8 +118,7 @@ describe.each(CASES)('$label', (c) => {
         expect(id).toBe(name);
         expect(uri).toBe(`cloudg://assets/${name}`);
         expect(dataset).toMatch(/^ds-[0-9a-f]{10}$/);
-        const [, , , , acct, resource] =
-          /^(arn):(aws):(ec2:us-east-1):([^:]+):instance\/(.+)$/.exec(arn) ?? [];
+        const [, acct, resource] = /^arn:aws:ec2:us-east-1:([^:]+):instance\/(.+)$/.exec(arn ?? '') ?? [];
         expect(resource).toMatch(RESOURCE_PSEUDONYM);
         expect(resource).not.toBe('i-0web1');
         if (c.identifiers === 'aliased-pseudonymised') {
