@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..');
+
+describe('README example', () => {
+  it('redacts secrets, pseudonymises identifiers and reverses them', async () => {
+    const ex = await import('../examples/redact.examples.mjs');
+    const shown = ex.shown as Record<string, unknown> & {
+      tags: Record<string, string>;
+      metadata: Record<string, string>;
+    };
+    expect(shown.metadata.db_password).toBe('[REDACTED:sensitive_field]');
+    expect(shown.metadata.AccessKeyId).toBe('AKIA************MPLE');
+    expect(shown.metadata.ingress).toBe('0.0.0.0/0');
+    expect(shown.account_id).toMatch(/^\d{12}$/);
+    expect(shown.account_id).not.toBe('123456789012');
+    expect(shown.arn).toMatch(/^arn:aws:ec2:us-east-1:\d{12}:instance\/i-[0-9a-f]{17}$/);
+    expect(shown.arn).toContain(`:${shown.account_id}:`);
+    expect(shown.name).toMatch(/^res-[0-9a-f]{10}$/);
+    expect(shown.tags.Owner).toMatch(/^person-[0-9a-f]{10}$/);
+    expect(shown.tags.env).toBe('prod');
+    expect(ex.report).toMatchObject({ redacted: { sensitive_field: 1 }, masked: { aws_access_key_id: 1 } });
+    expect(JSON.stringify(ex.report)).not.toContain('hunter2');
+    expect(ex.restored).toEqual({
+      ...ex.document,
+      metadata: {
+        ...ex.document.metadata,
+        db_password: '[REDACTED:sensitive_field]',
+        AccessKeyId: 'AKIA************MPLE',
+      },
+    });
+  });
+
+  it('is quoted verbatim in the README', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const code = readFileSync(join(root, 'examples/redact.examples.mjs'), 'utf8');
+    const block = /<!-- example: examples\/redact\.examples\.mjs -->\n```js\n([\s\S]*?)```/.exec(readme);
+    expect(block?.[1]).toBe(code);
+  });
+});
