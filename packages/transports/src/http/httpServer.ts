@@ -138,18 +138,20 @@ export class McpHttpServer {
 
   /** The request handler, for mounting into an existing `node:http` server. */
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const rawUrl = req.url ?? '/';
+    const query = rawUrl.indexOf('?');
+    const pathname = query === -1 ? rawUrl : rawUrl.slice(0, query);
     const origin = header(req, 'origin');
     const rejection = this.guard.check(header(req, 'host'), origin);
     if (rejection) return sendRpcError(res, rejection.status, rejection.message);
     this.cors.apply(res, origin);
 
     if (req.method === 'OPTIONS') {
-      if (!this.cors.enabled) return sendEmpty(res, 405, { Allow: this.allowedMethods(url.pathname) });
+      if (!this.cors.enabled) return sendEmpty(res, 405, { Allow: this.allowedMethods(pathname) });
       this.cors.preflight(res, origin);
       return sendEmpty(res, 204);
     }
-    if (url.pathname === this.options.healthPath && req.method === 'GET') {
+    if (pathname === this.options.healthPath && req.method === 'GET') {
       return sendJson(res, 200, { status: 'ok' });
     }
 
@@ -160,7 +162,7 @@ export class McpHttpServer {
       });
     }
     const info = new RequestInfo({
-      transport: this.options.legacySse && url.pathname !== this.options.path ? 'sse' : 'http',
+      transport: this.options.legacySse && pathname !== this.options.path ? 'sse' : 'http',
       headers: req.headers,
       sessionId: header(req, 'mcp-session-id'),
       principal: tokenPrincipal,
@@ -170,19 +172,20 @@ export class McpHttpServer {
       this.protocol.layer.logger.warn({ err: error }, 'principal resolver failed'),
     );
 
-    if (url.pathname === this.options.path) {
+    if (pathname === this.options.path) {
       if (req.method === 'POST') return this.post(req, res, principal);
       if (req.method === 'GET' && !this.options.stateless) return this.get(req, res, principal);
       if (req.method === 'DELETE' && !this.options.stateless) return this.delete(req, res, principal);
-      return sendEmpty(res, 405, { Allow: this.allowedMethods(url.pathname) });
+      return sendEmpty(res, 405, { Allow: this.allowedMethods(pathname) });
     }
     if (this.options.legacySse) {
-      if (url.pathname === this.options.ssePath) {
+      if (pathname === this.options.ssePath) {
         if (req.method === 'GET') return this.legacy.open(req, res, principal);
         return sendEmpty(res, 405, { Allow: 'GET' });
       }
-      if (url.pathname === this.options.messagePath) {
-        if (req.method === 'POST') return this.legacy.post(req, res, principal, url);
+      if (pathname === this.options.messagePath) {
+        if (req.method === 'POST')
+          return this.legacy.post(req, res, principal, new URL(rawUrl, 'http://localhost'));
         return sendEmpty(res, 405, { Allow: 'POST' });
       }
     }

@@ -1,0 +1,170 @@
+/**
+ * Throughput and latency of a 2026-07-28 `tools/call` over HTTP: the native server against the
+ * official SDK's `createMcpHandler` + `toNodeHandler`, and a bare `node:http` JSON echo as the
+ * ceiling. Each server runs in its own child process; autocannon drives it from this one.
+ *
+ *   pnpm --filter @cloudg/transports bench          (BENCH_SECONDS=10, BENCH_CONNECTIONS=16)
+ *
+ * Targets: native >= 10x the SDK's requests/s, >= 1/4 of the bare echo's, p99 < 10 ms.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+type Kind = 'native' | 'sdk' | 'bare';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+};
+const BODY = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'echo', arguments: { text: 'hello' }, _meta: ENVELOPE },
+});
+const HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2026-07-28',
+  'mcp-method': 'tools/call',
+  'mcp-name': 'echo',
+};
+
+/** Child side: start one server on a free loopback port and print the port. */
+async function serve(kind: Kind): Promise<void> {
+  let port: number;
+  if (kind === 'native') {
+    const { createLogger, Layer, Registry } = await import('@cloudg/core');
+    const { serveHttp } = await import('../src/index.js');
+    const z = await import('zod');
+    const registry = new Registry();
+    registry.tool({
+      name: 'echo',
+      input: { text: z.string() },
+      handler: (_ctx, args) => ({ text: args.text }),
+    });
+    const layer = new Layer({ registry, logger: createLogger({ level: 'silent' }) });
+    port = (await serveHttp(layer, { port: 0 })).port;
+  } else if (kind === 'sdk') {
+    const { createMcpHandler, McpServer } = await import('@modelcontextprotocol/server');
+    const { toNodeHandler } = await import('@modelcontextprotocol/node');
+    const z = await import('zod');
+    const handler = createMcpHandler(() => {
+      const server = new McpServer({ name: 'bench', version: '1.0.0' });
+      server.registerTool(
+        'echo',
+        { description: 'Echo', inputSchema: z.object({ text: z.string() }) },
+        async (args) => ({
+          content: [{ type: 'text', text: JSON.stringify({ text: args.text }) }],
+          structuredContent: { text: args.text },
+        }),
+      );
+      return server;
+    });
+    const node = toNodeHandler(handler);
+    const http = createServer((req, res) => void node(req, res));
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    port = (http.address() as AddressInfo).port;
+  } else {
+    const http = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const msg = JSON.parse(Buffer.concat(chunks).toString()) as {
+          id: number;
+          params: { arguments: unknown };
+        };
+        const body = JSON.stringify({
+          jsonrpc: '2.0',
+          id: msg.id,
+          result: { content: [], structuredContent: msg.params.arguments },
+        });
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+        res.end(body);
+      });
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    port = (http.address() as AddressInfo).port;
+  }
+  process.stdout.write(`${port}\n`);
+}
+
+function startChild(kind: Kind): Promise<{ child: ChildProcess; port: number }> {
+  const script = fileURLToPath(import.meta.url);
+  const child = spawn(process.execPath, [...process.execArgv, script, `--serve=${kind}`], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout?.once('data', (chunk: Buffer) => resolve({ child, port: Number(chunk.toString().trim()) }));
+    child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
+  });
+}
+
+interface Figures {
+  kind: Kind;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function measure(kind: Kind): Promise<Figures> {
+  const { child, port } = await startChild(kind);
+  try {
+    const url = `http://127.0.0.1:${port}/mcp`;
+    // A short warm-up so JIT and connection setup do not count.
+    await autocannon({
+      url,
+      method: 'POST',
+      headers: HEADERS,
+      body: BODY,
+      connections: CONNECTIONS,
+      duration: 2,
+    });
+    const result = await autocannon({
+      url,
+      method: 'POST',
+      headers: HEADERS,
+      body: BODY,
+      connections: CONNECTIONS,
+      duration: SECONDS,
+    });
+    return {
+      kind,
+      rps: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      errors: result.errors + result.timeouts,
+      non2xx: result.non2xx,
+    };
+  } finally {
+    child.kill();
+  }
+}
+
+async function main(): Promise<void> {
+  const arg = process.argv.find((a) => a.startsWith('--serve='));
+  if (arg) return serve(arg.slice('--serve='.length) as Kind);
+  console.log(`tools/call echo, 2026-07-28, ${CONNECTIONS} connections, ${SECONDS} s each\n`);
+  const rows: Figures[] = [];
+  for (const kind of ['bare', 'sdk', 'native'] as const) rows.push(await measure(kind));
+  console.log('server    req/s      p50 ms  p99 ms  errors  non-2xx');
+  for (const r of rows) {
+    console.log(
+      `${r.kind.padEnd(8)}  ${r.rps.toFixed(0).padStart(8)}  ${String(r.p50).padStart(6)}  ${String(r.p99).padStart(6)}  ${String(r.errors).padStart(6)}  ${String(r.non2xx).padStart(7)}`,
+    );
+  }
+  const [bare, sdk, native] = rows as [Figures, Figures, Figures];
+  console.log('');
+  console.log(`native / sdk  = ${(native.rps / sdk.rps).toFixed(1)}x   (target >= 10x)`);
+  console.log(`native / bare = ${(native.rps / bare.rps).toFixed(2)}    (target >= 0.25)`);
+  console.log(`native p99    = ${native.p99} ms  (target < 10 ms)`);
+}
+
+await main();
