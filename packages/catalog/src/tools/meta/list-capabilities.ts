@@ -24,7 +24,8 @@ const CONVENTIONS = {
 /** The first sentence of a description, at most 160 characters. */
 export function summarise(description: string): string {
   const text = description.trim();
-  const end = text.search(/\.(\s|$)/);
+  // A full stop ends the sentence, except the ones inside "e.g." and "i.e.".
+  const end = text.search(/(?<!\b(?:e\.g|i\.e))\.(\s|$)/);
   const sentence = end === -1 ? text : text.slice(0, end + 1);
   return sentence.length > SUMMARY_CHARS ? `${sentence.slice(0, SUMMARY_CHARS - 3)}...` : sentence;
 }

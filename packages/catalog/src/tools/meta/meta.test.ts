@@ -1,10 +1,13 @@
-import { Layer, Registry } from '@cloudg/core';
+import { Layer, Principal, Registry } from '@cloudg/core';
+import { Policy } from '@cloudg/policy';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sampleWorkspace } from '../../../test/support/estate.js';
 import { registerPrompts } from '../../prompts/index.js';
+import { createCatalogLayer } from '../../registry.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { registerPrivacyTools } from '../privacy/index.js';
 import { registerMetaTools } from './index.js';
+import { summarise } from './list-capabilities.js';
 import { ASSET_TYPES, assetTypesByFamily } from './vocabulary/index.js';
 
 interface ToolEntry {
@@ -220,5 +223,39 @@ describe('meta tools', () => {
     expect((result.content[0] as { text: string }).text).toMatch(
       /^Unknown edge type\. Did you mean INVOKES\? Valid values: SECURITY_GROUP_RULE, NACL_RULE, ROUTE, IAM_TRUST, /,
     );
+  });
+});
+
+describe('list_capabilities over the default registry', () => {
+  it('follows the policy: counts, categories and workflows name only what the caller can use', async () => {
+    const ws = await sampleWorkspace();
+    const layer = createCatalogLayer({ workspace: ws, policy: Policy.fromProfile('standard') });
+    const out = (await layer.callTool('list_capabilities', {})).structured as unknown as Capabilities & {
+      resources: number;
+      resource_templates: number;
+    };
+    const visible = layer.listTools(Principal.local());
+    expect(out.tool_count).toBe(visible.length);
+    expect(out.tool_count).toBe(layer.registry.tools.size - 1);
+    const listed = Object.values(out.categories).flatMap((tools) => tools.map((t) => t.name));
+    expect(listed).not.toContain('reveal_token');
+    expect(listed.sort()).toEqual(visible.map((t) => t.name).sort());
+    expect(out.resources).toBe(layer.listResources().length);
+    expect(out.resource_templates).toBe(layer.listResourceTemplates().length);
+    for (const steps of Object.values(out.workflows)) {
+      for (const step of steps) for (const tool of step.split(' / ')) expect(listed).toContain(tool);
+    }
+    expect(out.workflows.orient?.slice(0, 3)).toEqual([
+      'workspace_status',
+      'dataset_summary',
+      'count_assets',
+    ]);
+  });
+
+  it('summarises a description by its first sentence, not stopping at e.g.', () => {
+    expect(summarise('An AssetType value, e.g. LAMBDA_FUNCTION. More text.')).toBe(
+      'An AssetType value, e.g. LAMBDA_FUNCTION.',
+    );
+    expect(summarise('x'.repeat(200))).toHaveLength(160);
   });
 });
