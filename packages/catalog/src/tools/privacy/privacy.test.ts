@@ -151,16 +151,16 @@ describe('privacy tools', () => {
     });
   });
 
-  describe('under a policy without introspection (nothing to report)', () => {
+  describe("under core's allow-all policy, which has no introspection (nothing to report)", () => {
     let layer: Layer<Workspace>;
     beforeAll(() => {
-      layer = layerWith(ws, Policy.fromProfile('open'));
+      layer = layerWith(ws, allowAllPolicy);
     });
 
     it('privacy_status reports the policy name, the caller and the visible tools', async () => {
       const out = (await layer.callTool('privacy_status', {})).structured;
       expect(out).toMatchObject({
-        policy: 'open',
+        policy: 'allow-all',
         principal: { id: 'local', roles: ['default', 'local'] },
         visible_tools: 9,
         output_pipeline: [],
@@ -176,7 +176,7 @@ describe('privacy tools', () => {
         AccessKeyId: 'AKIAIOSFODNN7EXAMPLE',
       };
       expect((await layer.callTool('preview_transform', { data })).structured).toEqual({
-        policy: 'open',
+        policy: 'allow-all',
         tool: null,
         transformed: data,
         report: {},
@@ -197,12 +197,12 @@ describe('privacy tools', () => {
 
     it('list_detectors, privacy_audit_log and reveal_token have nothing to show', async () => {
       expect((await layer.callTool('list_detectors', { category: 'credential' })).structured).toEqual({
-        policy: 'open',
+        policy: 'allow-all',
         detectors: [],
         key_rules: [],
       });
       expect((await layer.callTool('privacy_audit_log', { limit: 3 })).structured).toEqual({
-        policy: 'open',
+        policy: 'allow-all',
         audit_enabled: false,
         scope: 'own',
         total: 0,
