@@ -1,4 +1,5 @@
 /** MCP.md 6.2 against a real listening server: every exchange of the walk-through and the check table. */
+import { Principal } from '@cloudg/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningHttpServer, serveHttp } from '../src/index.js';
 import { JSON_AND_SSE, send } from './support/http.js';
@@ -327,6 +328,29 @@ describe('Streamable HTTP, handshake era', () => {
     expect(who.json()).toMatchObject({
       result: { structuredContent: { id: 'anonymous', roles: ['default'] } },
     });
+  });
+
+  it('a principal resolver sees the request and the token principal; returning nothing falls back', async () => {
+    const port = await start({
+      principalResolver: (info) => {
+        const user = info.header('x-authenticated-user');
+        if (!user) return undefined;
+        return new Principal({ id: user, roles: ['gateway', ...(info.principal?.roles ?? [])] });
+      },
+    });
+    const call = async (headers: Record<string, string>) => {
+      const sid = await openSession(port, headers);
+      const res = await send(port, {
+        headers: { ...headers, accept: 'application/json', 'mcp-session-id': sid },
+        body: req(2, 'tools/call', { name: 'whoami' }),
+      });
+      return (res.json() as { result: { structuredContent: unknown } }).result.structuredContent;
+    };
+    expect(await call({ ...AUTH, 'x-authenticated-user': 'carol' })).toEqual({
+      id: 'carol',
+      roles: ['analyst', 'default', 'gateway'],
+    });
+    expect(await call(AUTH)).toEqual({ id: 'alice', roles: ['analyst', 'default'] });
   });
 
   it('caps live sessions with 503 and expires idle ones', async () => {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MetaKeys, type RunningHttpServer, serveHttp } from '../src/index.js';
 import { send } from './support/http.js';
 import { modern } from './support/rpc.js';
-import { buildLayer } from './support/testLayer.js';
+import { buildLayer, slowAborted } from './support/testLayer.js';
 
 let running: RunningHttpServer | undefined;
 afterEach(async () => {
@@ -11,8 +11,8 @@ afterEach(async () => {
   running = undefined;
 });
 
-async function start() {
-  running = await serveHttp(buildLayer(), { port: 0, authTokens: ['s3cret:analyst:alice'] });
+async function start(options: Parameters<typeof serveHttp>[1] = {}) {
+  running = await serveHttp(buildLayer(), { port: 0, authTokens: ['s3cret:analyst:alice'], ...options });
   return running.port;
 }
 
@@ -276,6 +276,31 @@ describe('Streamable HTTP, 2026-07-28', () => {
     // The client went away: the listen stream is gone from the server.
     await new Promise((r) => setTimeout(r, 50));
     expect(running?.server.protocol.listens.size).toBe(0);
+  });
+
+  it('closing a 2026 request stream cancels the request: the handler sees its signal abort', async () => {
+    const port = await start();
+    const before = slowAborted.count;
+    await send(port, {
+      headers: { ...headersFor('tools/call', 'slow'), accept: 'application/json, text/event-stream' },
+      body: modern(13, 'tools/call', { name: 'slow', arguments: { seconds: 20 } }, { progressToken: 'x' }),
+      // The first progress frame shows the handler runs; then the client goes away.
+      frames: 1,
+    });
+    for (let i = 0; i < 50 && slowAborted.count === before; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(slowAborted.count).toBe(before + 1);
+  });
+
+  it('SSE answers carry keepalive comments while the handler works', async () => {
+    const port = await start({ keepaliveIntervalMs: 30 });
+    const res = await send(port, {
+      headers: { ...headersFor('tools/call', 'slow'), accept: 'application/json, text/event-stream' },
+      body: modern(14, 'tools/call', { name: 'slow', arguments: { seconds: 0.2 } }),
+    });
+    expect(res.text).toContain(': keepalive\n\n');
+    expect(res.events()).toEqual([
+      expect.objectContaining({ id: 14, result: expect.objectContaining({ isError: false }) }),
+    ]);
   });
 
   it('a listen stream open at shutdown ends with its final result', async () => {
