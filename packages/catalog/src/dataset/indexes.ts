@@ -47,6 +47,7 @@ function group(
 export class DatasetIndexes {
   readonly #source: IndexSource;
   #matcher?: AssetMatcher;
+  #byId?: Map<string, CloudAsset>;
   #byType?: Map<string, CloudAsset[]>;
   #byAccount?: Map<string, CloudAsset[]>;
   #byRegion?: Map<string, CloudAsset[]>;
@@ -70,8 +71,22 @@ export class DatasetIndexes {
     return this.#matcher;
   }
 
+  /**
+   * Assets by id (the first of a duplicated id wins). Cheaper than the full matcher, so callers
+   * that only look ids up (the dataset summary, edge briefs) do not build the name and ARN tiers.
+   */
+  get byId(): ReadonlyMap<string, CloudAsset> {
+    if (this.#matcher) return this.#matcher.byId;
+    if (!this.#byId) {
+      const map = new Map<string, CloudAsset>();
+      for (const a of this.#source.assets) if (!map.has(a.id)) map.set(a.id, a);
+      this.#byId = map;
+    }
+    return this.#byId;
+  }
+
   assetById(id: string): CloudAsset | undefined {
-    return this.matcher.byId.get(id);
+    return this.byId.get(id);
   }
 
   assetByArn(arn: string): CloudAsset | undefined {

@@ -85,7 +85,7 @@ export function datasetSummary(dataset: Dataset): DatasetSummary {
 
 function computeSummary(dataset: Dataset): DatasetSummary {
   const { assets, edges, findings } = dataset;
-  const byId = dataset.indexes.matcher.byId;
+  const byId = dataset.indexes.byId;
   const open = findings.filter((f) => !f.is_suppressed);
 
   const linked = new Set<string>();
