@@ -17,10 +17,12 @@
  * narrower) shares that CIDR's first n bits after P, so its pseudonym lies inside the CIDR's
  * pseudonym. CIDRs wider than the pool (/4 to /14) cannot contain the pool addresses; they
  * stay consistent with each other (a /12 inside a /8 maps inside the /8's pseudonym).
- * Dropping P's leading bits makes the public map many-to-one, exactly like a random map into
- * the pool; a clash is handled by the vault's collision loop, whose retries re-randomise as
- * few trailing bits as possible (see retryBits), so the value usually stays inside the
- * pseudonyms of its enclosing CIDRs; only a value that needs a wide retry loses that.
+ * Dropping P's leading bits makes the public map many-to-one, like a random map into the
+ * pool, except that addresses of one real /15 never clash with each other (P is a bijection
+ * below every prefix). A clash is handled by the vault's collision loop, whose retries
+ * re-randomise as few trailing bits as possible (see `retry`), so the value usually stays
+ * inside the pseudonyms of its enclosing CIDRs; only a value that needs a wide retry loses
+ * that. A public IPv4 CIDR that finds no free slot in the pool moves on to 240.0.0.0/4.
  * IPv4 /0 to /3 and IPv6 prefixes shorter than /32 are left alone, as are special addresses.
  */
 import {
