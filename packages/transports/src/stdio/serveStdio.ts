@@ -35,6 +35,9 @@ export async function serveStdio(layer: Layer<unknown>, options: StdioOptions = 
   const guard = options.stdout === undefined && options.protectStdout !== false ? protectStdout() : undefined;
   const out: WritableLike = options.stdout ?? guard ?? process.stdout;
   const writer = new LineWriter(out);
+  // A client that goes away mid-write (EPIPE) must not crash the process; the writer stops instead.
+  const onStdoutError = (error: unknown) => layer.logger.debug({ err: error }, 'stdout closed');
+  if (options.stdout === undefined) process.stdout.on('error', onStdoutError);
   const principal =
     options.principal ??
     (await resolvePrincipal(options.principalResolver, new RequestInfo({ transport: 'stdio' }), (error) =>
@@ -86,5 +89,6 @@ export async function serveStdio(layer: Layer<unknown>, options: StdioOptions = 
     if (!options.protocol) protocol.close();
     await writer.flush();
     guard?.restore();
+    process.stdout.off('error', onStdoutError);
   }
 }
