@@ -138,6 +138,13 @@ describe('public IP pseudonyms are consistent with their CIDRs (fix of 13.7)', (
     expect(inside).toBeGreaterThanOrEqual(n * 0.99);
   });
 
+  it('never makes addresses of one real /15 clash', () => {
+    const vault = new TokenVault({ key: KEY });
+    for (let i = 0; i < 4096; i++) vault.pseudonymize(`54.12.${i >> 8}.${i & 255}`, 'public_ip');
+    expect(vault.stats().counters.collisions).toBe(0);
+    expect(vault.stats().entries).toBe(4096);
+  });
+
   it('moves a public CIDR that finds no room in the pool to 240.0.0.0/4', () => {
     const vault = new TokenVault({ key: KEY });
     const a = vault.pseudonymize('54.12.0.0/15', 'public_cidr');
