@@ -16,10 +16,10 @@ import {
   type TransformPipeline,
 } from '@cloudg/core';
 import {
+  type AliasMap,
   compileCustomDetector,
   type Pipeline,
   PrivacyError,
-  type PseudonymVault,
   type TransformBuildContext,
 } from '@cloudg/privacy';
 import { type DecisionCounters, type DecisionEntry, DecisionLog } from './audit/decision-log.js';
@@ -30,6 +30,8 @@ import { type Primitive, primitiveOf } from './decide/primitive.js';
 import { type CompiledRule, compileRules, matchingRules } from './decide/rules.js';
 import { describePolicy, type PolicyDescription } from './describe.js';
 import { type PolicyIssue, PolicyValidationError } from './errors.js';
+import type { IntrospectedVault, IntrospectionHost } from './introspection/host.js';
+import { PolicyIntrospector } from './introspection/introspection.js';
 import { mergePolicyDicts, type PolicyDict } from './load/merge.js';
 import { loadPolicyDocument, type PolicySourceValue, type SourceOptions } from './load/source.js';
 import {
@@ -51,9 +53,10 @@ import { createVault } from './vault.js';
 
 /**
  * The vault a policy's transforms use: @cloudg/privacy's `TokenVault`, or anything with the same
- * pseudonym methods. `save` and `autosaveIfNeeded` are used when present.
+ * pseudonym methods. `save` and `autosaveIfNeeded` are used when present, and `entry` and `stats`
+ * by the privacy tools (entity types of revealed values, vault statistics).
  */
-export interface PolicyVault extends PseudonymVault {
+export interface PolicyVault extends IntrospectedVault {
   save?(path?: string): string | null;
   autosaveIfNeeded?(): boolean;
 }
@@ -87,6 +90,8 @@ export class Policy implements PolicyPort {
   /** Ancestors resolved through `extends`, root first. */
   readonly extendsChain: readonly string[];
   readonly vault: PolicyVault;
+  /** What the catalog's privacy tools show: status, previews, detectors, the decision log, reveal. */
+  readonly introspection: PolicyIntrospector;
   /** The merged document as written (before defaults), the base of `derive()`. */
   private readonly document: PolicyDict;
   private readonly options: PolicyOptions;
@@ -100,6 +105,8 @@ export class Policy implements PolicyPort {
   private readonly log: DecisionLog;
   private readonly hashArguments: ArgumentHasher;
   private readonly built: TransformCache;
+  private readonly buildContext: TransformBuildContext;
+  private readonly auditLogger: Logger;
   /** Arguments of each caller's latest allowed call, hashed only if the input pipeline refuses it. */
   private readonly lastAllowed = new WeakMap<Principal, { spec: AnySpec; args: Record<string, unknown> }>();
 
@@ -153,6 +160,7 @@ export class Policy implements PolicyPort {
     this.limiter = new RateLimiter(options.clock);
     this.vault = options.vault ?? createVault(config.vault, options.vaultEnv);
     const logger = (options.logger ?? createLogger()).child({ logger: 'cloudg.audit' });
+    this.auditLogger = logger;
     this.log = new DecisionLog({
       size: config.audit_size,
       audit: config.audit,
@@ -167,8 +175,58 @@ export class Policy implements PolicyPort {
       disabledDetectors: config.disabled_detectors,
       profile: config.name,
     };
+    this.buildContext = context;
     this.built = new TransformCache(context);
     this.checkTransforms();
+    this.introspection = new PolicyIntrospector(this.introspectionHost());
+  }
+
+  /** The introspection modules' view of this policy (section 14 of the privacy reference). */
+  private introspectionHost(): IntrospectionHost {
+    const policy = this;
+    return {
+      name: this.name,
+      description: this.description,
+      loadedFrom: this.loadedFrom,
+      extendsChain: this.extendsChain,
+      config: this.config,
+      vault: this.vault,
+      auditLogger: this.auditLogger,
+      get counters() {
+        return policy.counters;
+      },
+      get auditLog() {
+        return policy.auditLog;
+      },
+      maxSensitivityFor: (principal) => this.maxSensitivityFor(principal),
+      deniedCapabilitiesFor: (principal) => this.deniedCapabilitiesFor(principal),
+      genericPipeline: (principal) => {
+        const specs = this.genericSpecs(principal);
+        return { specs, pipeline: this.build(specs, 'the generic pipeline') };
+      },
+      outputSpecs: (spec, principal) => this.transformPlan(spec, principal).output,
+      buildWith: (vault, specs) =>
+        new TransformCache({ ...this.buildContext, vault }).pipeline(specs, 'a preview pipeline'),
+      callerAliases: (principal) => this.callerAliases(principal),
+      hashArgument: (name, value) => this.hashArguments({ [name]: value })[name] ?? '',
+    };
+  }
+
+  /**
+   * Alias tables of every output pipeline the caller can get: the policy's transforms plus those
+   * of every rule that matches the caller, whatever primitive the rule is about, with the
+   * caller's options. Revealing reverses them, since any of them may have shaped what was shown.
+   */
+  private callerAliases(principal: Principal): AliasMap[] {
+    const rules = this.rules.filter((rule) => rule.matchesCaller(principal)).map((rule) => rule.config);
+    const transforms = [
+      ...this.transforms.transforms,
+      ...rules.flatMap((r) => r.transforms.map(normalizeSpec)),
+    ];
+    const specs = assembleGeneric({ ...this.transforms, transforms }, rules).filter(
+      (s) => s.type === 'alias' || s.type === 'substitute',
+    );
+    return this.build(specs, 'the alias tables').aliasMaps();
   }
 
   /**

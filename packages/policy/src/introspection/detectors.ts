@@ -1,0 +1,102 @@
+/**
+ * `list_detectors` (section 12.4): the content detectors and key rules, with the strategy the
+ * caller's generic pipeline gives each. Without a redact step nothing is redacted, so the plain
+ * catalogue is listed with no strategy attached.
+ */
+import type { Principal } from '@cloudg/core';
+import {
+  builtinDetectors,
+  builtinKeyRules,
+  compileCustomDetectors,
+  type Detector,
+  Redactor,
+} from '@cloudg/privacy';
+import type { IntrospectionHost } from './host.js';
+
+/** A detector as a redactor plans it. */
+export type PlannedDetector = {
+  name: string;
+  entity: string;
+  category: string;
+  confidence: number;
+  strategy: string;
+  refined?: Record<string, string>;
+  active: boolean;
+};
+
+/** A detector with no redactor in the way. */
+export type CatalogueDetector = {
+  name: string;
+  entity: string;
+  category: string;
+  confidence: number;
+  /** Null while the detector carries no description. */
+  description: string | null;
+  enabled: boolean;
+};
+
+export type KeyRuleItem = {
+  name: string;
+  entity: string;
+  category: string;
+  key_pattern: string;
+  strategy?: string;
+};
+
+export type DetectorListingResult = {
+  policy: string;
+  detectors: PlannedDetector[] | CatalogueDetector[];
+  key_rules: KeyRuleItem[];
+};
+
+/** Detectors may carry a description; the built-ins do not yet. */
+function descriptionOf(detector: Detector): string | null {
+  const value = (detector as Detector & { description?: unknown }).description;
+  return typeof value === 'string' ? value : null;
+}
+
+/** The built-ins with the policy's custom detectors (a custom one replaces a built-in of its name). */
+function catalogue(host: IntrospectionHost): Detector[] {
+  const all = builtinDetectors();
+  for (const custom of compileCustomDetectors(host.config.detectors)) {
+    const at = all.findIndex((d) => d.name === custom.name);
+    if (at === -1) all.push(custom);
+    else all[at] = custom;
+  }
+  return all;
+}
+
+function withoutRedactor(host: IntrospectionHost, category: string | undefined): DetectorListingResult {
+  const disabled = new Set(host.config.disabled_detectors);
+  const detectors: CatalogueDetector[] = catalogue(host)
+    .filter((d) => category === undefined || d.category === category)
+    .map((d) => ({
+      name: d.name,
+      entity: d.entity,
+      category: d.category,
+      confidence: d.confidence,
+      description: descriptionOf(d),
+      enabled: d.enabled && !disabled.has(d.name),
+    }));
+  const key_rules: KeyRuleItem[] = builtinKeyRules()
+    .filter((r) => category === undefined || r.category === category)
+    .map((r) => ({ name: r.name, entity: r.entity, category: r.category, key_pattern: r.pattern.source }));
+  return { policy: host.name, detectors, key_rules };
+}
+
+export function listDetectors(
+  host: IntrospectionHost,
+  principal: Principal,
+  category?: string,
+): DetectorListingResult {
+  // The first redact step sees the data first; its strategies are the ones that take effect.
+  const redactor = host
+    .genericPipeline(principal)
+    .pipeline.transforms.find((t): t is Redactor => t instanceof Redactor);
+  if (!redactor) return withoutRedactor(host, category);
+  const listing = redactor.describe(category === undefined ? {} : { category });
+  const detectors: PlannedDetector[] = listing.detectors.map(({ builtin: _builtin, ...d }) => d);
+  // A rule whose strategy is `keep` is inactive; the listing says so through the strategy alone.
+  const key_rules: KeyRuleItem[] = listing.key_rules.map(({ active: _active, ...r }) => r);
+  return { policy: host.name, detectors, key_rules };
+}

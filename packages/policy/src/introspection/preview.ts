@@ -1,0 +1,56 @@
+/**
+ * `preview_transform`: the caller's generic pipeline, or a tool's output pipeline, over sample
+ * data. The transforms are built afresh around a throwaway vault with a random key, so preview
+ * pseudonyms never match real ones (a preview cannot confirm which value is behind a real
+ * pseudonym) and nothing reaches the policy's vault or its transform caches.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AnySpec, Principal, TransformReport } from '@cloudg/core';
+import { type PrimitiveKind, TokenVault, type TransformContext } from '@cloudg/privacy';
+import type { IntrospectionHost } from './host.js';
+
+/** A vault for one preview: random key, same scope as the policy's, never saved. */
+export function previewVault(host: IntrospectionHost): TokenVault {
+  return new TokenVault({
+    key: randomBytes(32),
+    scope: host.vault.stats?.().scope ?? host.config.vault.scope,
+    saveOnExit: false,
+  });
+}
+
+function kindOf(spec: AnySpec): PrimitiveKind {
+  return spec.kind === 'template' ? 'resource_template' : spec.kind;
+}
+
+function identityOf(spec: AnySpec): string {
+  if (spec.kind === 'resource') return spec.uri;
+  if (spec.kind === 'template') return spec.uriTemplate;
+  return spec.name;
+}
+
+export function preview(
+  host: IntrospectionHost,
+  data: unknown,
+  options: { principal: Principal; tool?: AnySpec },
+): { transformed: unknown; report: TransformReport } {
+  const { principal, tool } = options;
+  const specs = tool ? host.outputSpecs(tool, principal) : host.genericPipeline(principal).specs;
+  if (specs.length === 0) return { transformed: data, report: {} };
+  const vault = previewVault(host);
+  const pipeline = host.buildWith(vault, specs);
+  const context: Omit<TransformContext, 'report'> = {
+    direction: 'output',
+    principal: { id: principal.id, roles: principal.sortedRoles() },
+    vault,
+    policy: host.name,
+  };
+  if (tool) {
+    context.kind = kindOf(tool);
+    context.name = identityOf(tool);
+    context.category = tool.category;
+    context.sensitivity = tool.sensitivity;
+  }
+  const run = pipeline.run(data, context);
+  // Reports hold counts and labels only, which are JSON values.
+  return { transformed: run.value, report: run.report as TransformReport };
+}
