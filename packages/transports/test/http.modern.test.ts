@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MetaKeys, type RunningHttpServer, serveHttp } from '../src/index.js';
 import { send } from './support/http.js';
-import { modern } from './support/rpc.js';
+import { ENVELOPE, modern } from './support/rpc.js';
 import { buildLayer, slowAborted } from './support/testLayer.js';
 
 let running: RunningHttpServer | undefined;
@@ -161,6 +161,16 @@ describe('Streamable HTTP, 2026-07-28', () => {
     });
     expect(res.status).toBe(400);
     expect(res.json()).toMatchObject({ id: 101, error: { code: -32602 } });
+  });
+
+  it('a notification POST gets 202 with an empty body', async () => {
+    const port = await start();
+    const res = await send(port, {
+      headers: headersFor('notifications/cancelled'),
+      body: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, _meta: ENVELOPE } },
+    });
+    expect(res.status).toBe(202);
+    expect(res.text).toBe('');
   });
 
   it('removed methods (initialize, logging/setLevel, resources/subscribe) get 404 with -32601', async () => {

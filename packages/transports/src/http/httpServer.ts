@@ -254,6 +254,9 @@ export class McpHttpServer {
     message: Record<string, unknown>,
     accepts: Accepts,
   ): Promise<void> {
+    // 2026 defines no client notifications over HTTP (closing a stream cancels), and no header
+    // rules for them: accept and drop.
+    if (!('id' in message)) return sendEmpty(res, 202);
     const id = isValidId(message.id) ? message.id : null;
     try {
       checkEnvelopeKeys(message.params);
