@@ -64,6 +64,7 @@ export function filterAssets(dataset: Dataset, args: AssetFilterArgs): CloudAsse
   let base: readonly CloudAsset[] = dataset.assets;
   for (const list of candidates) if (list.length < base.length) base = list;
 
+  const text = query === null ? null : searchText(dataset);
   const out: CloudAsset[] = [];
   for (const a of base) {
     if (provider !== null && a.provider !== provider) continue;
@@ -75,7 +76,7 @@ export function filterAssets(dataset: Dataset, args: AssetFilterArgs): CloudAsse
       if (!Object.hasOwn(a.tags, tagKey)) continue;
       if (tagValue !== undefined && a.tags[tagKey] !== tagValue) continue;
     }
-    if (query !== null && !matchesQuery(a, query)) continue;
+    if (query !== null && !text?.get(a)?.includes(query)) continue;
     if (args.has_findings != null || severity !== null) {
       const stats = idx.findingStats(a.id);
       if (args.has_findings != null && stats.open > 0 !== args.has_findings) continue;
@@ -86,11 +87,16 @@ export function filterAssets(dataset: Dataset, args: AssetFilterArgs): CloudAsse
   return out;
 }
 
-/** Case-insensitive substring of the name, ARN, id or any tag value. */
-function matchesQuery(asset: CloudAsset, needle: string): boolean {
-  if (asset.name.toLowerCase().includes(needle)) return true;
-  if (asset.arn?.toLowerCase().includes(needle)) return true;
-  if (asset.id.toLowerCase().includes(needle)) return true;
-  for (const v of Object.values(asset.tags)) if (v.toLowerCase().includes(needle)) return true;
-  return false;
+/**
+ * Lower-cased name, ARN, id and tag values of every asset, joined by NUL so a match cannot span
+ * two of them. Cached per dataset version: a text query scans one string per asset.
+ */
+function searchText(dataset: Dataset): Map<CloudAsset, string> {
+  return dataset.derived('inventory:search-text', (d) => {
+    const map = new Map<CloudAsset, string>();
+    for (const a of d.assets) {
+      map.set(a, [a.name, a.arn ?? '', a.id, ...Object.values(a.tags)].join('\u0000').toLowerCase());
+    }
+    return map;
+  });
 }

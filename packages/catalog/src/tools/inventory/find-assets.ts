@@ -8,6 +8,7 @@ import { ASSET_SORTS, sortAssets } from '../../conventions/sorting.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { cursorArg, datasetArg, limitArg } from '../workspace/args.js';
 import { filterAssets } from './asset-filter.js';
+import { sortByName } from './name-order.js';
 import { findAssetsOutput } from './output-schemas.js';
 
 export const NO_ASSETS_HINT =
@@ -71,7 +72,10 @@ export function registerFindAssets(registry: Registry<Workspace>): void {
       const fields = checkFields(args.fields, ASSET_FIELDS);
       const dataset = resolveDataset(ctx.app, args.dataset);
       const matched = filterAssets(dataset, args);
-      const sorted = sortAssets(dataset, matched, args.sort_by, args.descending);
+      const sorted =
+        args.sort_by === 'name'
+          ? sortByName(dataset, matched, args.descending)
+          : sortAssets(dataset, matched, args.sort_by, args.descending);
       const { limit, cursor, dataset: _name, ...query } = args;
       const page = paginate(sorted, { dataset, query, limit, cursor });
       const withTags = fields?.includes('tags') ?? false;
