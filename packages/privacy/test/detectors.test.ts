@@ -54,6 +54,7 @@ const matches: Array<[string, string, string[]]> = [
   ['aws_access_key_id', 'key AKIAIOSFODNN7EXAMPLE', ['AKIAIOSFODNN7EXAMPLE']],
   ['aws_unique_id', 'AROAJ2UCCR6DPCEXAMPLE', ['AROAJ2UCCR6DPCEXAMPLE']],
   ['aws_arn', 'bucket arn:aws:s3:::my-bucket', ['arn:aws:s3:::my-bucket']],
+  ['aws_organization_id', 'org o-a1b2c3d4e5 / ou-ab12-cdef3456', ['o-a1b2c3d4e5', 'ou-ab12-cdef3456']],
   ['aws_arn', 'arn:aws-us-gov:iam::123456789012:role/x', ['arn:aws-us-gov:iam::123456789012:role/x']],
   [
     'azure_resource_id',
@@ -112,6 +113,7 @@ const nonMatches: Array<[string, string]> = [
   ['aws_access_key_id', 'AKIA1234567890ABCDE'],
   ['aws_unique_id', 'AIDA123456789012345'],
   ['aws_arn', 'arn:partition:ec2:x'],
+  ['aws_organization_id', 'auto-scaling-group-1234567890'],
   ['azure_resource_id', '/subscriptions/not-a-guid/resourceGroups/x'],
   ['gcp_resource_name', 'projects/ab/x'],
   ['gcp_resource_name', 'projects-list/zones'],
@@ -164,6 +166,7 @@ describe('content detectors (12.1)', () => {
       'aws_access_key_id',
       'aws_unique_id',
       'aws_arn',
+      'aws_organization_id',
       'azure_resource_id',
       'gcp_resource_name',
       'azure_subscription_ref',

@@ -130,7 +130,7 @@ describe('identifier key rules under strict', () => {
         source: 'arn:aws:ec2:us-east-1:123456789012:instance/i-0abc1234def567890',
         target: '0.0.0.0/0',
         ref: '9f86d081-884c-4d63-9a2b-1c5e3f0a7b21',
-        note: '9f86d081-884c-4d63-9a2b-1c5e3f0a7b21',
+        note: '0b7e2c4a-1d3f-4a5b-8c6d-7e8f9a0b1c2d',
       },
       c,
     ) as Record<string, string>;
@@ -139,7 +139,7 @@ describe('identifier key rules under strict', () => {
     // uuid: keep makes the uuid detector inactive, so the rule's resource_name applies...
     expect(out.ref).toMatch(/^res-[0-9a-f]{10}$/);
     // ...while a UUID under a key no rule covers is left alone.
-    expect(out.note).toBe('9f86d081-884c-4d63-9a2b-1c5e3f0a7b21');
+    expect(out.note).toBe('0b7e2c4a-1d3f-4a5b-8c6d-7e8f9a0b1c2d');
     expect(c.report.pseudonymized).toMatchObject({ aws_arn: 1, resource_name: 1 });
   });
 
@@ -159,9 +159,9 @@ describe('identifier key rules under strict', () => {
       c,
     ) as Record<string, string>;
     expect(out.summary).toBe(`${out.source} -> ${out.target}`);
-    // Free text needs a space, a comma or '->'.
-    expect(out.label).toBe('web-1');
-    expect(c.report.pseudonymized?.resource_name_mention).toBe(2);
+    // A string that is exactly a pseudonymised name is replaced too.
+    expect(out.label).toBe(out.source);
+    expect(c.report.pseudonymized?.resource_name_mention).toBe(3);
     const off = new Redactor({ strategies: STRICT_STRATEGIES, name_mentions: false }, { vault });
     expect(
       (off.apply({ source: 'web-1', summary: 'web-1 -> x' }, ctx()) as Record<string, string>).summary,
@@ -206,8 +206,34 @@ describe('identifier key rules under strict', () => {
       /Bad options for transform 'redact'/,
     );
     expect(
-      () => new Redactor({ extra_key_rules: [{ name: 'x', entity: 'y', pattern: 'x', defer: true }] }),
-    ).toThrow(/unknown key rule option 'defer'/);
+      () => new Redactor({ extra_key_rules: [{ name: 'x', entity: 'y', pattern: 'x', colour: 1 }] }),
+    ).toThrow(/unknown key rule option 'colour'/);
+  });
+
+  it('custom key rules may defer to a detector matching the whole value', () => {
+    const rules = (defer: boolean) => [{ name: 'peer', entity: 'peer_name', pattern: '^peer$', defer }];
+    const strategies = { peer_name: 'redact', email: 'hash' };
+    expect(
+      new Redactor({ extra_key_rules: rules(false), strategies }).apply({ peer: 'a@b.io' }, ctx()),
+    ).toEqual({
+      peer: '[REDACTED:peer_name]',
+    });
+    const deferred = new Redactor({ extra_key_rules: rules(true), strategies }).apply(
+      { peer: 'a@b.io' },
+      ctx(),
+    ) as {
+      peer: string;
+    };
+    expect(deferred.peer).toMatch(/^email:[0-9a-f]{12}$/);
+  });
+
+  it('covers tree parents and a summary that is exactly a name', () => {
+    const out = strict().apply(
+      { id: 'web-1', region: 'eu', parent_id: 'vpc-main', summary: 'web-1' },
+      ctx(),
+    ) as Record<string, string>;
+    expect(out.parent_id).toMatch(/^res-/);
+    expect(out.summary).toBe(out.id);
   });
 
   it('key_rules false or a list selects rules', () => {

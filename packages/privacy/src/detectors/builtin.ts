@@ -280,6 +280,16 @@ export function builtinDetectors(): Detector[] {
       minLength: 12,
     }),
     define({
+      name: 'aws_organization_id',
+      entity: 'aws_organization_id',
+      category: 'identifier',
+      confidence: 0.9,
+      // Organization (o-...) and organizational unit (ou-...) ids, which the original missed.
+      pattern: '(?<![\\w-])(?:o-[a-z0-9]{10,32}|ou-[a-z0-9]{4,32}-[a-z0-9]{8,32})(?![\\w-])',
+      hints: ['o-'],
+      minLength: 6,
+    }),
+    define({
       name: 'azure_resource_id',
       entity: 'azure_resource_id',
       category: 'identifier',

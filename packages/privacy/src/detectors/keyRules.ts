@@ -247,6 +247,14 @@ export function builtinKeyRules(): KeyRule[] {
         'neighbors',
         'neighbours',
         'path',
+        // Tree and triple references that the original left uncovered.
+        'parent',
+        'parent_id',
+        'parent_ref',
+        'child_id',
+        'children_ids',
+        'subject_id',
+        'object_id',
       ]),
     }),
     rule({
@@ -311,9 +319,13 @@ const EXTRA_FIELDS = new Set([
   'requires_sibling',
   'subtree',
   'scalars',
+  'defer',
 ]);
 
-/** Compiles `extra_key_rules` entries. `defer` cannot be set: a custom rule applies its own entity. */
+/**
+ * Compiles `extra_key_rules` entries. Unlike the original (where custom rules could not defer),
+ * `defer: true` lets a content detector that matches the whole value take precedence.
+ */
 export function compileExtraKeyRule(transform: string, raw: unknown): KeyRule {
   if (!isRecord(raw)) throw new TransformOptionsError(transform, 'each extra key rule must be a mapping');
   for (const k of Object.keys(raw)) {
@@ -349,7 +361,7 @@ export function compileExtraKeyRule(transform: string, raw: unknown): KeyRule {
     ...(siblings ? { requiresSibling: siblings as string[] } : {}),
     subtree: raw.subtree === true,
     scalars: raw.scalars === true,
-    defer: false,
+    defer: raw.defer === true,
     typedByShape: false,
   };
 }

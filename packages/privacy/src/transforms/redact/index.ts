@@ -184,7 +184,8 @@ function escapeRegex(s: string): string {
 
 /**
  * Replaces names that key rules pseudonymised wherever they appear in free text of the same
- * result (strings containing a space, a comma or `->`).
+ * result (strings containing a space, a comma or `->`), and strings that are exactly such a
+ * name (a one-node path summary), which the original skipped.
  */
 function replaceMentions(
   value: unknown,
@@ -198,7 +199,12 @@ function replaceMentions(
   let total = 0;
   const visit = (v: unknown): unknown => {
     if (typeof v === 'string') {
-      if (!(v.includes(' ') || v.includes(',') || v.includes('->'))) return v;
+      if (!(v.includes(' ') || v.includes(',') || v.includes('->'))) {
+        const whole = names.get(v);
+        if (whole === undefined) return v;
+        total++;
+        return whole;
+      }
       let n = 0;
       const out = v.replace(re, (m) => {
         n++;
