@@ -16,16 +16,10 @@ import type { ToolResult } from '../results.js';
 import type { AnySpec, ToolSpec } from '../specs/index.js';
 import { errorResult, finalizeToolResult } from './finalize.js';
 import type { CallOptions, Layer } from './layer.js';
-import { applyPipeline, type TransformTarget } from './transform.js';
+import { pipelineTarget, restoreInput, type TransformTarget } from './transform.js';
 
 function outputTarget<TApp>(layer: Layer<TApp>, spec: AnySpec<TApp>, principal: Principal): TransformTarget {
-  return {
-    pipeline: layer.policy.outputPipeline(spec as AnySpec, principal),
-    direction: 'output',
-    principal,
-    kind: 'tool',
-    spec: spec as AnySpec,
-  };
+  return pipelineTarget(layer.policy, spec as AnySpec, principal, 'tool', 'output');
 }
 
 export async function runCallTool<TApp>(
@@ -68,20 +62,8 @@ async function toolTerminal<TApp>(layer: Layer<TApp>, info: CallInfo<TApp>): Pro
     arguments: info.arguments,
   });
 
-  let args: unknown = info.arguments;
-  const input: TransformTarget = {
-    pipeline: layer.policy.inputPipeline(spec as AnySpec, principal),
-    direction: 'input',
-    principal,
-    kind: 'tool',
-    spec: spec as AnySpec,
-  };
-  try {
-    args = (await applyPipeline(input, args)).value;
-  } catch (error) {
-    if (isMcpLayerError(error)) layer.policy.recordRejection?.(spec as AnySpec, principal, error);
-    throw error;
-  }
+  const input = pipelineTarget(layer.policy, spec as AnySpec, principal, 'tool', 'input');
+  let args = await restoreInput(layer.policy, input, info.arguments);
   if (!isPlainObject(args)) args = info.arguments;
   const validated = validateArguments(spec.args, args, spec.inputSchema);
 

@@ -4,7 +4,7 @@ import { type CallInfo, composeChain } from '../middleware/types.js';
 import type { CompletionResult } from '../results.js';
 import type { AnySpec, CompletionFn, PromptSpec, ResourceTemplateSpec } from '../specs/index.js';
 import type { CallOptions, CompletionRef, Layer } from './layer.js';
-import { applyPipeline, type TransformTarget } from './transform.js';
+import { applyPipeline, pipelineTarget, type TransformTarget } from './transform.js';
 
 export const MAX_COMPLETION_VALUES = 100;
 const EMPTY: CompletionResult = Object.freeze({ values: [], total: 0, hasMore: false }) as CompletionResult;
@@ -66,16 +66,8 @@ async function completionTerminal<TApp>(
     name: info.name,
     arguments: info.arguments,
   });
-  const target = (direction: 'input' | 'output'): TransformTarget => ({
-    pipeline:
-      direction === 'input'
-        ? layer.policy.inputPipeline(anySpec, principal)
-        : layer.policy.outputPipeline(anySpec, principal),
-    direction,
-    principal,
-    kind: 'completion',
-    spec: anySpec,
-  });
+  const target = (direction: 'input' | 'output'): TransformTarget =>
+    pipelineTarget(layer.policy, anySpec, principal, 'completion', direction);
   const partialIn = String(info.arguments.value ?? '');
   const contextIn = (info.arguments.context ?? {}) as Record<string, unknown>;
   const restored = await applyPipeline(target('input'), { partial: partialIn, arguments: contextIn });

@@ -7,7 +7,7 @@ import { type PromptMessage, PromptResult, userMessage } from '../results.js';
 import type { AnySpec, PromptSpec } from '../specs/index.js';
 import { transformContent } from './finalize.js';
 import type { CallOptions, Layer } from './layer.js';
-import { applyPipeline, type TransformTarget } from './transform.js';
+import { pipelineTarget, restoreInput, type TransformTarget } from './transform.js';
 
 export async function runGetPrompt<TApp>(
   layer: Layer<TApp>,
@@ -47,23 +47,9 @@ async function promptTerminal<TApp>(layer: Layer<TApp>, info: CallInfo<TApp>): P
   const anySpec = spec as AnySpec;
   const { principal } = info;
   layer.policy.checkCall(anySpec, principal, { kind: 'prompt', name: spec.name, arguments: info.arguments });
-  const target = (direction: 'input' | 'output'): TransformTarget => ({
-    pipeline:
-      direction === 'input'
-        ? layer.policy.inputPipeline(anySpec, principal)
-        : layer.policy.outputPipeline(anySpec, principal),
-    direction,
-    principal,
-    kind: 'prompt',
-    spec: anySpec,
-  });
-  let restored: unknown = info.arguments;
-  try {
-    restored = (await applyPipeline(target('input'), restored)).value;
-  } catch (error) {
-    if (isMcpLayerError(error)) layer.policy.recordRejection?.(anySpec, principal, error);
-    throw error;
-  }
+  const target = (direction: 'input' | 'output'): TransformTarget =>
+    pipelineTarget(layer.policy, anySpec, principal, 'prompt', direction);
+  const restored = await restoreInput(layer.policy, target('input'), info.arguments);
   const source = isPlainObject(restored) ? restored : info.arguments;
   // Only declared arguments reach the handler; MCP prompt arguments are strings.
   const args: Record<string, string> = {};

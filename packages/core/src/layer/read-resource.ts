@@ -8,7 +8,14 @@ import type { TransformReport } from '../policy-port.js';
 import type { AnySpec, ResourceSpec, ResourceTemplateSpec } from '../specs/index.js';
 import { renderJson } from './finalize.js';
 import type { CallOptions, Layer } from './layer.js';
-import { applyPipeline, isActive, mergeReports, type TransformTarget } from './transform.js';
+import {
+  applyPipeline,
+  isActive,
+  mergeReports,
+  pipelineTarget,
+  restoreInput,
+  type TransformTarget,
+} from './transform.js';
 
 export async function runReadResource<TApp>(
   layer: Layer<TApp>,
@@ -40,27 +47,13 @@ async function resourceTerminal<TApp>(
   const { principal } = info;
   const anySpec = spec as AnySpec;
   layer.policy.checkCall(anySpec, principal, { kind: 'resource', name: uri, arguments: info.arguments });
-  const target = (direction: 'input' | 'output'): TransformTarget => ({
-    pipeline:
-      direction === 'input'
-        ? layer.policy.inputPipeline(anySpec, principal)
-        : layer.policy.outputPipeline(anySpec, principal),
-    direction,
-    principal,
-    kind: 'resource',
-    spec: anySpec,
-  });
+  const target = (direction: 'input' | 'output'): TransformTarget =>
+    pipelineTarget(layer.policy, anySpec, principal, 'resource', direction);
 
   let raw: unknown;
   try {
     if (spec.kind === 'template') {
-      let variables: unknown = info.arguments;
-      try {
-        variables = (await applyPipeline(target('input'), variables)).value;
-      } catch (error) {
-        if (isMcpLayerError(error)) layer.policy.recordRejection?.(anySpec, principal, error);
-        throw error;
-      }
+      const variables = await restoreInput(layer.policy, target('input'), info.arguments);
       const vars = isPlainObject(variables)
         ? (variables as Record<string, string>)
         : (info.arguments as Record<string, string>);

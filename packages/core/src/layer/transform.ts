@@ -1,7 +1,8 @@
 /** Running the policy's pipelines and merging their reports. */
 import type { CallKind } from '../context.js';
+import { isMcpLayerError } from '../errors.js';
 import type { JsonValue } from '../json.js';
-import type { PipelineRun, TransformPipeline, TransformReport } from '../policy-port.js';
+import type { PipelineRun, PolicyPort, TransformPipeline, TransformReport } from '../policy-port.js';
 import type { Principal } from '../principal.js';
 import type { AnySpec } from '../specs/index.js';
 
@@ -11,6 +12,36 @@ export interface TransformTarget {
   principal: Principal;
   kind: CallKind;
   spec: AnySpec;
+}
+
+/** Where a value is going and which of the policy's pipelines applies to it. */
+export function pipelineTarget(
+  policy: PolicyPort,
+  spec: AnySpec,
+  principal: Principal,
+  kind: CallKind,
+  direction: 'input' | 'output',
+): TransformTarget {
+  const pipeline =
+    direction === 'input' ? policy.inputPipeline(spec, principal) : policy.outputPipeline(spec, principal);
+  return { pipeline, direction, principal, kind, spec };
+}
+
+/**
+ * Run the input pipeline over a call's arguments. A refusal (a secret in an argument) is reported
+ * to the policy, so the decision `checkCall` recorded as allowed becomes a rejection.
+ */
+export async function restoreInput(
+  policy: PolicyPort,
+  target: TransformTarget,
+  value: unknown,
+): Promise<unknown> {
+  try {
+    return (await applyPipeline(target, value)).value;
+  } catch (error) {
+    if (isMcpLayerError(error)) policy.recordRejection?.(target.spec, target.principal, error);
+    throw error;
+  }
 }
 
 export function isActive(pipeline: TransformPipeline | undefined): pipeline is TransformPipeline {

@@ -12,6 +12,7 @@ import {
 } from './concurrency.js';
 
 const quiet = pino({ level: 'silent' });
+const realSetImmediate = globalThis.setImmediate;
 
 /** A tool that runs until the test releases it, so the test decides when slots free up. */
 function setup(options: ConcurrencyLimitOptions) {
@@ -39,9 +40,9 @@ function setup(options: ConcurrencyLimitOptions) {
   const limiter = new ConcurrencyLimitMiddleware(options);
   const layer = new Layer({ registry, middleware: [limiter.middleware], logger: quiet, defaultTimeout: 0 });
   /** Let pending promise callbacks run. */
-  const settle = async () => {
-    for (let i = 0; i < 10; i++) await Promise.resolve();
-  };
+  // A real macrotask turn (fake timers do not touch the saved setImmediate): every pending
+  // microtask, however deep the call path, has run by then.
+  const settle = () => new Promise<void>((resolve) => realSetImmediate(resolve));
   const releaseNext = () => gates.shift()?.();
   return { layer, limiter, started, releaseNext, settle };
 }
