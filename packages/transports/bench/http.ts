@@ -29,7 +29,7 @@ const BODY = JSON.stringify({
 });
 const HEADERS = {
   'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
+  accept: process.env.BENCH_ACCEPT ?? 'application/json, text/event-stream',
   'mcp-protocol-version': '2026-07-28',
   'mcp-method': 'tools/call',
   'mcp-name': 'echo',
@@ -91,22 +91,40 @@ async function serve(kind: Kind): Promise<void> {
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     port = (http.address() as AddressInfo).port;
   }
-  process.stdout.write(`${port}\n`);
+  // The parent asks for CPU time around the measured run: a figure the machine's load distorts less.
+  let mark = process.cpuUsage();
+  process.on('message', (message) => {
+    if (message === 'start') mark = process.cpuUsage();
+    if (message === 'stop') {
+      const used = process.cpuUsage(mark);
+      process.send?.({ cpuMicros: used.user + used.system });
+    }
+  });
+  process.send?.({ port });
 }
 
 function startChild(kind: Kind): Promise<{ child: ChildProcess; port: number }> {
   const script = fileURLToPath(import.meta.url);
   const child = spawn(process.execPath, [...process.execArgv, script, `--serve=${kind}`], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
-    child.stdout?.once('data', (chunk: Buffer) => resolve({ child, port: Number(chunk.toString().trim()) }));
+    child.once('message', (message) => resolve({ child, port: (message as { port: number }).port }));
     child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
+  });
+}
+
+function cpuOf(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    child.once('message', (message) => resolve((message as { cpuMicros: number }).cpuMicros));
+    child.send('stop');
   });
 }
 
 interface Figures {
   kind: Kind;
+  /** Server CPU time (user + system) per request, in microseconds. */
+  cpuPerRequest: number;
   rps: number;
   p50: number;
   p99: number;
@@ -127,6 +145,7 @@ async function measure(kind: Kind): Promise<Figures> {
       connections: CONNECTIONS,
       duration: 2,
     });
+    child.send('start');
     const result = await autocannon({
       url,
       method: 'POST',
@@ -135,8 +154,10 @@ async function measure(kind: Kind): Promise<Figures> {
       connections: CONNECTIONS,
       duration: SECONDS,
     });
+    const cpuMicros = await cpuOf(child);
     return {
       kind,
+      cpuPerRequest: cpuMicros / Math.max(1, result.requests.total),
       rps: result.requests.average,
       p50: result.latency.p50,
       p99: result.latency.p99,
@@ -154,10 +175,10 @@ async function main(): Promise<void> {
   console.log(`tools/call echo, 2026-07-28, ${CONNECTIONS} connections, ${SECONDS} s each\n`);
   const rows: Figures[] = [];
   for (const kind of ['bare', 'sdk', 'native'] as const) rows.push(await measure(kind));
-  console.log('server    req/s      p50 ms  p99 ms  errors  non-2xx');
+  console.log('server    req/s      p50 ms  p99 ms  cpu µs/req  errors  non-2xx');
   for (const r of rows) {
     console.log(
-      `${r.kind.padEnd(8)}  ${r.rps.toFixed(0).padStart(8)}  ${String(r.p50).padStart(6)}  ${String(r.p99).padStart(6)}  ${String(r.errors).padStart(6)}  ${String(r.non2xx).padStart(7)}`,
+      `${r.kind.padEnd(8)}  ${r.rps.toFixed(0).padStart(8)}  ${String(r.p50).padStart(6)}  ${String(r.p99).padStart(6)}  ${r.cpuPerRequest.toFixed(0).padStart(10)}  ${String(r.errors).padStart(6)}  ${String(r.non2xx).padStart(7)}`,
     );
   }
   const [bare, sdk, native] = rows as [Figures, Figures, Figures];
@@ -165,6 +186,10 @@ async function main(): Promise<void> {
   console.log(`native / sdk  = ${(native.rps / sdk.rps).toFixed(1)}x   (target >= 10x)`);
   console.log(`native / bare = ${(native.rps / bare.rps).toFixed(2)}    (target >= 0.25)`);
   console.log(`native p99    = ${native.p99} ms  (target < 10 ms)`);
+  console.log(
+    `server CPU per request: sdk / native = ${(sdk.cpuPerRequest / native.cpuPerRequest).toFixed(1)}x, ` +
+      `native / bare = ${(native.cpuPerRequest / bare.cpuPerRequest).toFixed(1)}x`,
+  );
 }
 
 await main();
