@@ -243,3 +243,20 @@ describe('strict pseudonyms round-trip as references', () => {
     expect((result.structured as { total: number }).total).toBe(31);
   });
 });
+
+describe('prompts under strict', () => {
+  it('complete asset refs to pseudonyms that the prompt resolves back to the asset', async () => {
+    const { layer } = await profileLayer('strict');
+    const completed = await layer.complete(
+      { type: 'ref/prompt', name: 'investigate_asset' },
+      { name: 'ref', value: 'orders' },
+    );
+    expect(completed.total).toBe(2);
+    for (const value of completed.values) expect(value).toMatch(RESOURCE_PSEUDONYM);
+    const prompt = await layer.getPrompt('blast_radius_assessment', { ref: completed.values[0] });
+    const context = prompt.messages[1]?.content;
+    expect(context?.type).toBe('text');
+    // The first completion is orders-db: the context describes a relational database.
+    expect((context as { text: string }).text).toContain('"type": "RDS_INSTANCE"');
+  });
+});
