@@ -13,6 +13,7 @@ export {
 export { ENTITY_PARENTS, entityChain } from './detectors/entities.js';
 export { classifyIpText, type IpClass } from './detectors/ip.js';
 export { builtinKeyRules, DEFAULT_TAG_KEY_ALLOWLIST, type KeyRule } from './detectors/keyRules.js';
+export { defaultDetectors, registerDetector, unregisterDetector } from './detectors/registry.js';
 export { detectSpans } from './detectors/scan.js';
 export type { Detector, Span, Validator } from './detectors/types.js';
 export { isPlaceholder, looksHighEntropy, shannonEntropy } from './detectors/validators.js';

@@ -324,3 +324,16 @@ describe('listing detectors and key rules (12.4)', () => {
     expect(std.key_rules.filter((k) => k.active).map((k) => k.name)).toEqual(['sensitive_key']);
   });
 });
+
+describe('registered detectors', () => {
+  it('are run by redactors built afterwards, until unregistered', async () => {
+    const { registerDetector, unregisterDetector, defaultDetectors } = await import('../src/index.js');
+    registerDetector({ name: 'employee_id', category: 'pii', pattern: '\\bEMP-\\d{5}\\b', hints: ['emp-'] });
+    expect(defaultDetectors().at(-1)?.name).toBe('employee_id');
+    const r = new Redactor({ strategies: { pii: 'redact' } });
+    expect(r.apply('by EMP-12345', ctx())).toBe('by [REDACTED:employee_id]');
+    expect(() => registerDetector({ name: 'bad', pattern: '(' })).toThrow(DetectorConfigError);
+    expect(unregisterDetector('employee_id')).toBe(true);
+    expect(new Redactor({ strategies: { pii: 'redact' } }).apply('by EMP-12345', ctx())).toBe('by EMP-12345');
+  });
+});

@@ -2,10 +2,10 @@
  * The redaction plan: which detectors and key rules are active and the strategy each entity
  * gets. Built once per transform so the walk only does map lookups.
  */
-import { builtinDetectors } from '../../detectors/builtin.js';
 import { compileCustomDetector } from '../../detectors/custom.js';
 import { entityChain } from '../../detectors/entities.js';
 import { accountEntityFor, builtinKeyRules, type KeyRule } from '../../detectors/keyRules.js';
+import { defaultDetectors } from '../../detectors/registry.js';
 import { DetectorSet } from '../../detectors/scan.js';
 import type { Detector } from '../../detectors/types.js';
 import { KEEP, parseStrategy, type Strategy } from '../strategies.js';
@@ -75,7 +75,7 @@ export class RedactionPlan {
         ? this.allow(parseStrategy(input.defaultStrategy), input.allowPseudonymize)
         : (fromTable ?? KEEP);
 
-    const all = builtinDetectors();
+    const all = defaultDetectors();
     for (const raw of input.customDetectors) {
       const d = toDetector(raw);
       const at = all.findIndex((b) => b.name === d.name);
