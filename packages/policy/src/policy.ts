@@ -314,7 +314,15 @@ export class Policy implements PolicyPort {
     }
     const reveal = primitive.capabilities.has('reveal');
     if (this.config.audit || reveal) {
-      const entry = this.log.record('allowed', this.entryFields(kind, primitive, principal, call.arguments));
+      // A reveal is always on the record, and says so (the reason the decision log shows).
+      const fields = this.entryFields(
+        kind,
+        primitive,
+        principal,
+        call.arguments,
+        reveal ? 'reveal' : undefined,
+      );
+      const entry = this.log.record('allowed', fields);
       if (reveal) this.log.warnReveal(entry);
     } else {
       this.log.counters.allowed++;

@@ -64,5 +64,11 @@ describe('audit logger', () => {
     );
     expect(JSON.stringify(lines)).not.toContain('res-3c1f1e6b50');
     expect(policy.counters.reveal).toBe(1);
+    // The decision log marks the allowed reveal as such (MCP_TOOLS privacy_audit_log example).
+    expect(policy.auditLog.at(-1)).toMatchObject({
+      decision: 'allowed',
+      name: 'reveal_token',
+      reason: 'reveal',
+    });
   });
 });
