@@ -78,9 +78,10 @@ export function edgeBrief(dataset: Dataset, edge: NetworkEdge): Record<string, u
   const target = dataset.indexes.assetById(edge.target_id);
   const out: Record<string, unknown> = {
     id: edge.id,
+    // Key order as the reference prints it: each endpoint next to its name.
     source: edge.source_id,
-    target: edge.target_id,
     source_name: source?.name ?? edge.source_id,
+    target: edge.target_id,
     target_name: target?.name ?? edge.target_id,
     edge_type: edge.edge_type,
     relationship: edge.relationship,

@@ -637,3 +637,19 @@ describe('organization_topology', () => {
     expect(typeof topo.note).toBe('string');
   });
 });
+
+describe('edge briefs in get_asset', () => {
+  it('print each endpoint next to its name, as the reference does', async () => {
+    const asset = await call(layer, 'get_asset', { ref: 'web-1', max_relations: 1 });
+    const [edge] = (asset.relations as { sample: Record<string, unknown>[] }).sample;
+    expect(Object.keys(edge ?? {})).toEqual([
+      'id',
+      'source',
+      'source_name',
+      'target',
+      'target_name',
+      'edge_type',
+      'relationship',
+    ]);
+  });
+});
