@@ -18,6 +18,22 @@ describe('HmacSha256', () => {
       expect(h.hex(m)).toBe(createHmac('sha256', key).update(m, 'utf8').digest('hex'));
   });
 
+  it('hashes a message given in two parts like the whole message', () => {
+    const key = randomBytes(32);
+    const h = new HmacSha256(key);
+    for (const [a, b] of [
+      ['global\u001fperson\u001f0\u001f', 'alice'],
+      ['', 'x'],
+      ['é', '😀'.repeat(600)],
+    ] as const) {
+      expect(h.hex(a, b)).toBe(
+        createHmac('sha256', key)
+          .update(a + b, 'utf8')
+          .digest('hex'),
+      );
+    }
+  });
+
   it('accepts keys up to one block and refuses longer ones', () => {
     const key = randomBytes(64);
     expect(new HmacSha256(key).hex('m')).toBe(createHmac('sha256', key).update('m').digest('hex'));

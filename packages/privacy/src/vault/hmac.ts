@@ -33,15 +33,21 @@ export class HmacSha256 {
     return buf;
   }
 
-  /** HMAC-SHA256 of the UTF-8 message, as 64 hex characters. */
-  hex(message: string): string {
-    if (!oneShot) return crypto.createHmac('sha256', this.key).update(message, 'utf8').digest('hex');
+  /**
+   * HMAC-SHA256 of the UTF-8 message `head + tail`, as 64 hex characters. Taking the message
+   * in two parts spares callers a string concatenation per call.
+   */
+  hex(head: string, tail = ''): string {
+    if (!oneShot)
+      return crypto.createHmac('sha256', this.key).update(head, 'utf8').update(tail, 'utf8').digest('hex');
     // A UTF-16 code unit never needs more than 3 UTF-8 bytes.
-    if (this.inner.length < BLOCK + message.length * 3) {
-      this.inner = HmacSha256.padded(this.key, 0x36, message.length * 3 + 1024);
+    const room = (head.length + tail.length) * 3;
+    if (this.inner.length < BLOCK + room) {
+      this.inner = HmacSha256.padded(this.key, 0x36, room + 1024);
       this.views = [];
     }
-    const n = this.inner.write(message, BLOCK, 'utf8');
+    let n = this.inner.write(head, BLOCK, 'utf8');
+    if (tail !== '') n += this.inner.write(tail, BLOCK + n, 'utf8');
     let view = this.views[n];
     if (!view) {
       view = this.inner.subarray(0, BLOCK + n);

@@ -513,7 +513,7 @@ class IssueContext implements FormatContext {
       prefix = `${this.namespace}${SEP}${entity}${SEP}${this.attempt}${SEP}`;
       this.prefixes.set(entity, prefix);
     }
-    return this.tokenKey.hex(prefix + value);
+    return this.tokenKey.hex(prefix, value);
   }
 
   sub(value: string, entity: string): string {
