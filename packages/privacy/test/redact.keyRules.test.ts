@@ -320,3 +320,17 @@ describe('tag maps', () => {
     });
   });
 });
+
+describe('caching and the vault TTL', () => {
+  it('asks the vault on every use, so an expired pseudonym is re-issued and stays reversible', async () => {
+    const { TokenVault } = await import('../src/index.js');
+    let now = 1_000_000;
+    const vault = new TokenVault({ key: 'k', ttlSeconds: 10, clock: () => now, saveOnExit: false });
+    const r = new Redactor({ strategies: { email: 'pseudonymize' } }, { vault });
+    const first = r.apply('mail a@corp.com', ctx()) as string;
+    now += 60_000;
+    const second = r.apply('mail a@corp.com', ctx()) as string;
+    expect(second).toBe(first);
+    expect(vault.detokenizeText(second)).toBe('mail a@corp.com');
+  });
+});

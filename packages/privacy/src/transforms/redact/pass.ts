@@ -15,6 +15,8 @@ export interface ScanEntry {
   events?: Array<[string, string]>;
   /** One detector matched the whole string (key rules that defer use the detector's result). */
   whole?: boolean;
+  /** A pseudonym came from the vault: not cached, so the vault sees every use (TTL). */
+  vault?: boolean;
 }
 
 const UNCHANGED: ScanEntry = Object.freeze({});
@@ -108,8 +110,10 @@ export class RedactPass {
     if (entry !== undefined) return entry;
     entry = this.computeEntry(s);
     // Strings with no match are cheap to rescan (the hint prefilter rejects them), and caching
-    // them would churn the cache with every unique id of a large result.
-    if (entry !== UNCHANGED && this.cfg.cacheSize > 0) {
+    // them would churn the cache with every unique id of a large result. Results holding vault
+    // pseudonyms are not cached either: the vault memoises them itself, and a cached pseudonym
+    // would skip the vault's last-use update and could outlive its TTL.
+    if (entry !== UNCHANGED && entry.vault !== true && this.cfg.cacheSize > 0) {
       if (cache.size >= this.cfg.cacheSize) cache.clear();
       cache.set(s, entry);
     }
@@ -122,8 +126,10 @@ export class RedactPass {
     let entry = cache.get(k);
     if (entry === undefined) {
       entry = this.computeEntry(k);
-      if (cache.size >= KEY_CACHE_SIZE) cache.clear();
-      cache.set(k, entry);
+      if (entry.vault !== true) {
+        if (cache.size >= KEY_CACHE_SIZE) cache.clear();
+        cache.set(k, entry);
+      }
     }
     if (entry === UNCHANGED) return k;
     this.record(entry);
@@ -138,11 +144,13 @@ export class RedactPass {
     let last = 0;
     let changed = false;
     const events: Array<[string, string]> = [];
+    let fromVault = false;
     for (const span of spans) {
       const strategy = this.cfg.plan.strategyForSpan(span.detector, span.entity);
       if (strategy.kind === 'keep') continue;
       const value = s.slice(span.start, span.end);
       const replaced = applyStrategy(strategy, value, span.entity, this.env);
+      if (strategy.kind === 'pseudonymize' && this.env.vault) fromVault = true;
       events.push(event(REPORT_KEY[effectiveKind(strategy, this.env.vault)], span.entity));
       if (replaced === DROP) return { out: DROP, events, whole };
       if (replaced !== value) changed = true;
@@ -152,6 +160,7 @@ export class RedactPass {
     if (events.length === 0) return whole ? { whole } : UNCHANGED;
     const entry: ScanEntry = { events, whole };
     if (changed) entry.out = out + s.slice(last);
+    if (fromVault) entry.vault = true;
     return entry;
   }
 
