@@ -146,4 +146,14 @@ export {
   userMessage,
 } from './results.js';
 export * from './specs/index.js';
+export {
+  DATA_META_KEY,
+  RENDER_META_KEY,
+  type RenderRule,
+  readStructured,
+  renderStructured,
+  structuredResource,
+  structuredText,
+  withoutStructuredMeta,
+} from './structured-text.js';
 export { UriTemplate } from './uri-template.js';

@@ -4,6 +4,7 @@ import { isPlainObject, type JsonObject, type JsonValue, toJsonable } from '../j
 import { MetaKey } from '../meta.js';
 import type { TransformReport } from '../policy-port.js';
 import { ToolResult } from '../results.js';
+import { readStructured, renderStructured, withoutStructuredMeta } from '../structured-text.js';
 import { applyPipeline, isActive, mergeReports, type TransformTarget } from './transform.js';
 
 export const TRUNCATION_MARKER = '... [truncated by cloudg mcp layer]';
@@ -37,22 +38,57 @@ async function transformLink(
   return next;
 }
 
+async function transformText(
+  target: TransformTarget,
+  text: string,
+  meta: JsonObject | undefined,
+  report: TransformReport,
+): Promise<string> {
+  const structured = readStructured(meta);
+  // Text rendered from data is transformed through the data, so key-based detectors see keys.
+  const run = await applyPipeline(target, structured ? structured.data : text);
+  mergeReports(report, run.report);
+  const value = toJsonable(run.value);
+  if (structured) return renderStructured(value, structured.rule);
+  return typeof run.value === 'string' ? run.value : renderJson(value);
+}
+
+/** Drop the data and render keys of a structured block: they never reach the wire. */
+function stripStructured(block: Content): Content {
+  if (block.type === 'resource') {
+    const meta = withoutStructuredMeta(block.resource._meta);
+    if (meta === block.resource._meta) return block;
+    const resource = { ...block.resource };
+    if (meta) resource._meta = meta;
+    else delete resource._meta;
+    return { ...block, resource };
+  }
+  const meta = withoutStructuredMeta(block._meta);
+  if (meta === block._meta) return block;
+  const out = { ...block };
+  if (meta) out._meta = meta;
+  else delete out._meta;
+  return out;
+}
+
 async function transformBlock(
   target: TransformTarget,
   block: Content,
   report: TransformReport,
 ): Promise<Content> {
   if (block.type === 'text') {
-    const run = await applyPipeline(target, block.text);
-    mergeReports(report, run.report);
-    return { ...block, text: typeof run.value === 'string' ? run.value : renderJson(toJsonable(run.value)) };
+    return { ...block, text: await transformText(target, block.text, block._meta, report) };
   }
   if (block.type === 'resource_link') return transformLink(target, block, report);
-  if (block.type === 'resource' && 'text' in block.resource) {
-    const run = await applyPipeline(target, block.resource.text);
+  if (block.type === 'resource') {
+    // The URI names what is embedded (an asset reference, a dataset), so it is transformed too.
+    const run = await applyPipeline(target, { uri: block.resource.uri });
     mergeReports(report, run.report);
-    const text = typeof run.value === 'string' ? run.value : renderJson(toJsonable(run.value));
-    return { ...block, resource: { ...block.resource, text } };
+    const uri =
+      isPlainObject(run.value) && typeof run.value.uri === 'string' ? run.value.uri : block.resource.uri;
+    if (!('text' in block.resource)) return { ...block, resource: { ...block.resource, uri } };
+    const text = await transformText(target, block.resource.text, block.resource._meta, report);
+    return { ...block, resource: { ...block.resource, uri, text } };
   }
   // Images, audio and blobs are passed through: the detectors work on text.
   return block;
@@ -64,9 +100,11 @@ export async function transformContent(
   blocks: Content[],
   report: TransformReport,
 ): Promise<Content[]> {
-  if (!isActive(target.pipeline)) return blocks;
   const out: Content[] = [];
-  for (const block of blocks) out.push(await transformBlock(target, block, report));
+  for (const block of blocks) {
+    const transformed = isActive(target.pipeline) ? await transformBlock(target, block, report) : block;
+    out.push(stripStructured(transformed));
+  }
   return out;
 }
 
@@ -85,13 +123,13 @@ export async function finalizeToolResult(
   let result: ToolResult;
   if (raw instanceof ToolResult) {
     result = raw;
+    result.content = await transformContent(target, result.content, report);
     if (active) {
       if (result.structured !== undefined) {
         const run = await applyPipeline(target, result.structured);
         mergeReports(report, run.report);
         result.structured = asObject(toJsonable(run.value));
       }
-      result.content = await transformContent(target, result.content, report);
       if (Object.keys(result.meta).length > 0) {
         const run = await applyPipeline(target, result.meta);
         mergeReports(report, run.report);
