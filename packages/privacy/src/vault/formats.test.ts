@@ -236,6 +236,7 @@ const ROWS: Row[] = [
   { entity: 'custom_thing', value: 'whatever', shape: new RegExp(`^customthin-${hex10}$`) },
   { entity: 'aws_account_id', value: 'prod-payments', shape: new RegExp(`^awsaccount-${hex10}$`) },
   { entity: 'number', value: '0012345', shape: /^0\d{6}$/ },
+  { entity: 'private_ip', value: 'not-an-ip', shape: new RegExp(`^privateip-${hex10}$`) },
 ];
 
 describe('pseudonym formats (13.2)', () => {

@@ -6,7 +6,7 @@ import type { Formatter } from './context.js';
 import { formatEmail } from './email.js';
 import { formatGcpProjectId, formatGcpResourceName } from './gcp.js';
 import { formatHostname } from './hostname.js';
-import { formatIpValue, looksLikeIp } from './ip.js';
+import { formatIpValue } from './ip.js';
 import {
   formatAccessKey,
   formatDigits,
@@ -16,8 +16,10 @@ import {
   formatResourceName,
 } from './simple.js';
 
-const ipFormatter: Formatter = (value, entity, ctx) =>
-  looksLikeIp(value) ? formatIpValue(value, ctx) : formatGeneric(value, entity, ctx);
+const ipFormatter: Formatter = (value, entity, ctx) => {
+  const out = formatIpValue(value, ctx);
+  return out === undefined ? formatGeneric(value, entity, ctx) : out;
+};
 
 const FORMATTERS: Readonly<Record<string, Formatter>> = {
   aws_account_id: formatDigits,

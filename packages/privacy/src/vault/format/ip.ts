@@ -78,10 +78,13 @@ function retry(
   return res;
 }
 
-/** Pseudonymise an IP address or CIDR; null when it stays as it is (or is not an IP). */
-export function formatIpValue(value: string, ctx: FormatContext): string | null {
+/**
+ * Pseudonymise an IP address or CIDR: the pseudonym, null when it stays as it is, undefined
+ * when the text is not an IP address at all.
+ */
+export function formatIpValue(value: string, ctx: FormatContext): string | null | undefined {
   const ip = parseIp(value);
-  if (!ip) return null;
+  if (!ip) return undefined;
   const { bytes, prefix } = ip;
   const cls = classifyIp(bytes, prefix);
   if (cls === 'special') return null;
