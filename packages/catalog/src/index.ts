@@ -165,6 +165,7 @@ export {
   type LoaderKind,
   PROVIDERS,
 } from './model/vocabulary.js';
+export { completeFindingId, completeFramework, completeSeverity, registerPrompts } from './prompts/index.js';
 export { type CatalogLayerOptions, createCatalogLayer, defaultRegistry } from './registry.js';
 export { registerResources } from './resources/index.js';
 // ---- the sample estate ----
@@ -173,6 +174,32 @@ export { readSampleEstateFacts, sampleEstateFiles, writeSampleEstate } from './s
 export { sampleEstateDir, sampleEstateFactsPath } from './sample-estate/paths.js';
 export { type AssetFilterArgs, filterAssets } from './tools/inventory/asset-filter.js';
 export { registerInventoryTools } from './tools/inventory/index.js';
+// ---- meta and privacy tools, prompts ----
+export {
+  ASSET_TYPES,
+  type AssetTypeInfo,
+  assetTypeInfo,
+  assetTypesByFamily,
+  type DependencyDirection,
+  dependencyDirection,
+  describeSchema,
+  EDGE_TYPE_ORDER,
+  type EdgeTypeInfo,
+  edgeTypeInfo,
+  edgeTypeVerbs,
+  RELATION_GROUPS,
+  RELATION_TYPES,
+  RELATION_TYPES_BY_GROUP,
+  type RelationGroup,
+  registerMetaTools,
+  SCHEMA_SECTIONS,
+  type SchemaSection,
+} from './tools/meta/index.js';
+export {
+  PREVIEW_TRANSFORM_HINTS,
+  REVEAL_TRANSFORM_HINTS,
+  registerPrivacyTools,
+} from './tools/privacy/index.js';
 export { registerWorkspaceTools } from './tools/workspace/index.js';
 // ---- workspace ----
 export { type DatasetDiff, type DiffSection, diffDatasets } from './workspace/diff.js';

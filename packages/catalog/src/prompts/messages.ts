@@ -1,23 +1,14 @@
 import {
-  embeddedResource,
   type JsonValue,
   type PromptMessage,
   renderJson,
-  type TextContent,
+  structuredResource,
+  structuredText,
   type ToolContext,
   toJsonable,
   userMessage,
 } from '@cloudg/core';
 import type { Workspace } from '../workspace/workspace.js';
-
-/**
- * `_meta` keys meant to carry a context message's data and its rendering rule (`context-json`
- * or `json`), so a policy can transform the values by key and render the text again. They are
- * attached only once core's prompt pipeline transforms them: until then the raw data would
- * travel past the policy next to the transformed text.
- */
-export const DATA_META_KEY = 'cloudg/data';
-export const RENDER_META_KEY = 'cloudg/render';
 
 export const CONTEXT_HEADING = 'Context for this task (JSON):';
 
@@ -26,15 +17,20 @@ export const NO_DATA_TEXT =
   '`load_dataset(path=...)` (an inventory-map.json, findings.json or scanner report inside an allowed ' +
   'directory) or collect it with `map_inventory`, and run this prompt again.';
 
+/** How a context message's text is built around its JSON. */
+const CONTEXT_RULE = { prefix: `${CONTEXT_HEADING}\n\`\`\`json\n`, suffix: '\n```' };
+
 /** The text of a JSON context message. */
 export function renderContext(data: JsonValue): string {
-  return `${CONTEXT_HEADING}\n\`\`\`json\n${renderJson(data)}\n\`\`\``;
+  return `${CONTEXT_RULE.prefix}${renderJson(data)}${CONTEXT_RULE.suffix}`;
 }
 
-/** The JSON context message, its text rendered from the data. */
+/**
+ * The JSON context message. Its text is rendered from data the layer can see, so the policy's
+ * transforms apply to the values by key (names, accounts, tags), not only to the text.
+ */
 export function contextMessage(data: Record<string, unknown>): PromptMessage {
-  const content: TextContent = { type: 'text', text: renderContext(toJsonable(data)) };
-  return { role: 'user', content };
+  return { role: 'user', content: structuredText(data, CONTEXT_RULE) };
 }
 
 /**
@@ -55,14 +51,7 @@ export async function servedContent(
 
 /** A message embedding the JSON a resource serves. */
 export function resourceMessage(uri: string, data: JsonValue): PromptMessage {
-  return {
-    role: 'user',
-    content: embeddedResource({
-      uri,
-      mimeType: 'application/json',
-      text: renderJson(data),
-    }),
-  };
+  return { role: 'user', content: structuredResource(uri, data) };
 }
 
 /** Embed `uri` when a registered resource serves it; undefined otherwise. */

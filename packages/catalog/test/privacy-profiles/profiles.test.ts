@@ -259,4 +259,22 @@ describe('prompts under strict', () => {
     // The first completion is orders-db: the context describes a relational database.
     expect((context as { text: string }).text).toContain('"type": "RDS_INSTANCE"');
   });
+
+  it('pseudonymise the identifiers in prompt context and embedded resources, as tools do', async () => {
+    const { layer } = await profileLayer('strict');
+    const prompt = await layer.getPrompt('investigate_asset', { ref: 'web-1' });
+    const wire = JSON.stringify(prompt.toWire());
+    // Real names, ids and account numbers of web-1 stay behind the policy.
+    expect(wire).not.toContain('"web-1"');
+    expect(wire).not.toContain('111111111111');
+    expect(wire).not.toContain('cloudg://assets/web-1');
+    expect(wire).not.toContain('cloudg/data');
+    expect(wire).toMatch(/res-[0-9a-f]{10}/);
+    // The analyst of soc-analyst gets the same protection.
+    const { layer: soc } = await profileLayer('soc-analyst');
+    const analystView = JSON.stringify(
+      (await soc.getPrompt('investigate_asset', { ref: 'web-1' }, { principal: ANALYST })).toWire(),
+    );
+    expect(analystView).not.toContain('"web-1"');
+  });
 });
