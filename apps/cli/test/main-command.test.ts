@@ -14,7 +14,11 @@ let stderr = '';
 
 beforeAll(async () => {
   // Exactly the README's main command, with a free port appended.
-  child = spawn('pnpm', ['start', '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  child = spawn('pnpm', ['start', '--port', '0'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no start-up line; stderr:\n${stderr}`)), 240_000);
     child!.stderr!.on('data', (chunk: Buffer) => {
@@ -50,7 +54,10 @@ describe.each(['auto', 'legacy'] as const)('pnpm start, official client with neg
       } while (cursor);
       expect(names).toContain('find_assets');
       expect(names).toContain('workspace_status');
-      const result = await client.callTool({ name: 'find_assets', arguments: { internet_exposed: true, limit: 3 } });
+      const result = await client.callTool({
+        name: 'find_assets',
+        arguments: { internet_exposed: true, limit: 3 },
+      });
       expect(result.isError).toBe(false);
       expect(result.structuredContent).toMatchObject({ total: 6, returned: 3, truncated: true });
     } finally {
