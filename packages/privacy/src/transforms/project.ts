@@ -5,7 +5,7 @@
 import type { ProjectionReport, Transform, TransformContext } from '../types.js';
 import { compileGlobs } from '../util/glob.js';
 import { isRecord, OptionReader } from '../util/options.js';
-import { renderedLength } from '../util/render.js';
+import { measure, renderedLength } from '../util/render.js';
 import { PathPattern } from './pathGlobs.js';
 import { capText } from './sanitize.js';
 
@@ -99,15 +99,15 @@ export class Projection implements Transform {
     let out = this.pass(value, this.limits, allow, stats);
     const report: ProjectionReport = {};
     if (this.maxChars !== null) {
-      const original = renderedLength(value);
-      let size = out === value ? original : renderedLength(out);
+      const original = measure(value);
+      // Unchanged subtrees are shared, so an untouched result need not be measured again.
+      const projected = out === value ? original : measure(out);
+      let size = projected.chars;
       if (size > this.maxChars) {
-        const needShape = this.limits.list === null || this.limits.str === null || this.limits.depth === null;
-        const shape = needShape ? shapeOf(out) : null;
         const limits: Limits = {
-          list: this.limits.list ?? shape!.list,
-          str: this.limits.str ?? shape!.str,
-          depth: this.limits.depth ?? shape!.depth,
+          list: this.limits.list ?? projected.list,
+          str: this.limits.str ?? projected.str,
+          depth: this.limits.depth ?? projected.depth,
         };
         for (let i = 0; i < BUDGET_PASSES && size > this.maxChars; i++) {
           const ratio = this.maxChars / size;
@@ -129,7 +129,7 @@ export class Projection implements Transform {
         if (size > this.maxChars) ctx.report.truncated = true;
         report.budget = {
           max_chars: this.maxChars,
-          original_chars: original,
+          original_chars: original.chars,
           final_chars: size,
           max_list: limits.list,
           max_string: limits.str,
@@ -255,23 +255,4 @@ function isEmpty(v: unknown): boolean {
   if (v === '') return true;
   if (Array.isArray(v)) return v.length === 0;
   return isRecord(v) && Object.keys(v).length === 0;
-}
-
-/** Longest list, longest string and nesting depth, in one walk. */
-function shapeOf(v: unknown): { list: number; str: number; depth: number } {
-  const shape = { list: 0, str: 0, depth: 0 };
-  const walk = (x: unknown, d: number) => {
-    if (typeof x === 'string') {
-      if (x.length > shape.str) shape.str = x.length;
-    } else if (Array.isArray(x)) {
-      if (d > shape.depth) shape.depth = d;
-      if (x.length > shape.list) shape.list = x.length;
-      for (const i of x) walk(i, d + 1);
-    } else if (isRecord(x)) {
-      if (d > shape.depth) shape.depth = d;
-      for (const k in x) walk(x[k], d + 1);
-    }
-  };
-  walk(v, 0);
-  return shape;
 }

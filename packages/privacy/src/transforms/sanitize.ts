@@ -150,8 +150,9 @@ export class UntrustedTextGuard implements Transform {
           out = t;
         }
       }
+      // The key lookup only matters for strings long enough to be cut.
       const cap =
-        this.maxFreeText !== null && this.isFreeText(key)
+        this.maxFreeText !== null && out.length > this.maxFreeText && this.isFreeText(key)
           ? this.maxLength !== null
             ? Math.min(this.maxFreeText, this.maxLength)
             : this.maxFreeText

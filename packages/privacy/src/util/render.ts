@@ -12,9 +12,26 @@ function stringLength(s: string): number {
 }
 
 export function renderedLength(value: unknown, indent = 2): number {
+  return measure(value, indent).chars;
+}
+
+/** Rendered length plus the shape the projection budget starts from, in one walk. */
+export interface Measure {
+  chars: number;
+  /** Longest list. */
+  list: number;
+  /** Longest string. */
+  str: number;
+  /** Deepest container nesting (the root is 0). */
+  depth: number;
+}
+
+export function measure(value: unknown, indent = 2): Measure {
+  const m: Measure = { chars: 0, list: 0, str: 0, depth: 0 };
   const walk = (v: unknown, depth: number): number => {
     switch (typeof v) {
       case 'string':
+        if (v.length > m.str) m.str = v.length;
         return stringLength(v);
       case 'number':
         return Number.isFinite(v) ? String(v).length : 4;
@@ -25,16 +42,16 @@ export function renderedLength(value: unknown, indent = 2): number {
         if (typeof (v as { toJSON?: unknown }).toJSON === 'function') {
           return JSON.stringify(v, null, indent)?.length ?? 0;
         }
+        if (depth > m.depth) m.depth = depth;
         const inner = indent * (depth + 1);
         const outer = indent * depth;
         if (Array.isArray(v)) {
+          if (v.length > m.list) m.list = v.length;
           if (v.length === 0) return 2;
           let n = 2;
           for (const item of v) {
-            const w = item === undefined || typeof item === 'function' ? 4 : walk(item, depth + 1);
-            n += inner + w;
+            n += inner + (item === undefined || typeof item === 'function' ? 4 : walk(item, depth + 1));
           }
-          // separators ",\n" between items, "\n" after "[" and before "]"
           return n + (v.length - 1) * (indent ? 2 : 1) + (indent ? 2 + outer : 0);
         }
         let count = 0;
@@ -52,6 +69,6 @@ export function renderedLength(value: unknown, indent = 2): number {
         return 0;
     }
   };
-  const top = typeof value === 'undefined' ? 0 : walk(value, 0);
-  return top;
+  m.chars = value === undefined ? 0 : walk(value, 0);
+  return m;
 }

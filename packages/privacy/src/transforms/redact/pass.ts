@@ -45,6 +45,10 @@ export interface KeyInfo {
   normalized: string;
   rules: RulePlan[] | null;
   tagMap: boolean;
+  /** Upper-case enum-like key (`SECRET`), not a field name when it holds a count or a group. */
+  enumLabel: boolean;
+  /** True once a content scan of the key found nothing (independent of vault and namespace). */
+  plainKey?: boolean;
 }
 
 /** Per vault namespace: content-scan results of strings, and of dict keys (unchanged ones too). */
@@ -121,7 +125,8 @@ export class RedactPass {
   }
 
   /** Scans a dict key. Keys repeat across a result, so every key's result is cached. */
-  private scanKey(k: string): string | Dropped {
+  private scanKey(k: string, info: KeyInfo): string | Dropped {
+    if (info.plainKey) return k;
     const cache = this.caches.keys;
     let entry = cache.get(k);
     if (entry === undefined) {
@@ -131,7 +136,10 @@ export class RedactPass {
         cache.set(k, entry);
       }
     }
-    if (entry === UNCHANGED) return k;
+    if (entry === UNCHANGED) {
+      info.plainKey = true;
+      return k;
+    }
     this.record(entry);
     return entry.out ?? k;
   }
@@ -200,8 +208,9 @@ export class RedactPass {
       let nk: string | Dropped = k;
       let nv: unknown = v;
       if (!this.cfg.skipKeys.has(k)) {
-        nv = valueFn ? valueFn(k, v) : this.walkEntry(k, v, obj);
-        if (this.cfg.scanKeys) nk = this.scanKey(k);
+        const info = this.info(k);
+        nv = valueFn ? valueFn(k, v) : this.walkEntry(info, v, obj);
+        if (this.cfg.scanKeys) nk = this.scanKey(k, info);
       }
       if (out === null && (nk !== k || nv !== v)) {
         out = {};
@@ -219,7 +228,12 @@ export class RedactPass {
       const found = this.cfg.plan.rules.filter(
         (r) => r.active && r.rule.pattern.test(nk) && !r.rule.exclude?.test(nk),
       );
-      info = { normalized: nk, rules: found.length ? found : null, tagMap: isTagMapKey(nk) };
+      info = {
+        normalized: nk,
+        rules: found.length ? found : null,
+        tagMap: isTagMapKey(nk),
+        enumLabel: ENUM_LABEL.test(key),
+      };
       if (this.keyInfo.size >= 100_000) this.keyInfo.clear();
       this.keyInfo.set(key, info);
     }
@@ -239,9 +253,8 @@ export class RedactPass {
     return false;
   }
 
-  private walkEntry(key: string, v: unknown, obj: Record<string, unknown>): unknown {
+  private walkEntry(info: KeyInfo, v: unknown, obj: Record<string, unknown>): unknown {
     if (v === null || typeof v === 'boolean') return v;
-    const info = this.info(key);
     if (this.cfg.tags && info.tagMap && typeof v === 'object') return this.walkTagMap(v);
     const rules = info.rules;
     if (rules !== null) {
@@ -249,7 +262,7 @@ export class RedactPass {
         const rule = plan.rule;
         if (rule.requiresSibling && !this.hasSibling(obj, rule.requiresSibling)) continue;
         // Enum labels used as keys ({"SECRET": 3} in a count) are data, not field names.
-        if (rule.subtree && typeof v !== 'string' && ENUM_LABEL.test(key)) continue;
+        if (rule.subtree && typeof v !== 'string' && info.enumLabel) continue;
         return this.applyRule(plan, v);
       }
     }
