@@ -17,6 +17,7 @@ const pipeline = buildPipeline(
           network: 'pseudonymize',
           pii: 'pseudonymize',
           special_ip: 'keep',
+          special_cidr: 'keep',
         },
       },
     },

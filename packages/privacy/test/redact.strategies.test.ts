@@ -136,6 +136,16 @@ describe('redact strategies (11.2)', () => {
     expect(b.apply({ age: 57 }, ctx())).toEqual({ age: '50-60' });
   });
 
+  it('does not count values a strategy leaves unchanged', () => {
+    const r = new Redactor({ strategies: { network: 'pseudonymize' } }, { vault });
+    const c = ctx();
+    expect(r.apply({ ingress: '0.0.0.0/0', imds: '169.254.169.254' }, c)).toEqual({
+      ingress: '0.0.0.0/0',
+      imds: '169.254.169.254',
+    });
+    expect(c.report).toEqual({});
+  });
+
   it('pseudonymize without a vault falls back to hash', () => {
     const r = new Redactor({ strategies: { email: 'pseudonymize' } });
     const c = ctx();

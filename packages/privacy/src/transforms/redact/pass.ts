@@ -159,13 +159,15 @@ export class RedactPass {
       const value = s.slice(span.start, span.end);
       const replaced = applyStrategy(strategy, value, span.entity, this.env);
       if (strategy.kind === 'pseudonymize' && this.env.vault) fromVault = true;
-      events.push(event(REPORT_KEY[effectiveKind(strategy, this.env.vault)], span.entity));
+      // Values a strategy leaves as they are (the vault keeps special addresses) are not counted.
+      if (replaced !== value)
+        events.push(event(REPORT_KEY[effectiveKind(strategy, this.env.vault)], span.entity));
       if (replaced === DROP) return { out: DROP, events, whole };
       if (replaced !== value) changed = true;
       out += s.slice(last, span.start) + replaced;
       last = span.end;
     }
-    if (events.length === 0) return whole ? { whole } : UNCHANGED;
+    if (events.length === 0 && !fromVault) return whole ? { whole } : UNCHANGED;
     const entry: ScanEntry = { events, whole };
     if (changed) entry.out = out + s.slice(last);
     if (fromVault) entry.vault = true;
@@ -306,7 +308,7 @@ export class RedactPass {
 
   private applyWhole(strategy: Strategy, value: string, entity: string): string | Dropped {
     const out = applyStrategy(strategy, value, entity, this.env);
-    this.count(REPORT_KEY[effectiveKind(strategy, this.env.vault)], entity);
+    if (out !== value) this.count(REPORT_KEY[effectiveKind(strategy, this.env.vault)], entity);
     return out;
   }
 
