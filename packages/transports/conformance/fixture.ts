@@ -13,6 +13,7 @@ import {
   ToolResult,
   textContent,
 } from '@cloudg/core';
+import * as z from 'zod';
 
 /** A 1x1 red PNG. */
 const PNG =
@@ -109,6 +110,19 @@ export function buildConformanceRegistry(): Registry {
   tool('test_trigger_prompt_change', 'Announces a prompt list change.', (ctx) => {
     ctx.layer.notifyChange('prompts');
     return new ToolResult({ content: [textContent('prompts changed')] });
+  });
+
+  reg.tool({
+    name: 'test_custom_headers',
+    description: 'Parameters mirrored into Mcp-Param headers.',
+    category: 'conformance',
+    input: {
+      region: z.string().meta({ 'x-mcp-header': 'Region' }),
+      priority: z.number().int().meta({ 'x-mcp-header': 'Priority' }),
+      verbose: z.boolean().nullable().optional().meta({ 'x-mcp-header': 'Verbose' }),
+      query: z.string(),
+    },
+    handler: (_ctx, args) => ({ region: args.region, priority: args.priority }),
   });
 
   reg.resource({

@@ -1,9 +1,10 @@
 /** MCP.md 6.4 over HTTP against a real listening server: the 2026-07-28 envelope, headers and listen streams. */
 import { afterEach, describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { MetaKeys, type RunningHttpServer, serveHttp } from '../src/index.js';
 import { send } from './support/http.js';
 import { ENVELOPE, modern } from './support/rpc.js';
-import { buildLayer, slowAborted } from './support/testLayer.js';
+import { buildLayer, buildRegistry, slowAborted } from './support/testLayer.js';
 
 let running: RunningHttpServer | undefined;
 afterEach(async () => {
@@ -104,6 +105,67 @@ describe('Streamable HTTP, 2026-07-28', () => {
       id: 3,
       error: { code: -32602, message: 'No item omega', data: { uri: 'test://items/omega' } },
     });
+  });
+
+  it('Mcp-Param headers of x-mcp-header parameters must match the arguments (plain, base64, numeric)', async () => {
+    const registry = buildRegistry();
+    registry.tool({
+      name: 'route',
+      input: {
+        region: z.string().meta({ 'x-mcp-header': 'Region' }),
+        priority: z.number().int().meta({ 'x-mcp-header': 'Priority' }),
+        note: z.string().optional().meta({ 'x-mcp-header': 'Note' }),
+      },
+      handler: (_ctx, args) => ({ region: args.region }),
+    });
+    running = await serveHttp(buildLayer({ registry }), { port: 0 });
+    const port = running.port;
+    const call = (
+      headers: Record<string, string>,
+      args: Record<string, unknown> = { region: 'us-west1', priority: 42 },
+    ) =>
+      send(port, {
+        headers: { ...headersFor('tools/call', 'route'), ...headers },
+        body: modern(20, 'tools/call', { name: 'route', arguments: args }),
+      });
+    const ok = await call({ 'mcp-param-region': 'us-west1', 'mcp-param-priority': '42.0' });
+    expect(ok.status).toBe(200);
+    expect(ok.json()).toMatchObject({ result: { structuredContent: { region: 'us-west1' } } });
+    const encoded = await call(
+      {
+        'mcp-param-region': `=?base64?${Buffer.from('Hello, 世界').toString('base64')}?=`,
+        'mcp-param-priority': '1',
+      },
+      { region: 'Hello, 世界', priority: 1 },
+    );
+    expect(encoded.status).toBe(200);
+    const missing = await call({ 'mcp-param-region': 'us-west1' });
+    expect(missing.status).toBe(400);
+    expect(missing.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 20,
+      error: {
+        code: -32020,
+        message: "Mcp-Param-Priority header does not match the request body's 'priority' argument",
+      },
+    });
+    const badPadding = await call(
+      { 'mcp-param-region': '=?base64?SGVsbG8?=', 'mcp-param-priority': '42' },
+      {
+        region: 'Hello',
+        priority: 42,
+      },
+    );
+    expect(badPadding.json()).toMatchObject({ error: { code: -32020 } });
+    // Without both markers the value is literal.
+    const literal = await call(
+      { 'mcp-param-region': '=?base64?SGVsbG8=', 'mcp-param-priority': '42' },
+      {
+        region: '=?base64?SGVsbG8=',
+        priority: 42,
+      },
+    );
+    expect(literal.status).toBe(200);
   });
 
   it('Mcp-Method must match the method', async () => {

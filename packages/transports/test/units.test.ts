@@ -68,5 +68,6 @@ describe('decodeHeaderValue', () => {
     expect(decodeHeaderValue('=?base64?SGVsbG8sIOS4lueVjA==?=')).toBe('Hello, 世界');
     expect(decodeHeaderValue('=?base64?not base64?=')).toBeUndefined();
     expect(decodeHeaderValue('=?base64?/w==?=')).toBeUndefined();
+    expect(decodeHeaderValue('=?base64?SGVsbG8=')).toBe('=?base64?SGVsbG8=');
   });
 });

@@ -21,6 +21,7 @@ import { isLoopbackAddress, OriginHostGuard } from './hostHeaderGuard.js';
 import { LegacySseEndpoints } from './legacySse.js';
 import { checkModernHeaders } from './modernHeaders.js';
 import { type HttpServerOptions, type ResolvedHttpOptions, resolveHttpOptions } from './options.js';
+import { checkParamHeaders, paramHeaders } from './paramHeaders.js';
 import { BodyTooLargeError, readBody } from './readBody.js';
 import { respond } from './respond.js';
 import { SERVER_HEADER, sendEmpty, sendJson, sendRpcError } from './responses.js';
@@ -260,7 +261,8 @@ export class McpHttpServer {
     const id = isValidId(message.id) ? message.id : null;
     try {
       checkEnvelopeKeys(message.params);
-      const mismatch = checkModernHeaders(req.headers, message);
+      const mismatch =
+        checkModernHeaders(req.headers, message) ?? this.checkParamHeaders(req, message, principal);
       if (mismatch) throw mismatch;
       readEnvelope(message.params);
     } catch (error) {
@@ -270,6 +272,23 @@ export class McpHttpServer {
     }
     const session = this.protocol.createSession({ transport: 'http', principal, register: false });
     await respond(res, session, message, this.respondOptions(accepts, true));
+  }
+
+  /** `Mcp-Param-*` headers of a 2026 `tools/call`, for a tool the caller can see. */
+  private checkParamHeaders(
+    req: IncomingMessage,
+    message: Record<string, unknown>,
+    principal: Principal,
+  ): ProtocolError | undefined {
+    if (message.method !== 'tools/call' || !isObject(message.params)) return undefined;
+    const { name, arguments: args } = message.params;
+    if (typeof name !== 'string') return undefined;
+    const { layer } = this.protocol;
+    // Looked up quietly: an unknown or hidden tool is the call's own error, reported once.
+    const spec = layer.registry.tools.get(layer.internalName(name));
+    if (!spec || !layer.isVisible(spec, principal)) return undefined;
+    const params = paramHeaders(spec.inputSchema);
+    return params.length === 0 ? undefined : checkParamHeaders(req.headers, params, args);
   }
 
   private async postHandshake(

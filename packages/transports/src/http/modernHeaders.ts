@@ -18,9 +18,12 @@ export const NAMED_PARAMS: Readonly<Record<string, 'name' | 'uri'>> = {
 
 const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
 
-/** A header value with the base64 sentinel form decoded; undefined when the encoding is broken. */
+/**
+ * A header value with the base64 sentinel form decoded; undefined when the encoding is broken.
+ * Only a value with both markers is encoded: anything else is taken literally.
+ */
 export function decodeHeaderValue(value: string): string | undefined {
-  if (!value.startsWith('=?base64?')) return value;
+  if (!value.startsWith('=?base64?') || !value.endsWith('?=') || value.length < 11) return value;
   const match = SENTINEL.exec(value);
   if (!match || (match[1] ?? '').length % 4 !== 0) return undefined;
   const bytes = Buffer.from(match[1] ?? '', 'base64');
