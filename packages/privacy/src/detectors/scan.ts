@@ -25,6 +25,8 @@ export class DetectorSet {
   /** Matches when any longer hint of any detector is present. */
   private readonly anyWord: RegExp | null;
   private readonly minLength: number;
+  /** Shortest string a detector without hints would look at. */
+  private readonly minUnhinted: number;
 
   constructor(detectors: readonly Detector[]) {
     this.detectors = [...detectors];
@@ -43,6 +45,22 @@ export class DetectorSet {
     const allWords = [...new Set(this.detectors.flatMap(words))];
     this.anyWord = allWords.length ? new RegExp(allWords.map(escapeRegex).join('|'), 'i') : null;
     this.minLength = this.detectors.reduce((m, d) => Math.min(m, d.minLength), Number.POSITIVE_INFINITY);
+    this.minUnhinted = this.detectors.reduce(
+      (m, d) => (d.hints.length === 0 ? Math.min(m, d.minLength) : m),
+      Number.POSITIVE_INFINITY,
+    );
+  }
+
+  /**
+   * False when no detector could report anything in `text` (too short, no hint present):
+   * a cheap test to run before any cache lookup.
+   */
+  canMatch(text: string): boolean {
+    const len = text.length;
+    if (len < this.minLength) return false;
+    if (len >= this.minUnhinted) return true;
+    for (let i = 0; i < this.chars.length; i++) if (text.includes(this.chars[i]!)) return true;
+    return this.anyWord?.test(text) === true;
   }
 
   /** The spans to act on, sorted by start, without overlaps. The empty result is shared: do not mutate. */

@@ -45,6 +45,8 @@ export interface KeyInfo {
   normalized: string;
   rules: RulePlan[] | null;
   tagMap: boolean;
+  /** Copied untouched (`skip_keys`). */
+  skip: boolean;
   /** Upper-case enum-like key (`SECRET`), not a field name when it holds a count or a group. */
   enumLabel: boolean;
   /** True once a content scan of the key found nothing (independent of vault and namespace). */
@@ -109,6 +111,7 @@ export class RedactPass {
 
   /** Detects and applies strategies inside one string; cached by the string. */
   scanEntry(s: string): ScanEntry {
+    if (!this.cfg.plan.scanner.canMatch(s)) return UNCHANGED;
     const cache = this.caches.strings;
     let entry = cache.get(s);
     if (entry !== undefined) return entry;
@@ -209,8 +212,8 @@ export class RedactPass {
       const v = obj[k];
       let nk: string | Dropped = k;
       let nv: unknown = v;
-      if (!this.cfg.skipKeys.has(k)) {
-        const info = this.info(k);
+      const info = this.info(k);
+      if (!info.skip) {
         nv = valueFn ? valueFn(k, v) : this.walkEntry(info, v, obj);
         if (this.cfg.scanKeys) nk = this.scanKey(k, info);
       }
@@ -235,6 +238,7 @@ export class RedactPass {
         rules: found.length ? found : null,
         tagMap: isTagMapKey(nk),
         enumLabel: ENUM_LABEL.test(key),
+        skip: this.cfg.skipKeys.has(key),
       };
       if (this.keyInfo.size >= 100_000) this.keyInfo.clear();
       this.keyInfo.set(key, info);
