@@ -7,6 +7,7 @@
  * stage, peak RSS, vault entries, and the ratio to a baseline pass that only walks (copies)
  * the value and serialises it. Targets from the issue: standard <= 1.5 s and <= 3x baseline,
  * strict cold <= 6 s, strict warm <= 3 s. Figures only; nothing here asserts a time.
+ * BENCH_CACHE_SIZE=<n> overrides the strict redactor's `cache_size` for experiments.
  */
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';

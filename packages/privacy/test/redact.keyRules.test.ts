@@ -51,6 +51,13 @@ describe('sensitive_key', () => {
     expect(standard().apply({ [key]: 'value-1' }, ctx())).toEqual({ [key]: 'value-1' });
   });
 
+  it('leaves boolean flags and empty values alone', () => {
+    expect(standard().apply({ credentials: { enabled: true, user: '' }, auth: false }, ctx())).toEqual({
+      credentials: { enabled: true, user: '' },
+      auth: false,
+    });
+  });
+
   it('drop removes the whole subtree', () => {
     const r = new Redactor({ strategies: { sensitive_field: 'drop' } });
     expect(r.apply({ a: 1, credentials: { user: 'bob' } }, ctx())).toEqual({ a: 1 });

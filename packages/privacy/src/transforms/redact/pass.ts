@@ -303,9 +303,9 @@ export class RedactPass {
     if (typeof v === 'object') {
       return this.walkDict(v as Record<string, unknown>, (_k, item) => this.replaceLeaves(plan, item));
     }
-    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') return v;
-    // An empty value holds no secret (and an empty argument must not be refused).
-    if (v === '') return v;
+    // Strings and numbers are replaced; a boolean flag or an empty value holds no secret (and
+    // an empty argument must not be refused).
+    if ((typeof v !== 'string' && typeof v !== 'number') || v === '') return v;
     const text = String(v);
     return this.applyWhole(plan.strategy, text, plan.rule.entity);
   }
