@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Layer, Principal } from '@cloudg/core';
+import { type Layer, Principal } from '@cloudg/core';
 import { type PrincipalResolver, RequestInfo, resolvePrincipal } from '../auth/principalResolver.js';
 import { TokenAuth } from '../auth/tokenAuth.js';
 import { ProtocolError } from '../jsonrpc/errors.js';
@@ -162,16 +162,7 @@ export class McpHttpServer {
         headers: { 'WWW-Authenticate': 'Bearer realm="cloudg-mcp"' },
       });
     }
-    const info = new RequestInfo({
-      transport: this.options.legacySse && pathname !== this.options.path ? 'sse' : 'http',
-      headers: req.headers,
-      sessionId: header(req, 'mcp-session-id'),
-      principal: tokenPrincipal,
-      raw: req,
-    });
-    const principal = await resolvePrincipal(this.resolver, info, (error) =>
-      this.protocol.layer.logger.warn({ err: error }, 'principal resolver failed'),
-    );
+    const principal = await this.principalFor(req, pathname, tokenPrincipal);
 
     if (pathname === this.options.path) {
       if (req.method === 'POST') return this.post(req, res, principal);
@@ -191,6 +182,26 @@ export class McpHttpServer {
       }
     }
     return sendRpcError(res, 404, 'Not Found');
+  }
+
+  /** The caller: the resolver's answer, else the default order (the token's principal, else anonymous). */
+  private principalFor(
+    req: IncomingMessage,
+    pathname: string,
+    tokenPrincipal: Principal | undefined,
+  ): Principal | Promise<Principal> {
+    // Without a resolver the default order needs no RequestInfo: skip building one per request.
+    if (!this.resolver) return tokenPrincipal ?? Principal.anonymous();
+    const info = new RequestInfo({
+      transport: this.options.legacySse && pathname !== this.options.path ? 'sse' : 'http',
+      headers: req.headers,
+      sessionId: header(req, 'mcp-session-id'),
+      principal: tokenPrincipal,
+      raw: req,
+    });
+    return resolvePrincipal(this.resolver, info, (error) =>
+      this.protocol.layer.logger.warn({ err: error }, 'principal resolver failed'),
+    );
   }
 
   private allowedMethods(path: string): string {

@@ -4,7 +4,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { ErrorCode } from '@cloudg/core';
-import { isErrorResponse, isObject, looksLikeRequest } from '../jsonrpc/messages.js';
+import { isErrorResponse, isObject, isValidId, looksLikeRequest } from '../jsonrpc/messages.js';
 import { findMethod } from '../protocol/methods.js';
 import type { HandleResult, Session } from '../protocol/session.js';
 import type { Accepts } from './accept.js';
@@ -66,16 +66,16 @@ export async function respond(
     accepts.sse &&
     (isListen || !accepts.json || (!options.jsonResponse && STREAMING_METHODS.has(method ?? '')));
 
-  // A 2026 request, or a listen stream, ends when its client goes away.
-  const disconnect = new AbortController();
-  if (modern || isListen) {
+  // A 2026 request, or a listen stream, is cancelled when its client goes away.
+  if ((modern || isListen) && single && isObject(message) && isValidId(message.id)) {
+    const id = message.id;
     res.on('close', () => {
-      if (!res.writableEnded) disconnect.abort();
+      if (!res.writableEnded) session.cancel(id);
     });
   }
 
   if (!useSse) {
-    const result = await session.handle(message, { signal: disconnect.signal });
+    const result = await session.handle(message);
     options.onResult?.(result);
     if (res.destroyed) return;
     if (result === undefined) sendEmpty(res, 202, headers);
@@ -84,7 +84,7 @@ export async function respond(
   }
 
   const stream = new SseStream(res, options.keepaliveMs, headers);
-  const result = await session.handle(message, { sink: (m) => stream.send(m), signal: disconnect.signal });
+  const result = await session.handle(message, { sink: (m) => stream.send(m) });
   options.onResult?.(result);
   if (result !== undefined) stream.send(result);
   stream.end();

@@ -261,15 +261,17 @@ export class Session {
 
   /** 2026 results: `resultType`, cache hints for cacheable methods, server info in `_meta`. */
   private stamp(method: string, result: Record<string, unknown>): Record<string, unknown> {
+    // Results are fresh objects built for this response, so they are stamped in place.
     const { server } = this;
-    const stamped: Record<string, unknown> = { ...result, resultType: 'complete' };
+    result.resultType = 'complete';
     if (CACHEABLE_METHODS.has(method)) {
-      stamped.ttlMs = server.cacheTtlMs;
-      stamped.cacheScope = server.cacheScope;
+      result.ttlMs = server.cacheTtlMs;
+      result.cacheScope = server.cacheScope;
     }
-    const meta = isObject(result._meta) ? result._meta : {};
-    stamped._meta = { ...meta, [MetaKeys.serverInfo]: server.serverInfo() };
-    return stamped;
+    const meta = isObject(result._meta) ? { ...result._meta } : {};
+    meta[MetaKeys.serverInfo] = server.serverInfo();
+    result._meta = meta;
+    return result;
   }
 
   private toErrorObject(
