@@ -1,4 +1,5 @@
 /** MCP.md 6.2 against a real listening server: every exchange of the walk-through and the check table. */
+import { connect } from 'node:net';
 import { Principal } from '@cloudg/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningHttpServer, serveHttp } from '../src/index.js';
@@ -316,6 +317,25 @@ describe('Streamable HTTP, handshake era', () => {
       body: req(1, 'ping'),
     });
     expect(headers.status).toBe(431);
+  });
+
+  it('size limits apply to Content-Length bodies too; a malformed request line gets 400', async () => {
+    const port = await start({ maxBodyBytes: 1024 });
+    const body = JSON.stringify(req(1, 'ping', { pad: 'x'.repeat(2000) }));
+    const declared = await send(port, {
+      headers: { ...AUTH, 'content-length': String(Buffer.byteLength(body)) },
+      body,
+    });
+    expect(declared.status).toBe(413);
+    const raw = await new Promise<string>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write('NOT A REQUEST LINE\r\n\r\n'));
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk.toString();
+      });
+      socket.on('close', () => resolve(text));
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
   });
 
   it('optional auth lets requests without a token through as anonymous', async () => {
