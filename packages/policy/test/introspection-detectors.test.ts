@@ -14,6 +14,7 @@ describe('list_detectors', () => {
       entity: 'aws_access_key_id',
       category: 'credential',
       confidence: 0.99,
+      description: 'AWS access key IDs (long-term AKIA, temporary ASIA)',
       enabled: true,
     });
     expect((listing.detectors as Record<string, unknown>[])[0]).not.toHaveProperty('strategy');

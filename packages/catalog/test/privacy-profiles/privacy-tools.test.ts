@@ -69,13 +69,17 @@ describe('under open', () => {
       detectors: Record<string, unknown>[];
     };
     expect(out.policy).toBe('open');
-    expect(out.detectors).toContainEqual(
-      expect.objectContaining({
+    // The reference's result, field for field.
+    expect(out.detectors).toEqual([
+      {
         name: 'aws_access_key_id',
         entity: 'aws_access_key_id',
         category: 'credential',
-      }),
-    );
+        confidence: 0.99,
+        description: 'AWS access key IDs (long-term AKIA, temporary ASIA)',
+        enabled: true,
+      },
+    ]);
     for (const d of out.detectors) expect(d.category).toBe('credential');
     for (const d of out.detectors) expect(d).not.toHaveProperty('strategy');
   });

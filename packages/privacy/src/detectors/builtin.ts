@@ -2,6 +2,7 @@
  * The built-in content detectors, in priority order: when two matches start at the same
  * position, the detector listed first wins.
  */
+import { DETECTOR_DESCRIPTIONS } from './descriptions.js';
 import type { Detector, Validator } from './types.js';
 import { entityIf, ipValidator, ipv6Validator, isPlaceholder, looksHighEntropy } from './validators.js';
 
@@ -25,6 +26,7 @@ function define(d: Def): Detector {
     entity: d.entity,
     category: d.category,
     confidence: d.confidence,
+    ...(DETECTOR_DESCRIPTIONS[d.name] ? { description: DETECTOR_DESCRIPTIONS[d.name] } : {}),
     hints: d.hints ?? [],
     pattern: new RegExp(d.pattern, `g${(d.group ?? 0) === 0 ? '' : 'd'}${d.flags ?? ''}`),
     group: d.group ?? 0,

@@ -12,6 +12,8 @@ export interface Detector {
   readonly entity: string;
   readonly category: string;
   readonly confidence: number;
+  /** What it finds, in one line, for listings. */
+  readonly description?: string;
   /** Lower-case substrings; the regex runs only on strings containing one of them. Empty: always. */
   readonly hints: readonly string[];
   /** Global (`g`) regex. */
