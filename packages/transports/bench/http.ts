@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
-type Kind = 'native' | 'sdk' | 'bare';
+type Kind = 'native' | 'native-json' | 'sdk' | 'bare';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const ENVELOPE = {
@@ -38,7 +38,7 @@ const HEADERS = {
 /** Child side: start one server on a free loopback port and print the port. */
 async function serve(kind: Kind): Promise<void> {
   let port: number;
-  if (kind === 'native') {
+  if (kind === 'native' || kind === 'native-json') {
     const { createLogger, Layer, Registry } = await import('@cloudg/core');
     const { serveHttp } = await import('../src/index.js');
     const z = await import('zod');
@@ -49,7 +49,8 @@ async function serve(kind: Kind): Promise<void> {
       handler: (_ctx, args) => ({ text: args.text }),
     });
     const layer = new Layer({ registry, logger: createLogger({ level: 'silent' }) });
-    port = (await serveHttp(layer, { port: 0 })).port;
+    // native streams tools/call as SSE (MCP.md 6.2); native-json answers JSON like the SDK does.
+    port = (await serveHttp(layer, { port: 0, jsonResponse: kind === 'native-json' })).port;
   } else if (kind === 'sdk') {
     const { createMcpHandler, McpServer } = await import('@modelcontextprotocol/server');
     const { toNodeHandler } = await import('@modelcontextprotocol/node');
@@ -174,16 +175,17 @@ async function main(): Promise<void> {
   if (arg) return serve(arg.slice('--serve='.length) as Kind);
   console.log(`tools/call echo, 2026-07-28, ${CONNECTIONS} connections, ${SECONDS} s each\n`);
   const rows: Figures[] = [];
-  for (const kind of ['bare', 'sdk', 'native'] as const) rows.push(await measure(kind));
-  console.log('server    req/s      p50 ms  p99 ms  cpu µs/req  errors  non-2xx');
+  for (const kind of ['bare', 'sdk', 'native', 'native-json'] as const) rows.push(await measure(kind));
+  console.log('server       req/s      p50 ms  p99 ms  cpu µs/req  errors  non-2xx');
   for (const r of rows) {
     console.log(
-      `${r.kind.padEnd(8)}  ${r.rps.toFixed(0).padStart(8)}  ${String(r.p50).padStart(6)}  ${String(r.p99).padStart(6)}  ${r.cpuPerRequest.toFixed(0).padStart(10)}  ${String(r.errors).padStart(6)}  ${String(r.non2xx).padStart(7)}`,
+      `${r.kind.padEnd(11)}  ${r.rps.toFixed(0).padStart(8)}  ${String(r.p50).padStart(6)}  ${String(r.p99).padStart(6)}  ${r.cpuPerRequest.toFixed(0).padStart(10)}  ${String(r.errors).padStart(6)}  ${String(r.non2xx).padStart(7)}`,
     );
   }
-  const [bare, sdk, native] = rows as [Figures, Figures, Figures];
+  const [bare, sdk, native, nativeJson] = rows as [Figures, Figures, Figures, Figures];
   console.log('');
   console.log(`native / sdk  = ${(native.rps / sdk.rps).toFixed(1)}x   (target >= 10x)`);
+  console.log(`native-json / sdk = ${(nativeJson.rps / sdk.rps).toFixed(1)}x (both answer JSON)`);
   console.log(`native / bare = ${(native.rps / bare.rps).toFixed(2)}    (target >= 0.25)`);
   console.log(`native p99    = ${native.p99} ms  (target < 10 ms)`);
   console.log(
