@@ -29,7 +29,7 @@ export async function cli(
     readStdin: async () => options.stdin ?? '',
     env: { PATH: '', ...(options.env ?? {}) },
     cwd: options.cwd ?? process.cwd(),
-    stderrIsTTY: false,
+    stderrIsTTY: options.tty ?? false,
   };
   const code = await run(args, io);
   return { code, stdout, stderr };

@@ -1,0 +1,108 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { cli } from './helpers.js';
+
+const FIXTURE = fileURLToPath(new URL('./fixtures/progress-registry.ts', import.meta.url));
+
+describe('prompts (MCP.md 5.4)', () => {
+  it('prints the table of the 11 prompts with required arguments starred', async () => {
+    const run = await cli(['prompts', '--policy', 'open']);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines[0]!.trim()).toBe('cloudg MCP prompts (11)');
+    expect(lines[1]!.trim().split(/\s{2,}/)).toEqual(['Prompt', 'Category', 'Arguments', 'Description']);
+    const rows = lines.slice(2).map((l) =>
+      l
+        .trim()
+        .split(/\s{2,}/)
+        .slice(0, 3),
+    );
+    expect(rows).toEqual([
+      ['security_posture_review', 'prompts', 'dataset'],
+      ['executive_summary', 'prompts', 'dataset'],
+      ['attack_surface_report', 'prompts', 'dataset'],
+      ['investigate_asset', 'prompts', 'ref*, dataset'],
+      ['blast_radius_assessment', 'prompts', 'ref*, dataset'],
+      ['change_impact_analysis', 'prompts', 'ref*, change, dataset'],
+      ['cross_account_trust_review', 'prompts', 'dataset'],
+      ['compliance_gap_analysis', 'prompts', 'framework*, dataset'],
+      ['remediation_plan', 'prompts', 'severity, dataset'],
+      ['incident_triage', 'prompts', 'finding_id*, dataset'],
+      ['drift_review', 'prompts', 'base*, target'],
+    ]);
+  });
+
+  it('--json prints the prompts/list entries', async () => {
+    const run = await cli(['prompts', '--json', '--policy', 'open']);
+    const prompts = JSON.parse(run.stdout) as Array<{
+      name: string;
+      arguments: unknown[];
+      _meta: Record<string, unknown>;
+    }>;
+    expect(prompts).toHaveLength(11);
+    expect(prompts.find((p) => p.name === 'compliance_gap_analysis')?._meta['cloudg/category']).toBe(
+      'prompts',
+    );
+  });
+});
+
+describe('tools (MCP.md 5.4)', () => {
+  it('hides reveal_token under standard and the restricted tools under strict', async () => {
+    const names = async (policy: string) =>
+      (
+        JSON.parse((await cli(['tools', '--json', '--policy', policy])).stdout) as Array<{ name: string }>
+      ).map((t) => t.name);
+    const open = await names('open');
+    const standard = await names('standard');
+    const strict = await names('strict');
+    expect(open.filter((n) => !standard.includes(n))).toEqual(['reveal_token']);
+    expect(open.filter((n) => !strict.includes(n)).sort()).toEqual([
+      'get_asset_metadata',
+      'privacy_audit_log',
+      'reveal_token',
+    ]);
+    // outputSchema only where the caller's output pipeline is empty (MCP.md 17.5).
+    const withSchema = (await cli(['tools', '--json', '--policy', 'standard'])).stdout.includes(
+      '"outputSchema"',
+    );
+    expect(withSchema).toBe(false);
+  });
+
+  it('--category filters on cloudg/category', async () => {
+    const run = await cli(['tools', '--json', '--policy', 'open', '--category', 'meta']);
+    const tools = JSON.parse(run.stdout) as Array<{ name: string }>;
+    expect(tools.map((t) => t.name)).toEqual([
+      'list_capabilities',
+      'describe_schema',
+      'explain_asset_type',
+      'explain_edge_type',
+    ]);
+  });
+});
+
+describe('progress on a terminal', () => {
+  it('shows progress on stderr when stderr is a terminal, and nothing otherwise', async () => {
+    const args = [
+      'call',
+      'steps',
+      '--policy',
+      'open',
+      '--registry',
+      `${FIXTURE}:defaultRegistry`,
+      '--no-sample-estate',
+    ];
+    const tty = await cli(args, { tty: true });
+    expect(tty.code).toBe(0);
+    expect(JSON.parse(tty.stdout)).toEqual({ steps: 3 });
+    expect(tty.stderr).toContain('1/3 step 1');
+    expect(tty.stderr).toContain('3/3 step 3');
+    const piped = await cli(args);
+    expect(piped.stderr).toBe('');
+  });
+
+  it('refuses a --registry that is not a Registry', async () => {
+    const run = await cli(['tools', '--registry', `${FIXTURE}:nothingHere`]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("Invalid value for --registry: 'nothingHere' is not a Registry");
+  });
+});
