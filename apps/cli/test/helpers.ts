@@ -15,7 +15,7 @@ export interface CliRun {
 /** Run the CLI in-process with captured output. */
 export async function cli(
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; stdin?: string; cwd?: string } = {},
+  options: { env?: NodeJS.ProcessEnv; stdin?: string; cwd?: string; tty?: boolean } = {},
 ): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
