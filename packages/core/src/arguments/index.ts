@@ -1,4 +1,5 @@
 export { coerceToSchema } from './coerce.js';
+export { InputSchemaError, type JsonSchemaValidator, jsonSchemaValidator } from './json-schema.js';
 export {
   type ArgsInput,
   type ArgsObject,

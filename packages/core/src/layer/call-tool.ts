@@ -1,5 +1,4 @@
 /** `tools/call`: the lifecycle of section 4.1 from lookup to finalisation. */
-import { validateArguments } from '../arguments/index.js';
 import { NEVER_ABORTED, type ToolContext } from '../context.js';
 import {
   CancelledError,
@@ -65,7 +64,7 @@ async function toolTerminal<TApp>(layer: Layer<TApp>, info: CallInfo<TApp>): Pro
   const input = pipelineTarget(layer.policy, spec as AnySpec, principal, 'tool', 'input');
   let args = await restoreInput(layer.policy, input, info.arguments);
   if (!isPlainObject(args)) args = info.arguments;
-  const validated = validateArguments(spec.args, args, spec.inputSchema);
+  const validated = spec.validateArguments(args);
 
   const output = outputTarget(layer, spec, principal);
   const seconds = spec.timeoutSeconds ?? layer.defaultTimeout;

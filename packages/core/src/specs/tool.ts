@@ -4,8 +4,11 @@ import {
   type ArgsObject,
   type ArgsOf,
   inputSchemaFor,
+  type JsonSchemaValidator,
+  jsonSchemaValidator,
   outputSchemaFor,
   toArgsObject,
+  validateArguments,
 } from '../arguments/index.js';
 import { deriveAnnotations, type ToolAnnotations } from '../capabilities.js';
 import type { ToolContext } from '../context.js';
@@ -20,6 +23,11 @@ export type ToolHandler<TApp, TArgs> = (ctx: ToolContext<TApp>, args: TArgs) => 
 export interface ToolSpecInit<TApp, S extends ArgsInput> extends BaseSpecInit {
   /** The arguments, as a zod object or the shape of one. Unknown keys are always refused. */
   input?: S;
+  /**
+   * Or the arguments as JSON Schema 2020-12, published exactly as written and validated with
+   * ajv: for schemas zod cannot express (`$defs`/`$anchor`, `if`/`then`/`else`, composition).
+   */
+  inputSchema?: JsonObject;
   /** Schema of `structuredContent`: zod, or JSON Schema as is. */
   outputSchema?: z.ZodType | JsonObject;
   /** Explicit hints; unset ones are derived from the capabilities. */
@@ -36,8 +44,10 @@ export interface ToolSpecInit<TApp, S extends ArgsInput> extends BaseSpecInit {
 
 export class ToolSpec<TApp = unknown> extends BaseSpec {
   readonly kind = 'tool' as const;
-  readonly args: ArgsObject;
+  /** The zod schema of a zod-declared tool; undefined when the input was given as JSON Schema. */
+  readonly args: ArgsObject | undefined;
   readonly inputSchema: JsonObject;
+  private readonly jsonValidator: JsonSchemaValidator | undefined;
   readonly outputSchema: JsonObject | undefined;
   readonly annotations: ToolAnnotations;
   readonly transformHints: TransformHints;
@@ -47,8 +57,17 @@ export class ToolSpec<TApp = unknown> extends BaseSpec {
   constructor(init: ToolSpecInit<TApp, ArgsInput>) {
     super(init);
     assertValidName(init.name, 'tool');
-    this.args = toArgsObject(init.input);
-    this.inputSchema = inputSchemaFor(this.args);
+    if (init.inputSchema !== undefined) {
+      if (init.input !== undefined)
+        throw new TypeError(`Tool ${init.name}: give input or inputSchema, not both`);
+      this.args = undefined;
+      this.jsonValidator = jsonSchemaValidator(init.inputSchema);
+      this.inputSchema = init.inputSchema;
+    } else {
+      this.args = toArgsObject(init.input);
+      this.jsonValidator = undefined;
+      this.inputSchema = inputSchemaFor(this.args);
+    }
     this.outputSchema = init.outputSchema === undefined ? undefined : outputSchemaFor(init.outputSchema);
     const explicit: ToolAnnotations = { ...(init.annotations ?? {}) };
     if (init.readOnly !== undefined) explicit.readOnlyHint = init.readOnly;
@@ -61,6 +80,12 @@ export class ToolSpec<TApp = unknown> extends BaseSpec {
     this.transformHints = init.transformHints ?? {};
     this.timeoutSeconds = init.timeoutSeconds;
     this.handler = init.handler as ToolHandler<TApp, Record<string, unknown>>;
+  }
+
+  /** Validate and coerce call arguments; throws InvalidArgumentsError listing every problem. */
+  validateArguments(args: unknown): Record<string, unknown> {
+    if (this.jsonValidator) return this.jsonValidator.validate(args);
+    return validateArguments(this.args!, args, this.inputSchema);
   }
 
   /** Read-only and idempotent: safe to cache and to retry. */
