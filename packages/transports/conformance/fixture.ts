@@ -125,6 +125,38 @@ export function buildConformanceRegistry(): Registry {
     handler: (_ctx, args) => ({ region: args.region, priority: args.priority }),
   });
 
+  // SEP-1613/SEP-2106: a schema zod cannot express, published exactly as written.
+  reg.tool({
+    name: 'json_schema_2020_12_tool',
+    description: 'Input declared as JSON Schema 2020-12 ($defs, $anchor, composition, if/then/else).',
+    category: 'conformance',
+    inputSchema: {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      $defs: {
+        address: {
+          $anchor: 'addressDef',
+          type: 'object',
+          properties: { street: { type: 'string' }, city: { type: 'string' } },
+        },
+      },
+      properties: {
+        name: { type: 'string' },
+        address: { $ref: '#/$defs/address' },
+        contactMethod: { type: 'string', enum: ['phone', 'email'] },
+        phone: { type: 'string' },
+        email: { type: 'string' },
+      },
+      allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+      if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's conditional keyword, not a thenable
+      then: { required: ['phone'] },
+      else: { required: ['email'] },
+      additionalProperties: false,
+    },
+    handler: (_ctx, args) => ({ received: args }),
+  });
+
   reg.resource({
     uri: 'test://static-text',
     name: 'static-text',
