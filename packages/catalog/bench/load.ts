@@ -11,76 +11,19 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { assetBrief, paginate, resolveAssetRef, sortAssets, Workspace } from '../src/index.js';
+import { inventoryMap } from './synthetic-inventory.js';
 
+// pnpm passes a literal `--` through to the script; it separates nothing here.
 const { values } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== '--'),
   options: { assets: { type: 'string', default: '50000' }, accounts: { type: 'string', default: '100' } },
 });
 const ASSETS = Number(values.assets);
 const ACCOUNTS = Number(values.accounts);
-const TYPES = [
-  'EC2',
-  'S3_BUCKET',
-  'SECURITY_GROUP',
-  'IAM_ROLE',
-  'LAMBDA_FUNCTION',
-  'RDS_INSTANCE',
-  'SUBNET',
-  'KMS_KEY',
-];
-const REGIONS = ['us-east-1', 'eu-west-1', 'ap-southeast-2'];
-
-function inventory(): Record<string, unknown> {
-  const assets = [];
-  const edges = [];
-  for (let i = 0; i < ASSETS; i += 1) {
-    const account = String(100000000000 + (i % ACCOUNTS));
-    const type = TYPES[i % TYPES.length] ?? 'EC2';
-    const region = REGIONS[i % REGIONS.length] ?? 'us-east-1';
-    assets.push({
-      id: `asset-${i}`,
-      arn: `arn:aws:svc:${region}:${account}:${type.toLowerCase()}/res-${i}`,
-      name: `res-${i}`,
-      asset_type: type,
-      provider: 'AWS',
-      region,
-      account_id: account,
-      tags: { env: i % 2 ? 'prod' : 'dev', team: `team-${i % 17}` },
-      metadata: { index: i, encrypted: i % 3 === 0 },
-      collected_at: '2026-01-15T12:00:00',
-      is_internet_exposed: i % 97 === 0,
-      display_id: `arn:aws:svc:${region}:${account}:${type.toLowerCase()}/res-${i}`,
-    });
-    if (i > 0) {
-      edges.push({
-        id: `edge-${i}`,
-        source_id: `asset-${i}`,
-        target_id: `asset-${i - 1}`,
-        edge_type: 'REFERENCES',
-        ports: [],
-        port_range: null,
-        protocol: null,
-        cidr: null,
-        direction: 'ingress',
-        description: null,
-        relationship: null,
-        properties: {},
-      });
-    }
-  }
-  return {
-    summary: {},
-    providers: ['aws'],
-    regions: { aws: REGIONS },
-    assets,
-    edges,
-    unresolved_references: [],
-  };
-}
-
 const dir = await mkdtemp(join(tmpdir(), 'cloudg-bench-'));
 try {
   const mapPath = join(dir, 'inventory-map.json');
-  await writeFile(mapPath, JSON.stringify(inventory()));
+  await writeFile(mapPath, JSON.stringify(inventoryMap({ assets: ASSETS, accounts: ACCOUNTS })));
   const bytes = (await stat(mapPath)).size;
   const rssBefore = process.memoryUsage().rss;
 

@@ -14,8 +14,11 @@ import { parseArgs } from 'node:util';
 import { createLogger, type Layer } from '@cloudg/core';
 import { Policy } from '@cloudg/policy';
 import { createCatalogLayer, Workspace } from '../src/index.js';
+import { findingsReport, inventoryMap } from './synthetic-inventory.js';
 
+// pnpm passes a literal `--` through to the script; it separates nothing here.
 const { values } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== '--'),
   options: {
     assets: { type: 'string', default: '50000' },
     accounts: { type: 'string', default: '100' },
@@ -26,67 +29,6 @@ const ASSETS = Number(values.assets);
 const ACCOUNTS = Number(values.accounts);
 const RUNS = Number(values.runs);
 const PAGE = 500;
-const TYPES = ['EC2', 'S3_BUCKET', 'SECURITY_GROUP', 'IAM_ROLE', 'LAMBDA_FUNCTION', 'RDS_INSTANCE', 'SUBNET'];
-const REGIONS = ['us-east-1', 'eu-west-1', 'ap-southeast-2'];
-
-/** An inventory map whose accounts each hold ASSETS / ACCOUNTS assets, with edges and findings. */
-function inventoryMap(): Record<string, unknown> {
-  const assets = [];
-  const edges = [];
-  for (let i = 0; i < ASSETS; i += 1) {
-    const account = String(100000000000 + (i % ACCOUNTS));
-    const type = TYPES[i % TYPES.length] ?? 'EC2';
-    const region = REGIONS[i % REGIONS.length] ?? 'us-east-1';
-    const arn = `arn:aws:${type === 'S3_BUCKET' ? 's3' : 'ec2'}:${region}:${account}:${type.toLowerCase()}/res-${i}`;
-    assets.push({
-      id: `asset-${i}`,
-      arn,
-      name: `res-${i}`,
-      asset_type: type,
-      provider: 'AWS',
-      region,
-      account_id: account,
-      tags: { env: i % 2 ? 'prod' : 'dev', owner: `team-${i % 17}`, contact: `ops${i % 50}@example.com` },
-      metadata: { index: i, private_ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` },
-      collected_at: '2026-01-15T12:00:00+00:00',
-      is_internet_exposed: i % 97 === 0,
-      display_id: arn,
-    });
-    if (i > 0) {
-      edges.push({
-        id: `edge-${i}`,
-        source_id: `asset-${i}`,
-        target_id: `asset-${i - 1}`,
-        edge_type: 'REFERENCES',
-      });
-    }
-  }
-  return {
-    summary: {},
-    providers: ['aws'],
-    regions: { aws: REGIONS },
-    assets,
-    edges,
-    unresolved_references: [],
-  };
-}
-
-/** A cloudg findings report beside the map: one open finding on every 25th asset. */
-function findingsReport(): Record<string, unknown> {
-  const findings = [];
-  for (let i = 0; i < ASSETS; i += 25) {
-    findings.push({
-      id: `f-${i}`,
-      title: `Finding ${i}`,
-      severity: ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'][i % 5],
-      source_tool: 'prowler',
-      resource_id: `asset-${i}`,
-      detected_at: '2026-01-15T12:00:00+00:00',
-    });
-  }
-  return { metadata: {}, summary: {}, findings };
-}
-
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
@@ -127,8 +69,14 @@ const judge = (label: string, t: { wall: number; cpu: number }, target: number) 
 const silent = createLogger({ level: 'silent' });
 const dir = await mkdtemp(join(tmpdir(), 'cloudg-tools-bench-'));
 try {
-  await writeFile(join(dir, 'inventory-map.json'), JSON.stringify(inventoryMap()));
-  await writeFile(join(dir, 'findings.json'), JSON.stringify(findingsReport()));
+  await writeFile(
+    join(dir, 'inventory-map.json'),
+    JSON.stringify(inventoryMap({ assets: ASSETS, accounts: ACCOUNTS })),
+  );
+  await writeFile(
+    join(dir, 'findings.json'),
+    JSON.stringify(findingsReport({ assets: ASSETS, accounts: ACCOUNTS })),
+  );
   const ws = new Workspace({ allowedRoots: [dir], outputDir: join(dir, 'out'), cwd: dir });
   const open = createCatalogLayer({ workspace: ws, logger: silent });
 
