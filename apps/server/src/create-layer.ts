@@ -3,12 +3,12 @@
  * operator's datasets preloaded, the filters, and the middleware stack of MCP.md 14.1.
  */
 
-import { defaultRegistry, Workspace } from '@cloudg/catalog';
+import { createCatalogLayer, defaultRegistry, Workspace } from '@cloudg/catalog';
 import {
   AuditLogMiddleware,
   CachingMiddleware,
   ConcurrencyLimitMiddleware,
-  Layer,
+  type Layer,
   type Logger,
   MetricsMiddleware,
   type Middleware,
@@ -95,8 +95,9 @@ export async function createLayerFromOptions(options: ServerLayerOptions = {}): 
   if (cache) stack.push(cache.middleware);
   stack.push(...(options.middleware ?? []));
 
-  const layer = new Layer<Workspace>({
-    app: workspace,
+  // The catalog's own composition: the workspace as `ctx.app`, its changes forwarded to the layer.
+  const layer = createCatalogLayer({
+    workspace,
     policy,
     registry,
     middleware: stack,
@@ -113,7 +114,6 @@ export async function createLayerFromOptions(options: ServerLayerOptions = {}): 
   });
   // Metrics are always on, and so is their resource.
   registerMetricsResource(layer, metrics);
-  workspace.onChange((kind, uri) => layer.notifyChange(kind, uri));
   cache?.attach(layer);
 
   let closed = false;
