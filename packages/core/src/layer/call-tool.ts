@@ -27,18 +27,9 @@ export async function runCallTool<TApp>(
   args: Record<string, unknown>,
   options: CallOptions<TApp>,
 ): Promise<ToolResult> {
-  const principal = options.principal ?? options.context?.principal ?? layer.context().principal;
+  const principal = layer.callerOf(options);
   const spec = layer.getTool(name, principal);
-  const ctx = layer.resolveCall({ ...options, principal }, 'tool', spec.name);
-  const info: CallInfo<TApp> = {
-    kind: 'tool',
-    name: spec.name,
-    spec,
-    arguments: args,
-    principal,
-    context: ctx,
-    started: performance.now(),
-  };
+  const info = layer.startCall('tool', spec.name, spec, args, principal, options);
   const chain = composeChain(layer.middleware, (i) => toolTerminal(layer, i));
   try {
     return (await chain(info)) as ToolResult;

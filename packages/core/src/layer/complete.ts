@@ -19,7 +19,7 @@ export async function runCompletion<TApp>(
   argument: { name: string; value: string },
   options: CallOptions<TApp> & { contextArguments?: Record<string, string> },
 ): Promise<CompletionResult> {
-  const principal = options.principal ?? options.context?.principal ?? layer.context().principal;
+  const principal = layer.callerOf(options);
   let spec: PromptSpec<TApp> | ResourceTemplateSpec<TApp> | undefined;
   let fn: CompletionFn<TApp> | undefined;
   let name: string;
@@ -36,18 +36,10 @@ export async function runCompletion<TApp>(
   }
   if (!spec || !fn || !layer.isVisible(spec, principal)) return empty();
 
-  const ctx = layer.resolveCall({ ...options, principal }, 'completion', name);
-  ctx.meta.completion_fn = fn;
   const contextArguments = options.contextArguments ?? {};
-  const info: CallInfo<TApp> = {
-    kind: 'completion',
-    name,
-    spec,
-    arguments: { argument: argument.name, value: argument.value, context: contextArguments },
-    principal,
-    context: ctx,
-    started: performance.now(),
-  };
+  const args = { argument: argument.name, value: argument.value, context: contextArguments };
+  const info = layer.startCall('completion', name, spec, args, principal, options);
+  info.context.meta.completion_fn = fn;
   const chain = composeChain(layer.middleware, (i) => completionTerminal(layer, i, argument.name, fn));
   return (await chain(info)) as CompletionResult;
 }

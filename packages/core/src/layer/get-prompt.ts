@@ -15,7 +15,7 @@ export async function runGetPrompt<TApp>(
   args: Record<string, unknown>,
   options: CallOptions<TApp>,
 ): Promise<PromptResult> {
-  const principal = options.principal ?? options.context?.principal ?? layer.context().principal;
+  const principal = layer.callerOf(options);
   const spec = layer.getPromptSpec(name, principal);
   const missing = spec.arguments
     .filter(
@@ -28,16 +28,7 @@ export async function runGetPrompt<TApp>(
       data: { missing },
     });
   }
-  const ctx = layer.resolveCall({ ...options, principal }, 'prompt', spec.name);
-  const info: CallInfo<TApp> = {
-    kind: 'prompt',
-    name: spec.name,
-    spec,
-    arguments: args,
-    principal,
-    context: ctx,
-    started: performance.now(),
-  };
+  const info = layer.startCall('prompt', spec.name, spec, args, principal, options);
   const chain = composeChain(layer.middleware, (i) => promptTerminal(layer, i));
   return (await chain(info)) as PromptResult;
 }

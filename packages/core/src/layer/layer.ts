@@ -9,7 +9,7 @@ import { type CallKind, type LogCallback, type ProgressCallback, ToolContext } f
 import { NotFoundError } from '../errors.js';
 import type { JsonObject } from '../json.js';
 import { createLogger } from '../logger.js';
-import type { Middleware } from '../middleware/types.js';
+import type { CallInfo, Middleware } from '../middleware/types.js';
 import { allowAllPolicy, type PolicyPort } from '../policy-port.js';
 import { Principal } from '../principal.js';
 import { Registry } from '../registry.js';
@@ -117,13 +117,30 @@ export class Layer<TApp = unknown> {
     return new ToolContext<TApp>(init);
   }
 
-  /** The principal and context of a call: the context's principal when only a context is given. */
+  /** Who is calling: the explicit principal, else the context's, else the local user. */
+  callerOf(options: CallOptions<TApp>): Principal {
+    return options.principal ?? options.context?.principal ?? Principal.local();
+  }
+
+  /** The context of a call: the caller's own when given, else a new one for the caller. */
   resolveCall(options: CallOptions<TApp>, kind: CallKind, name: string): ToolContext<TApp> {
-    const principal = options.principal ?? options.context?.principal ?? Principal.local();
-    const ctx = options.context ?? this.context(principal, options);
+    const ctx = options.context ?? this.context(this.callerOf(options), options);
     ctx.kind = kind;
     ctx.name = name;
     return ctx;
+  }
+
+  /** The CallInfo middleware sees, with its context; the clock for `cloudg/duration_ms` starts here. */
+  startCall(
+    kind: CallKind,
+    name: string,
+    spec: AnySpec<TApp>,
+    args: Record<string, unknown>,
+    principal: Principal,
+    options: CallOptions<TApp>,
+  ): CallInfo<TApp> {
+    const context = this.resolveCall({ ...options, principal }, kind, name);
+    return { kind, name, spec, arguments: args, principal, context, started: performance.now() };
   }
 
   // ---- visibility and listings -------------------------------------------------------------

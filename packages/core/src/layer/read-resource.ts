@@ -22,18 +22,9 @@ export async function runReadResource<TApp>(
   uri: string,
   options: CallOptions<TApp>,
 ): Promise<ResourceContents[]> {
-  const principal = options.principal ?? options.context?.principal ?? layer.context().principal;
+  const principal = layer.callerOf(options);
   const { spec, variables } = layer.resolveResource(uri, principal);
-  const ctx = layer.resolveCall({ ...options, principal }, 'resource', uri);
-  const info: CallInfo<TApp> = {
-    kind: 'resource',
-    name: uri,
-    spec,
-    arguments: variables,
-    principal,
-    context: ctx,
-    started: performance.now(),
-  };
+  const info = layer.startCall('resource', uri, spec, variables, principal, options);
   const chain = composeChain(layer.middleware, (i) => resourceTerminal(layer, i, uri));
   return (await chain(info)) as ResourceContents[];
 }
