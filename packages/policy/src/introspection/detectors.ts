@@ -30,7 +30,7 @@ export type CatalogueDetector = {
   entity: string;
   category: string;
   confidence: number;
-  /** Null while the detector carries no description. */
+  /** Null for a custom detector, which has no description. */
   description: string | null;
   enabled: boolean;
 };
@@ -48,12 +48,6 @@ export type DetectorListingResult = {
   detectors: PlannedDetector[] | CatalogueDetector[];
   key_rules: KeyRuleItem[];
 };
-
-/** Detectors may carry a description; the built-ins do not yet. */
-function descriptionOf(detector: Detector): string | null {
-  const value = (detector as Detector & { description?: unknown }).description;
-  return typeof value === 'string' ? value : null;
-}
 
 /** The built-ins with the policy's custom detectors (a custom one replaces a built-in of its name). */
 function catalogue(host: IntrospectionHost): Detector[] {
@@ -75,7 +69,7 @@ function withoutRedactor(host: IntrospectionHost, category: string | undefined):
       entity: d.entity,
       category: d.category,
       confidence: d.confidence,
-      description: descriptionOf(d),
+      description: d.description ?? null,
       enabled: d.enabled && !disabled.has(d.name),
     }));
   const key_rules: KeyRuleItem[] = builtinKeyRules()
