@@ -23,8 +23,9 @@ beforeAll(async () => {
     const timer = setTimeout(() => reject(new Error(`no start-up line; stderr:\n${stderr}`)), 240_000);
     child!.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
+      // The start-up line and the connect hint may arrive in separate chunks: wait for both.
       const match = /cloudg MCP server \(native, http\) listening on (http:\/\/\S+)/.exec(stderr);
-      if (match) {
+      if (match && stderr.includes('Connect a client:')) {
         clearTimeout(timer);
         resolve(match[1]!);
       }
