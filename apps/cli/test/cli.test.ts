@@ -230,10 +230,23 @@ describe('serve validation (MCP.md 5.3)', () => {
     );
   });
 
+  it('refuses the option combinations of section 5.3 with the documented messages', async () => {
+    const cors = await cli(['serve', '--transport', 'http', '--flavor', 'sdk', '--cors-origin', 'http://x']);
+    expect(cors.code).toBe(1);
+    expect(cors.stderr).toBe(
+      'Error: --cors-origin is only supported by the native flavor (use --flavor native)\n',
+    );
+    const sse = await cli(['serve', '--transport', 'sse', '--flavor', 'fastmcp', '--json-response']);
+    expect(sse.code).toBe(1);
+    expect(sse.stderr).toBe(
+      'Error: --json-response / --stateless apply to Streamable HTTP; the fastmcp flavor cannot combine them with --transport sse\n',
+    );
+  });
+
   it('says which flavors exist when asked for one this build does not have', async () => {
     for (const args of [
-      ['--transport', 'http', '--flavor', 'sdk', '--cors-origin', 'http://x'],
-      ['--transport', 'sse', '--flavor', 'fastmcp', '--json-response'],
+      ['--transport', 'http', '--flavor', 'sdk'],
+      ['--transport', 'http', '--flavor', 'fastmcp', '--stateless'],
     ]) {
       const run = await cli(['serve', ...args]);
       expect(run.code).toBe(1);

@@ -22,3 +22,28 @@ export function resolveFlavor(flavor: string | undefined): 'native' {
   }
   throw new ServeOptionsError(`Unknown flavor '${value}'; choose one of: ${FLAVOR_NAMES.join(', ')}`);
 }
+
+/** The options of section 5.3 that only some flavors can serve. */
+export interface FlavorSensitiveOptions {
+  corsOrigins?: readonly string[];
+  jsonResponse?: boolean;
+  stateless?: boolean;
+}
+
+/** Refuse option combinations the requested flavor cannot serve. */
+export function checkFlavorCombination(
+  flavor: string | undefined,
+  transport: string,
+  options: FlavorSensitiveOptions,
+): void {
+  const value = (flavor ?? 'auto').toLowerCase();
+  const foreign = value === 'sdk' || value === 'fastmcp';
+  if (foreign && (options.corsOrigins?.length ?? 0) > 0) {
+    throw new ServeOptionsError('--cors-origin is only supported by the native flavor (use --flavor native)');
+  }
+  if (value === 'fastmcp' && transport === 'sse' && (options.jsonResponse || options.stateless)) {
+    throw new ServeOptionsError(
+      '--json-response / --stateless apply to Streamable HTTP; the fastmcp flavor cannot combine them with --transport sse',
+    );
+  }
+}

@@ -1,7 +1,15 @@
 // @cloudg/server: compose a cloudg layer from options and serve it.
 export { createLayerFromOptions, type ServerLayer, type ServerLayerOptions } from './create-layer.js';
 export { type DatasetSpec, DatasetSpecError, parseDatasetSpec } from './dataset-spec.js';
-export { AVAILABLE_FLAVORS, FLAVOR_NAMES, type Flavor, resolveFlavor, ServeOptionsError } from './flavors.js';
+export {
+  AVAILABLE_FLAVORS,
+  checkFlavorCombination,
+  FLAVOR_NAMES,
+  type Flavor,
+  type FlavorSensitiveOptions,
+  resolveFlavor,
+  ServeOptionsError,
+} from './flavors.js';
 export { READ_ONLY_DROPPED_CAPABILITIES, readOnlyRegistry } from './read-only.js';
 export {
   checkServeOptions,

@@ -4,7 +4,7 @@
  */
 import { isLoopbackAddress, serveHttp, serveStdio, TokenAuth } from '@cloudg/transports';
 import type { ServerLayer } from './create-layer.js';
-import { resolveFlavor, ServeOptionsError } from './flavors.js';
+import { checkFlavorCombination, resolveFlavor, ServeOptionsError } from './flavors.js';
 
 export const TRANSPORTS = ['stdio', 'http', 'streamable-http', 'sse'] as const;
 export type TransportName = (typeof TRANSPORTS)[number];
@@ -40,8 +40,11 @@ const PINO_LEVELS: Record<string, string> = { DEBUG: 'debug', INFO: 'info', WARN
 
 /** Validate option combinations and token specs before anything starts. */
 export function checkServeOptions(options: ServeOptions): { flavor: 'native'; auth: TokenAuth | undefined } {
-  const flavor = resolveFlavor(options.flavor);
   const transport = options.transport ?? 'stdio';
+  // Combinations a flavor cannot serve are reported before whether the flavor is available, so
+  // the message names the real conflict whichever flavors this build has.
+  checkFlavorCombination(options.flavor, transport, options);
+  const flavor = resolveFlavor(options.flavor);
   if (!(TRANSPORTS as readonly string[]).includes(transport)) {
     throw new ServeOptionsError(`Unknown transport '${transport}'; choose one of: ${TRANSPORTS.join(', ')}`);
   }
