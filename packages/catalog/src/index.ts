@@ -3,6 +3,35 @@
 
 // ---- workspace and inventory tools, resources, completions, the default registry ----
 export { assetRefCandidates, completeAssetRef, completeDatasetName } from './completions/index.js';
+// ---- the cloudg config file ----
+export {
+  CloudgConfigError,
+  type CloudgConfigErrorCode,
+  type CloudgConfigErrorData,
+  type CloudgConfigProblem,
+} from './config/errors.js';
+export {
+  defaultCloudgConfig,
+  loadCloudgConfig,
+  type ParseCloudgConfigOptions,
+  parseCloudgConfig,
+} from './config/load.js';
+export { resolveConfigPath } from './config/paths.js';
+export { liveCooldownSeconds } from './config/ratelimit.js';
+export {
+  AwsConfig,
+  AzureConfig,
+  CloudgConfig,
+  type CloudgConfigInput,
+  CONFIG_PROVIDERS,
+  type ConfigProvider,
+  GcpConfig,
+  ProviderRateLimitConfig,
+  RateLimitConfig,
+  ReportConfig,
+  RulesetsConfig,
+} from './config/schema.js';
+export { SecretValue } from './config/secret.js';
 // ---- conventions shared by the tools ----
 export {
   type AssetBrief,

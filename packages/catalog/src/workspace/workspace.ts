@@ -1,4 +1,7 @@
+import { homedir } from 'node:os';
 import { resolve } from 'node:path';
+import { defaultCloudgConfig } from '../config/load.js';
+import type { CloudgConfig } from '../config/schema.js';
 import { Dataset, type DatasetInit, type InventoryResult } from '../dataset/dataset.js';
 import { type DatasetListing, datasetListing } from '../dataset/summary.js';
 import { type LoadKind, loadPath } from '../loaders/load.js';
@@ -14,6 +17,10 @@ import {
   resolveAllowedRoots,
 } from './roots.js';
 
+function opensEverything(dir: string): boolean {
+  return dir === '/' || dir === realPathLenient(homedir());
+}
+
 /** The kinds of change the workspace reports, matching the layer's `notifyChange`. */
 export type WorkspaceChangeKind = 'resources' | 'resource';
 export type WorkspaceChangeListener = (kind: WorkspaceChangeKind, uri: string | undefined) => void;
@@ -26,17 +33,25 @@ export function datasetSummaryUri(name: string): string {
 
 export interface WorkspaceOptions {
   /**
+   * The cloudg config (`loadCloudgConfig`, `parseCloudgConfig`): providers, credentials and rate
+   * limits for the live tools, and the report directory. Default `defaultCloudgConfig()`.
+   */
+  config?: CloudgConfig;
+  /**
    * Directories tools may read (default: `CLOUDG_MCP_ALLOWED_ROOTS`, else the working directory
    * and the output directory, leaving out `/` and the home directory).
    */
   allowedRoots?: readonly string[];
-  /** Where export tools write (default `<cwd>/reports`); added to the roots when outside them. */
+  /**
+   * Where export tools write (default: the config's `report.output_dir`, else `<cwd>/reports`);
+   * added to the roots when outside them.
+   */
   outputDir?: string;
   /** Beyond this many datasets the oldest inactive one is evicted (default 16). */
   maxDatasets?: number;
   /** Largest file a loader will read (default 512 MB). */
   maxFileBytes?: number;
-  /** Providers the server is configured for, shown by `status()` (default `['aws']`). */
+  /** Providers the server is configured for, shown by `status()` (default: the config's `providers`). */
   providersConfigured?: readonly string[];
   env?: NodeJS.ProcessEnv;
   cwd?: string;
@@ -67,6 +82,8 @@ export interface WorkspaceStatus {
  * anything, so a failure leaves the workspace exactly as it was.
  */
 export class Workspace {
+  /** The cloudg config (frozen); the live tools read credentials and `ratelimit` from it. */
+  readonly config: CloudgConfig;
   readonly allowedRoots: readonly string[];
   readonly outputDir: string;
   readonly maxDatasets: number;
@@ -78,18 +95,25 @@ export class Workspace {
 
   constructor(options: WorkspaceOptions = {}) {
     const cwd = options.cwd ?? process.cwd();
-    this.outputDir = realPathLenient(resolve(cwd, options.outputDir ?? 'reports'));
+    this.config = options.config ?? defaultCloudgConfig();
+    // The operator's explicit option wins over the config file, which wins over the default.
+    this.outputDir = realPathLenient(
+      resolve(cwd, options.outputDir ?? this.config.report.output_dir ?? 'reports'),
+    );
     const roots = resolveAllowedRoots({
       allowedRoots: options.allowedRoots,
       env: options.env,
       cwd,
       outputDir: this.outputDir,
     });
-    if (!roots.some((r) => isInside(this.outputDir, r))) roots.push(this.outputDir);
+    // An output directory outside the roots becomes one, unless it is / or the home directory:
+    // a config's `report.output_dir: ~` must not open every file the user owns.
+    if (!roots.some((r) => isInside(this.outputDir, r)) && !opensEverything(this.outputDir))
+      roots.push(this.outputDir);
     this.allowedRoots = Object.freeze(roots);
     this.maxDatasets = Math.max(1, options.maxDatasets ?? 16);
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-    this.providersConfigured = Object.freeze([...(options.providersConfigured ?? ['aws'])]);
+    this.providersConfigured = Object.freeze([...(options.providersConfigured ?? this.config.providers)]);
   }
 
   // ---- inspection -------------------------------------------------------------------------
