@@ -3,7 +3,14 @@
  * operator's datasets preloaded, the filters, and the middleware stack of MCP.md 14.1.
  */
 
-import { createCatalogLayer, defaultRegistry, Workspace } from '@cloudg/catalog';
+import { resolve } from 'node:path';
+import {
+  type CloudgConfig,
+  createCatalogLayer,
+  defaultRegistry,
+  loadCloudgConfig,
+  Workspace,
+} from '@cloudg/catalog';
 import {
   AuditLogMiddleware,
   CachingMiddleware,
@@ -21,6 +28,12 @@ import { readOnlyRegistry } from './read-only.js';
 import { SERVER_VERSION } from './version.js';
 
 export interface ServerLayerOptions {
+  /**
+   * The cloudg config: a `config.yaml` path (relative to `cwd`, loaded with `loadCloudgConfig`)
+   * or a parsed `CloudgConfig`. Default `defaultCloudgConfig()`. Used only to build the
+   * workspace, so it is ignored when `workspace` is given.
+   */
+  config?: string | CloudgConfig;
   /** A Policy, a profile name, a policy file, inline JSON or a plain object. Default: `CLOUDG_MCP_POLICY`, else `standard`. */
   policy?: Policy | PolicySourceValue;
   /**
@@ -49,6 +62,7 @@ export interface ServerLayerOptions {
   defaultTimeout?: number;
   workspace?: Workspace;
   allowedRoots?: readonly string[];
+  /** Where export tools write; wins over the config's `report.output_dir`. */
   outputDir?: string;
   cwd?: string;
   logger?: Logger;
@@ -67,11 +81,17 @@ export interface ServerLayer {
   close(): string | null;
 }
 
+/** A path is read now, so a bad file stops start-up with CloudgConfigError before anything runs. */
+function configFrom(config: string | CloudgConfig, cwd: string | undefined): CloudgConfig {
+  return typeof config === 'string' ? loadCloudgConfig(resolve(cwd ?? process.cwd(), config)) : config;
+}
+
 export async function createLayerFromOptions(options: ServerLayerOptions = {}): Promise<ServerLayer> {
   const policy = options.policy instanceof Policy ? options.policy : Policy.load(options.policy);
   const workspace =
     options.workspace ??
     new Workspace({
+      ...(options.config !== undefined ? { config: configFrom(options.config, options.cwd) } : {}),
       ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
       ...(options.outputDir ? { outputDir: options.outputDir } : {}),
       ...(options.cwd ? { cwd: options.cwd } : {}),
