@@ -101,6 +101,11 @@ describe('refusing a bad document with the path of every problem', () => {
     ]);
     expect(problems).toContainEqual({ path: 'providers[1]', message: 'expected one of aws, azure, gcp' });
     expect(problems).toContainEqual({ path: 'report', message: 'expected a mapping' });
+    expect(problems).toContainEqual({ path: 'ratelimit.live_max_concurrent', message: 'must be at least 1' });
+    expect(problems).toContainEqual({
+      path: 'ratelimit.live_cooldown_seconds',
+      message: 'expected a number of seconds',
+    });
   });
 
   it('lists the problems in the message without repeating any value', () => {

@@ -153,12 +153,24 @@ export const GcpConfig = z.strictObject(
 );
 export type GcpConfig = z.output<typeof GcpConfig>;
 
-const seconds = (what: string) => z.number({ error: wrongType(`expected ${what}`) });
+/** Seconds: `min` 0 allows zero (no cooldown), otherwise the value must be more than 0. */
+function seconds(min: 0 | 'positive') {
+  const number = z.number({ error: wrongType('expected a number of seconds') });
+  return min === 0
+    ? number.min(0, { error: 'must be 0 or more' })
+    : number.positive({ error: 'must be more than 0' });
+}
+
+function count(min: 0 | 1) {
+  return z
+    .int({ error: wrongType('expected a whole number') })
+    .min(min, { error: min === 0 ? 'must be 0 or more' : 'must be at least 1' });
+}
 
 export const ProviderRateLimitConfig = z.strictObject(
   {
     /** Overrides `ratelimit.live_cooldown_seconds` for this provider's scopes. */
-    live_cooldown_seconds: seconds('a number of seconds').min(0).optional(),
+    live_cooldown_seconds: seconds(0).optional(),
   },
   MAPPING,
 );
@@ -167,22 +179,13 @@ export type ProviderRateLimitConfig = z.output<typeof ProviderRateLimitConfig>;
 /** The live operation guard's settings (MCP.md 15.3). */
 export const RateLimitConfig = z.strictObject(
   {
-    live_cooldown_seconds: seconds('a number of seconds').min(0).default(120),
-    live_max_concurrent: z
-      .int({ error: wrongType('expected a whole number') })
-      .min(1)
-      .default(1),
-    live_max_concurrent_total: z
-      .int({ error: wrongType('expected a whole number') })
-      .min(1)
-      .default(2),
+    live_cooldown_seconds: seconds(0).default(120),
+    live_max_concurrent: count(1).default(1),
+    live_max_concurrent_total: count(1).default(2),
     /** Per caller per window; 0 means unlimited. */
-    live_caller_max_operations: z
-      .int({ error: wrongType('expected a whole number') })
-      .min(0)
-      .default(0),
-    live_caller_window_seconds: seconds('a number of seconds').positive().default(3600),
-    live_operation_timeout_seconds: seconds('a number of seconds').positive().default(3600),
+    live_caller_max_operations: count(0).default(0),
+    live_caller_window_seconds: seconds('positive').default(3600),
+    live_operation_timeout_seconds: seconds('positive').default(3600),
     aws: section(ProviderRateLimitConfig),
     azure: section(ProviderRateLimitConfig),
     gcp: section(ProviderRateLimitConfig),
