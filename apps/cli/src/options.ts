@@ -1,7 +1,13 @@
 /** The options shared by serve, tools, resources, prompts, call and read (MCP.md 5.1 and 5.2). */
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { sampleEstateDir, type Workspace } from '@cloudg/catalog';
+import {
+  type CloudgConfig,
+  CloudgConfigError,
+  loadCloudgConfig,
+  sampleEstateDir,
+  type Workspace,
+} from '@cloudg/catalog';
 import { Principal, Registry } from '@cloudg/core';
 import type { ServerLayerOptions } from '@cloudg/server';
 import type { Command } from 'commander';
@@ -30,6 +36,7 @@ export function parseCount(flag: string) {
 /** Options for every command that builds a layer. */
 export function addLayerOptions(command: Command): Command {
   return command
+    .option('-c, --config <PATH>', 'cloudg config.yaml: providers, credentials and the report directory')
     .option(
       '--policy <NAME_OR_FILE>',
       'profile name, .yaml/.yml/.json file or inline JSON (env CLOUDG_MCP_POLICY; default standard)',
@@ -65,6 +72,7 @@ export function addPrincipalOptions(command: Command): Command {
 }
 
 export interface LayerFlags {
+  config?: string;
   policy?: string;
   dataset: string[];
   prefix: string;
@@ -121,6 +129,20 @@ export async function loadRegistry(spec: string, cwd: string): Promise<Registry<
   return value as Registry<Workspace>;
 }
 
+/**
+ * `-c/--config`: read and validate the file now, so a bad one stops the command with status 2
+ * before a layer is built or a port is bound. Every problem is named by its path in the file.
+ */
+export function loadConfigOption(path: string, cwd: string): CloudgConfig {
+  try {
+    return loadCloudgConfig(resolve(cwd, path));
+  } catch (error) {
+    if (!(error instanceof CloudgConfigError)) throw error;
+    const problems = error.data.problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message));
+    throw new CliError(`Invalid value for --config: ${problems.join('; ')}`, 2);
+  }
+}
+
 export async function layerOptionsFrom(flags: LayerFlags, io: CliIo): Promise<ServerLayerOptions> {
   // Without --dataset the bundled sample estate is loaded, so a fresh install has data to show.
   const datasets =
@@ -131,6 +153,7 @@ export async function layerOptionsFrom(flags: LayerFlags, io: CliIo): Promise<Se
     cwd: io.cwd,
     defaultTimeout: flags.timeout,
   };
+  if (flags.config !== undefined) options.config = loadConfigOption(flags.config, io.cwd);
   const policy = flags.policy ?? io.env.CLOUDG_MCP_POLICY;
   if (policy) options.policy = policy;
   if (flags.includeCategory) options.includeCategories = flags.includeCategory;

@@ -121,6 +121,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     )
     .option('--url <URL>', 'server URL for http', 'http://127.0.0.1:8765/mcp')
     .option('--command <CMD>', "launch command; 'auto' finds cloudg-mcp", 'auto')
+    .option('-c, --config <PATH>', 'cloudg config.yaml for the launched server (checked, made absolute)')
     .option('--policy <NAME_OR_FILE>', 'policy for the launched server')
     .option('--dataset <[NAME=]PATH>', 'preload a dataset; repeatable', collect, [])
     .option('--read-only', 'launch the server with --read-only')

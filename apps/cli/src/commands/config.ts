@@ -10,6 +10,7 @@ import {
   launchCommand,
 } from '../client-config.js';
 import { CliError, type CliIo } from '../io.js';
+import { loadConfigOption } from '../options.js';
 
 export interface ConfigFlags {
   client: string;
@@ -17,6 +18,7 @@ export interface ConfigFlags {
   transport: string;
   url: string;
   command: string;
+  config?: string;
   policy?: string;
   dataset: string[];
   readOnly?: boolean;
@@ -41,6 +43,14 @@ export function configCommand(flags: ConfigFlags, io: CliIo): number {
   }
   const client = flags.client as ClientName;
   const serveArgs: string[] = [];
+  if (flags.config !== undefined && flags.transport === 'stdio') {
+    // Checked now rather than when the client first launches the server, and made absolute
+    // because the client starts it from a directory we do not control. Over HTTP the client
+    // launches nothing, so like --policy it does not apply.
+    const path = resolve(io.cwd, flags.config);
+    loadConfigOption(path, io.cwd);
+    serveArgs.push('--config', path);
+  }
   if (flags.policy) serveArgs.push('--policy', flags.policy);
   for (const value of flags.dataset) {
     const spec = parseDatasetSpec(value, io.cwd);
