@@ -16,7 +16,7 @@ export type ConfigProvider = (typeof CONFIG_PROVIDERS)[number];
  * mapping so the section's defaults apply.
  */
 function section<T extends z.ZodType>(schema: T) {
-  return z.preprocess((value) => (value === null || value === undefined ? {} : value), schema);
+  return schema.nullish().transform((value): z.output<T> => value ?? schema.parse({}));
 }
 
 /**
