@@ -1,4 +1,6 @@
 /** The per-call context every handler receives as its first argument. */
+
+import type { CancelSource } from './cancellation.js';
 import { type ResourceLink, type ResourceLinkOptions, resourceLink } from './content.js';
 import type { JsonValue } from './json.js';
 import type { Layer } from './layer/layer.js';
@@ -33,7 +35,7 @@ export interface ToolContextInit<TApp> {
   name?: string;
   requestId?: string | number | null;
   /** Aborted when the caller cancels; the layer adds the timeout on top. */
-  signal?: AbortSignal;
+  signal?: CancelSource;
   /** The transport's session object, if any. */
   session?: unknown;
   meta?: Record<string, unknown>;
@@ -55,6 +57,8 @@ export class ToolContext<TApp = unknown> {
   name: string;
   readonly requestId: string | number | null;
   private signalSource: () => AbortSignal;
+  /** The caller's cancellation as given; the layer listens to it without building a signal. */
+  readonly cancellation: CancelSource;
   readonly session: unknown;
   readonly meta: Record<string, unknown>;
   readonly links: ResourceLink[] = [];
@@ -68,8 +72,9 @@ export class ToolContext<TApp = unknown> {
     this.kind = init.kind ?? 'tool';
     this.name = init.name ?? '';
     this.requestId = init.requestId ?? null;
-    const signal = init.signal ?? NEVER_ABORTED;
-    this.signalSource = () => signal;
+    const source = init.signal ?? NEVER_ABORTED;
+    this.cancellation = source;
+    this.signalSource = source instanceof AbortSignal ? () => source : () => source.signal;
     this.session = init.session;
     this.meta = init.meta ?? {};
     this.onProgress = init.onProgress;

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import {
   AccessDeniedError,
   type CallInfo,
+  Cancellation,
+  CancelledError,
   type Middleware,
   NotFoundError,
   Principal,
@@ -219,6 +221,20 @@ describe('tools/call lifecycle (section 4.1)', () => {
     const result = await pending;
     expect(result.isError).toBe(true);
     expect(result.meta['cloudg/error_code']).toBe(-32800);
+  });
+
+  it('step 9: a Cancellation cancels like a signal, and the handler still gets a working signal', async () => {
+    const layer = testLayer();
+    const cancellation = new Cancellation();
+    const pending = layer.callTool('slow', { seconds: 2 }, { signal: cancellation });
+    await new Promise((r) => setTimeout(r, 20));
+    cancellation.abort(new CancelledError('Request cancelled'));
+    const result = await pending;
+    expect(result.meta['cloudg/error_code']).toBe(-32800);
+    const ticks = layer.app.slowTicks;
+    await new Promise((r) => setTimeout(r, 120));
+    // The slow tool polls ctx.signal: it saw the cancellation and stopped.
+    expect(layer.app.slowTicks).toBeLessThanOrEqual(ticks + 1);
   });
 
   it('step 10: a non-object result is wrapped as {"result": value}', async () => {

@@ -1,15 +1,14 @@
 /**
  * Throughput and latency of a 2026-07-28 `tools/call` over HTTP: the native server against the
  * official SDK's `createMcpHandler` + `toNodeHandler`, and a bare `node:http` JSON echo as the
- * ceiling. Each server runs in its own child process; autocannon drives it from this one.
+ * ceiling. Each server runs in its own child process (`servers.mjs`, plain node on the built
+ * packages); autocannon drives it from this one.
  *
  *   pnpm --filter @cloudg/transports bench          (BENCH_SECONDS=10, BENCH_CONNECTIONS=16)
  *
  * Targets: native >= 10x the SDK's requests/s, >= 1/4 of the bare echo's, p99 < 10 ms.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
@@ -35,78 +34,9 @@ const HEADERS = {
   'mcp-name': 'echo',
 };
 
-/** Child side: start one server on a free loopback port and print the port. */
-async function serve(kind: Kind): Promise<void> {
-  let port: number;
-  if (kind === 'native' || kind === 'native-json') {
-    const { createLogger, Layer, Registry } = await import('@cloudg/core');
-    const { serveHttp } = await import('../src/index.js');
-    const z = await import('zod');
-    const registry = new Registry();
-    registry.tool({
-      name: 'echo',
-      input: { text: z.string() },
-      handler: (_ctx, args) => ({ text: args.text }),
-    });
-    const layer = new Layer({ registry, logger: createLogger({ level: 'silent' }) });
-    // native streams tools/call as SSE (MCP.md 6.2); native-json answers JSON like the SDK does.
-    port = (await serveHttp(layer, { port: 0, jsonResponse: kind === 'native-json' })).port;
-  } else if (kind === 'sdk') {
-    const { createMcpHandler, McpServer } = await import('@modelcontextprotocol/server');
-    const { toNodeHandler } = await import('@modelcontextprotocol/node');
-    const z = await import('zod');
-    const handler = createMcpHandler(() => {
-      const server = new McpServer({ name: 'bench', version: '1.0.0' });
-      server.registerTool(
-        'echo',
-        { description: 'Echo', inputSchema: z.object({ text: z.string() }) },
-        async (args) => ({
-          content: [{ type: 'text', text: JSON.stringify({ text: args.text }) }],
-          structuredContent: { text: args.text },
-        }),
-      );
-      return server;
-    });
-    const node = toNodeHandler(handler);
-    const http = createServer((req, res) => void node(req, res));
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    port = (http.address() as AddressInfo).port;
-  } else {
-    const http = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const msg = JSON.parse(Buffer.concat(chunks).toString()) as {
-          id: number;
-          params: { arguments: unknown };
-        };
-        const body = JSON.stringify({
-          jsonrpc: '2.0',
-          id: msg.id,
-          result: { content: [], structuredContent: msg.params.arguments },
-        });
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-        res.end(body);
-      });
-    });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    port = (http.address() as AddressInfo).port;
-  }
-  // The parent asks for CPU time around the measured run: a figure the machine's load distorts less.
-  let mark = process.cpuUsage();
-  process.on('message', (message) => {
-    if (message === 'start') mark = process.cpuUsage();
-    if (message === 'stop') {
-      const used = process.cpuUsage(mark);
-      process.send?.({ cpuMicros: used.user + used.system });
-    }
-  });
-  process.send?.({ port });
-}
-
 function startChild(kind: Kind): Promise<{ child: ChildProcess; port: number }> {
-  const script = fileURLToPath(import.meta.url);
-  const child = spawn(process.execPath, [...process.execArgv, script, `--serve=${kind}`], {
+  const script = fileURLToPath(new URL('./servers.mjs', import.meta.url));
+  const child = spawn(process.execPath, [script, kind], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
@@ -171,8 +101,6 @@ async function measure(kind: Kind): Promise<Figures> {
 }
 
 async function main(): Promise<void> {
-  const arg = process.argv.find((a) => a.startsWith('--serve='));
-  if (arg) return serve(arg.slice('--serve='.length) as Kind);
   console.log(`tools/call echo, 2026-07-28, ${CONNECTIONS} connections, ${SECONDS} s each\n`);
   const rows: Figures[] = [];
   for (const kind of ['bare', 'sdk', 'native', 'native-json'] as const) rows.push(await measure(kind));

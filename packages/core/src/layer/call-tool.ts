@@ -1,4 +1,5 @@
 /** `tools/call`: the lifecycle of section 4.1 from lookup to finalisation. */
+import { type CancelSource, onCancel } from '../cancellation.js';
 import { NEVER_ABORTED, type ToolContext } from '../context.js';
 import {
   CancelledError,
@@ -86,7 +87,7 @@ export async function runWithTimeout<TApp, T>(
   toolName: string,
   run: () => T | Promise<T>,
 ): Promise<T> {
-  const callerSignal = ctx.signal;
+  const caller = ctx.cancellation;
   let reason: McpLayerError | undefined;
   let controller: AbortController | undefined;
   let rejectRace: (error: McpLayerError) => void = () => {};
@@ -109,12 +110,8 @@ export async function runWithTimeout<TApp, T>(
     }
     return controller.signal;
   });
-  const forward = () => abort(abortReason(callerSignal));
-  const cancellable = callerSignal !== NEVER_ABORTED;
-  if (cancellable) {
-    if (callerSignal.aborted) forward();
-    else callerSignal.addEventListener('abort', forward, { once: true });
-  }
+  const stopListening =
+    caller === NEVER_ABORTED ? undefined : onCancel(caller, () => abort(abortReason(caller)));
   let timer: NodeJS.Timeout | undefined;
   if (seconds > 0 && !reason) {
     timer = setTimeout(() => abort(new ToolTimeoutError(`Tool ${toolName} timed out`)), seconds * 1000);
@@ -123,12 +120,12 @@ export async function runWithTimeout<TApp, T>(
     return await Promise.race([Promise.resolve().then(run), aborted]);
   } finally {
     if (timer) clearTimeout(timer);
-    if (cancellable) callerSignal.removeEventListener('abort', forward);
+    stopListening?.();
   }
 }
 
-function abortReason(signal: AbortSignal): McpLayerError {
-  const reason: unknown = signal.reason;
+function abortReason(source: CancelSource): McpLayerError {
+  const reason: unknown = source.reason;
   if (reason instanceof McpLayerError) return reason;
   return new CancelledError('Request cancelled');
 }

@@ -4,6 +4,7 @@
  * middleware, validation, timeouts and finalisation all happen here.
  */
 import type { Logger } from 'pino';
+import type { CancelSource } from '../cancellation.js';
 import type { ResourceContents } from '../content.js';
 import { type CallKind, type LogCallback, type ProgressCallback, ToolContext } from '../context.js';
 import { NotFoundError } from '../errors.js';
@@ -35,8 +36,11 @@ export interface CallOptions<TApp> {
   principal?: Principal;
   context?: ToolContext<TApp>;
   requestId?: string | number | null;
-  /** Cancellation from the caller (a transport's `notifications/cancelled`). */
-  signal?: AbortSignal;
+  /**
+   * Cancellation from the caller (a transport's `notifications/cancelled`): an `AbortSignal`, or a
+   * `Cancellation`, which costs less when nobody cancels.
+   */
+  signal?: CancelSource;
   session?: unknown;
   onProgress?: ProgressCallback;
   onLog?: LogCallback;

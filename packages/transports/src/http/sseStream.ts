@@ -23,17 +23,21 @@ export class SseStream {
   ) {
     res.writeHead(200, { ...headers, Server: SERVER_HEADER, ...SSE_HEADERS });
     // Headers go out at once, but corked until the next turn of the event loop: a quick answer then
-    // leaves in one write with its frame and the final chunk (end() uncorks).
+    // leaves in one write with its frame and the final chunk (end() uncorks). Only an answer still
+    // open by then needs keepalive comments, so the timer starts there too.
     res.cork();
     res.flushHeaders();
     setImmediate(() => {
-      if (!res.writableEnded) res.uncork();
+      if (res.writableEnded) return;
+      res.uncork();
+      if (keepaliveMs > 0 && !this.closed) this.startKeepalive(keepaliveMs);
     });
-    if (keepaliveMs > 0) {
-      this.timer = setInterval(() => this.comment('keepalive'), keepaliveMs);
-      this.timer.unref();
-    }
-    res.on('close', () => this.stop());
+  }
+
+  private startKeepalive(keepaliveMs: number): void {
+    this.timer = setInterval(() => this.comment('keepalive'), keepaliveMs);
+    this.timer.unref();
+    this.res.on('close', () => this.stop());
   }
 
   get closed(): boolean {

@@ -65,7 +65,7 @@ export class ListenStream {
 
   /** Forward one change event, when the filter asked for it. */
   deliver(event: ChangeEvent): void {
-    if (!wants(this.filter, event) || this.rc.signal.aborted) return;
+    if (!wants(this.filter, event) || this.rc.cancellation.aborted) return;
     const params: Record<string, unknown> = event.kind === 'resource' ? { uri: event.uri } : {};
     params._meta = { [MetaKeys.subscriptionId]: this.id };
     this.rc.notify(notification(event.method, params));
@@ -89,12 +89,11 @@ export async function listen(rc: RequestContext): Promise<Record<string, unknown
     }),
   );
   server.listens.add(stream);
-  const onAbort = () => stream.end();
-  rc.signal.addEventListener('abort', onAbort, { once: true });
+  const stopListening = rc.cancellation.onAbort(() => stream.end());
   try {
     await stream.done;
   } finally {
-    rc.signal.removeEventListener('abort', onAbort);
+    stopListening();
     server.listens.delete(stream);
   }
   return { _meta: { [MetaKeys.subscriptionId]: rc.id } };

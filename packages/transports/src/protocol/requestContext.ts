@@ -1,5 +1,5 @@
 /** What a method implementation knows about the request it serves. */
-import { type CallOptions, LOG_LEVELS, type LogLevel } from '@cloudg/core';
+import { type CallOptions, type Cancellation, LOG_LEVELS, type LogLevel } from '@cloudg/core';
 import { type JsonRpcMessage, notification, type RequestId } from '../jsonrpc/messages.js';
 import type { Envelope } from './envelope.js';
 import type { Session } from './session.js';
@@ -14,7 +14,7 @@ export interface RequestContext {
   /** The 2026 envelope of this request (modern era only). */
   envelope: Envelope | undefined;
   /** Aborted by `notifications/cancelled`, a dropped 2026 stream or shutdown. */
-  signal: AbortSignal;
+  cancellation: Cancellation;
   /** Send a notification that belongs to this request: its SSE stream, or the session's channel. */
   notify(message: JsonRpcMessage): void;
 }
@@ -40,17 +40,17 @@ export function callOptions(rc: RequestContext): CallOptions<unknown> {
   const options: CallOptions<unknown> = {
     principal: rc.session.principal,
     requestId: rc.id,
-    signal: rc.signal,
+    signal: rc.cancellation,
     session: rc.session,
     onLog: (level, data, logger) => {
       const threshold = rc.era === 'modern' ? rc.envelope?.logLevel : rc.session.logLevel;
-      if (!reaches(level, threshold) || rc.signal.aborted) return;
+      if (!reaches(level, threshold) || rc.cancellation.aborted) return;
       rc.notify(notification('notifications/message', { level, logger, data }));
     },
   };
   if (isProgressToken(token)) {
     options.onProgress = (progress, total, message) => {
-      if (rc.signal.aborted) return;
+      if (rc.cancellation.aborted) return;
       const params: Record<string, unknown> = { progressToken: token, progress };
       if (total !== undefined) params.total = total;
       if (message !== undefined) params.message = message;
