@@ -3,6 +3,7 @@
 /** Whether `Content-Type` is `application/json` (parameters such as charset allowed). */
 export function isJsonContentType(value: string | undefined): boolean {
   if (!value) return false;
+  if (value === 'application/json') return true;
   return value.split(';')[0]?.trim().toLowerCase() === 'application/json';
 }
 
@@ -11,9 +12,25 @@ export interface Accepts {
   sse: boolean;
 }
 
+const BOTH: Accepts = Object.freeze({ json: true, sse: true });
+/** Clients send the same few `Accept` values on every request: remember their answers. */
+const remembered = new Map<string, Accepts>();
+const REMEMBER_AT_MOST = 64;
+
 /** What an `Accept` header admits. A missing or empty header admits both. */
 export function parseAccept(value: string | undefined): Accepts {
-  if (!value || value.trim() === '') return { json: true, sse: true };
+  if (!value) return BOTH;
+  let accepts = remembered.get(value);
+  if (!accepts) {
+    accepts = Object.freeze(readAccept(value));
+    if (remembered.size >= REMEMBER_AT_MOST) remembered.clear();
+    remembered.set(value, accepts);
+  }
+  return accepts;
+}
+
+function readAccept(value: string): Accepts {
+  if (value.trim() === '') return BOTH;
   const types = value.split(',').map((part) => part.split(';')[0]?.trim().toLowerCase() ?? '');
   const has = (...candidates: string[]) => types.some((t) => candidates.includes(t));
   return {

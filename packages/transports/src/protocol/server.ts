@@ -51,8 +51,12 @@ export class McpProtocolServer {
     });
   }
 
-  serverInfo(): Record<string, unknown> {
-    return serverInfo(this.layer, this.title);
+  #serverInfo: Readonly<Record<string, unknown>> | undefined;
+
+  /** The server's name, version and title; built once, since every 2026 result carries it. */
+  serverInfo(): Readonly<Record<string, unknown>> {
+    this.#serverInfo ??= Object.freeze(serverInfo(this.layer, this.title));
+    return this.#serverInfo;
   }
 
   /** A new session; registered for change notifications unless `register` is false. */
