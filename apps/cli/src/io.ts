@@ -1,4 +1,6 @@
 /** Where the CLI reads and writes, so tests can run it in-process. */
+import { relaunchIsolated, wantsStdioIsolation } from '@cloudg/server';
+
 export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
@@ -7,6 +9,11 @@ export interface CliIo {
   cwd: string;
   /** Whether stderr is a terminal (progress is shown only then). */
   stderrIsTTY: boolean;
+  /**
+   * Run this command again as a stdio server whose descriptor 1 is stderr (see `relaunchIsolated`
+   * in @cloudg/server); resolves with its exit status. Absent in-process and when turned off.
+   */
+  relaunchIsolated?: () => Promise<number>;
 }
 
 export function processIo(): CliIo {
@@ -21,6 +28,7 @@ export function processIo(): CliIo {
     env: process.env,
     cwd: process.cwd(),
     stderrIsTTY: Boolean(process.stderr.isTTY),
+    ...(wantsStdioIsolation(process.env) ? { relaunchIsolated: () => relaunchIsolated() } : {}),
   };
 }
 

@@ -19,4 +19,12 @@ export {
   TRANSPORTS,
   type TransportName,
 } from './serve.js';
+export {
+  PROTOCOL_FD_ENV,
+  protocolFdFrom,
+  type RelaunchOptions,
+  relaunchIsolated,
+  STDIO_ISOLATION_ENV,
+  wantsStdioIsolation,
+} from './stdio-isolation.js';
 export { SERVER_VERSION } from './version.js';

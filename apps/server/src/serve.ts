@@ -5,6 +5,7 @@
 import { isLoopbackAddress, serveHttp, serveStdio, TokenAuth } from '@cloudg/transports';
 import type { ServerLayer } from './create-layer.js';
 import { checkFlavorCombination, resolveFlavor, ServeOptionsError } from './flavors.js';
+import { protocolFdFrom } from './stdio-isolation.js';
 
 export const TRANSPORTS = ['stdio', 'http', 'streamable-http', 'sse'] as const;
 export type TransportName = (typeof TRANSPORTS)[number];
@@ -34,6 +35,11 @@ export interface ServeOptions {
   announce?: (line: string) => void;
   /** Handle SIGINT and SIGTERM. Default true. */
   handleSignals?: boolean;
+  /**
+   * stdio: write protocol messages to this inherited descriptor instead of stdout (see
+   * `relaunchIsolated`). Default: `CLOUDG_MCP_PROTOCOL_FD` when set, else stdout.
+   */
+  stdioFd?: number;
 }
 
 const PINO_LEVELS: Record<string, string> = { DEBUG: 'debug', INFO: 'info', WARNING: 'warn', ERROR: 'error' };
@@ -94,9 +100,11 @@ export async function serve(server: ServerLayer, options: ServeOptions = {}): Pr
 
   try {
     if (transport === 'stdio') {
+      const stdioFd = options.stdioFd ?? protocolFdFrom(process.env);
       await Promise.race([
         serveStdio(server.layer as never, {
           ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
+          ...(stdioFd !== undefined ? { stdoutFd: stdioFd } : {}),
         }),
         stopped,
       ]);

@@ -62,5 +62,6 @@ export {
   MODERN_VERSIONS,
   SUPPORTED_VERSIONS,
 } from './protocol/versions.js';
+export { type FdWriter, writableForFd } from './stdio/fdWriter.js';
 export { type ProtectedStdout, protectStdout } from './stdio/protectStdout.js';
 export { type StdioOptions, serveStdio } from './stdio/serveStdio.js';

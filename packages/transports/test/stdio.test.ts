@@ -1,7 +1,8 @@
 /** MCP.md 6.1: stdio framing in a real child process, a clean stdout, concurrency, cancellation, end of input. */
+import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MetaKeys } from '../src/index.js';
-import { StdioChild } from './support/child.js';
+import { NODE_ARGS, PACKAGE_DIR, StdioChild } from './support/child.js';
 import { initialize, initialized, modern, req } from './support/rpc.js';
 
 let child: StdioChild | undefined;
@@ -49,6 +50,44 @@ describe('stdio', () => {
     });
     expect(child.stderr).toContain('console.log from a handler');
     expect(child.stderr).toContain('process.stdout.write from a handler');
+  });
+
+  it('on its own descriptor, the protocol stream stays clean even from fd-level writes and child processes', async () => {
+    // How `cloudg-mcp serve` runs: descriptor 1 is not the client's; the protocol goes to fd 3.
+    const proc = spawn(process.execPath, NODE_ARGS, {
+      cwd: PACKAGE_DIR,
+      env: { ...process.env, STDOUT_FD: '3' },
+      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+    });
+    const collect = (stream: NodeJS.ReadableStream) => {
+      let text = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      return () => text;
+    };
+    const protocol = collect(proc.stdio[3] as NodeJS.ReadableStream);
+    const fd1 = collect(proc.stdout);
+    const exited = new Promise<number | null>((resolve) => proc.on('exit', resolve));
+    proc.stdin.end(
+      [
+        initialize(1, '2025-11-25'),
+        initialized,
+        req(2, 'tools/call', { name: 'shout_fd', arguments: {} }),
+        req(3, 'tools/call', { name: 'shout', arguments: {} }),
+      ]
+        .map((m) => `${JSON.stringify(m)}\n`)
+        .join(''),
+    );
+    expect(await exited).toBe(0);
+    const lines = protocol().trimEnd().split('\n');
+    const messages = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(messages.map((m) => m.id)).toEqual([1, 2, 3]);
+    expect(messages.find(byId(2))).toMatchObject({ result: { structuredContent: { shouted: true } } });
+    expect(fd1()).toContain('fs.writeSync(1) from a handler');
+    expect(fd1()).toContain('a child process inheriting stdout');
+    expect(protocol()).not.toContain('from a handler');
   });
 
   it('serves requests concurrently: ping answers while a call runs; a cancelled call gets no response', async () => {

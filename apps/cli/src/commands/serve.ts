@@ -65,6 +65,9 @@ export async function serveCommand(flags: ServeFlags, io: CliIo): Promise<number
       throw new CliError(`Invalid value for --auth-token: ${error.message}`, 2);
     throw error;
   }
+  // stdio from a real process: serve from a relaunched child whose descriptor 1 is stderr, so
+  // nothing but protocol messages can reach the client's stdout (MCP.md 6.1).
+  if ((options.transport ?? 'stdio') === 'stdio' && io.relaunchIsolated) return io.relaunchIsolated();
   const layerOptions = await layerOptionsFrom(flags, io);
   if (flags.cacheTtl) layerOptions.cacheTtl = flags.cacheTtl;
   if (flags.maxConcurrency) layerOptions.maxConcurrency = flags.maxConcurrency;

@@ -3,8 +3,10 @@
  * `console.log` and anything else writing through the stream) goes to stderr; the server keeps a
  * private writer bound to the real stdout.
  *
- * Node cannot re-point file descriptor 1 itself, so a library calling `fs.writeSync(1, ...)`
- * directly still reaches the protocol stream; writes through `process.stdout` cannot.
+ * Node cannot re-point file descriptor 1 inside a running process, so a library calling
+ * `fs.writeSync(1, ...)`, a native addon or a child process inheriting stdout still reaches the
+ * descriptor. For those, serve on another descriptor (`stdoutFd`, `writableForFd`) from a process
+ * whose descriptor 1 is stderr: `cloudg-mcp serve` relaunches itself that way.
  */
 
 export interface ProtectedStdout {

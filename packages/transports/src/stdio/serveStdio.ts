@@ -9,6 +9,7 @@ import { LineDecoder } from '../jsonrpc/framing.js';
 import { errorResponse } from '../jsonrpc/messages.js';
 import { MessageSequencer } from '../protocol/sequencer.js';
 import { McpProtocolServer, type ProtocolOptions } from '../protocol/server.js';
+import { writableForFd } from './fdWriter.js';
 import { LineWriter, type WritableLike } from './lineWriter.js';
 import { protectStdout } from './protectStdout.js';
 
@@ -17,6 +18,11 @@ export interface StdioOptions extends ProtocolOptions {
   stdin?: NodeJS.ReadableStream;
   /** Default the real stdout, protected (see `protectStdout`). */
   stdout?: WritableLike;
+  /**
+   * Write protocol messages to this inherited descriptor instead of stdout (see `writableForFd`).
+   * Descriptor 1 is then left alone, so it should already point somewhere harmless, such as stderr.
+   */
+  stdoutFd?: number;
   /** The caller; by default the resolver's answer, which is `Principal.local()` on stdio. */
   principal?: Principal;
   principalResolver?: PrincipalResolver;
@@ -32,12 +38,17 @@ export interface StdioOptions extends ProtocolOptions {
 export async function serveStdio(layer: Layer<unknown>, options: StdioOptions = {}): Promise<void> {
   const protocol = options.protocol ?? new McpProtocolServer(layer, options);
   const stdin = options.stdin ?? process.stdin;
-  const guard = options.stdout === undefined && options.protectStdout !== false ? protectStdout() : undefined;
-  const out: WritableLike = options.stdout ?? guard ?? process.stdout;
+  const fdOut =
+    options.stdout === undefined && options.stdoutFd !== undefined
+      ? writableForFd(options.stdoutFd)
+      : undefined;
+  const realStdout = options.stdout === undefined && fdOut === undefined;
+  const guard = realStdout && options.protectStdout !== false ? protectStdout() : undefined;
+  const out: WritableLike = options.stdout ?? fdOut ?? guard ?? process.stdout;
   const writer = new LineWriter(out);
   // A client that goes away mid-write (EPIPE) must not crash the process; the writer stops instead.
   const onStdoutError = (error: unknown) => layer.logger.debug({ err: error }, 'stdout closed');
-  if (options.stdout === undefined) process.stdout.on('error', onStdoutError);
+  if (realStdout) process.stdout.on('error', onStdoutError);
   const principal =
     options.principal ??
     (await resolvePrincipal(options.principalResolver, new RequestInfo({ transport: 'stdio' }), (error) =>
@@ -88,6 +99,13 @@ export async function serveStdio(layer: Layer<unknown>, options: StdioOptions = 
     session.close();
     if (!options.protocol) protocol.close();
     await writer.flush();
+    if (fdOut) {
+      // Ends once the data is out; a client that already went away must not hold the exit up.
+      await new Promise<void>((resolve) => {
+        setTimeout(resolve, 1000).unref();
+        fdOut.end(() => resolve());
+      });
+    }
     guard?.restore();
     process.stdout.off('error', onStdoutError);
   }

@@ -3,5 +3,9 @@ import { serveStdio } from '../../src/index.js';
 import { buildLayer } from './testLayer.js';
 
 // Written before serving starts would corrupt the stream; nothing may print here.
-await serveStdio(buildLayer(), { pageSize: Number(process.env.PAGE_SIZE ?? 100) });
+const stdoutFd = process.env.STDOUT_FD ? Number(process.env.STDOUT_FD) : undefined;
+await serveStdio(buildLayer(), {
+  pageSize: Number(process.env.PAGE_SIZE ?? 100),
+  ...(stdoutFd !== undefined ? { stdoutFd } : {}),
+});
 process.stderr.write('stdio server finished\n');

@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { writeSync } from 'node:fs';
 /** The small registry every transport test serves: echo, boom, slow, noisy, touch, a resource, a template, a prompt. */
 import { createLogger, Layer, type LayerOptions, NotFoundError, Registry } from '@cloudg/core';
 import * as z from 'zod';
@@ -63,6 +65,19 @@ export function buildRegistry(): Registry {
       // Both must end up on stderr, never on the protocol stream.
       console.log('console.log from a handler');
       process.stdout.write('process.stdout.write from a handler\n');
+      return { shouted: true };
+    },
+  });
+  reg.tool({
+    name: 'shout_fd',
+    description:
+      'Writes to descriptor 1 directly and through a child process, which no stream patch can catch.',
+    category: 'test',
+    handler: () => {
+      writeSync(1, 'fs.writeSync(1) from a handler\n');
+      spawnSync(process.execPath, ['-e', 'console.log("a child process inheriting stdout")'], {
+        stdio: 'inherit',
+      });
       return { shouted: true };
     },
   });
