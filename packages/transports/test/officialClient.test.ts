@@ -34,6 +34,7 @@ async function exercise(c: Client): Promise<void> {
     'slow',
     'noisy',
     'shout',
+    'shout_fd',
     'whoami',
     'touch',
   ]);

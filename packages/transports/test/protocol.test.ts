@@ -110,7 +110,16 @@ describe('handshake era', () => {
     const result = async (message: unknown) =>
       ((await session.handle(message)) as { result: Record<string, unknown> }).result;
     const tools = (await result(req(2, 'tools/list'))).tools as Array<{ name: string }>;
-    expect(tools.map((t) => t.name)).toEqual(['echo', 'boom', 'slow', 'noisy', 'shout', 'whoami', 'touch']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'echo',
+      'boom',
+      'slow',
+      'noisy',
+      'shout',
+      'shout_fd',
+      'whoami',
+      'touch',
+    ]);
     expect(await result(req(3, 'tools/call', { name: 'echo', arguments: { text: 'hihi' } }))).toMatchObject({
       isError: false,
       structuredContent: { text: 'hihi' },
@@ -392,13 +401,13 @@ describe('list paging', () => {
         result: { tools: { name: string }[]; nextCursor: string };
       }
     ).result;
-    expect(page2.tools.map((t) => t.name)).toEqual(['noisy', 'shout', 'whoami']);
+    expect(page2.tools.map((t) => t.name)).toEqual(['noisy', 'shout', 'shout_fd']);
     const page3 = (
       (await session.handle(req(4, 'tools/list', { cursor: page2.nextCursor }))) as unknown as {
         result: { tools: { name: string }[]; nextCursor?: string };
       }
     ).result;
-    expect(page3.tools.map((t) => t.name)).toEqual(['touch']);
+    expect(page3.tools.map((t) => t.name)).toEqual(['whoami', 'touch']);
     expect(page3).not.toHaveProperty('nextCursor');
     expect(await session.handle(req(5, 'tools/list', { cursor: 'bogus' }))).toEqual({
       jsonrpc: '2.0',
@@ -418,6 +427,6 @@ describe('list paging', () => {
       (await session.handle(req(2, 'tools/list'))) as unknown as { result: Record<string, unknown> }
     ).result;
     expect(result).not.toHaveProperty('nextCursor');
-    expect(result.tools).toHaveLength(7);
+    expect(result.tools).toHaveLength(8);
   });
 });
