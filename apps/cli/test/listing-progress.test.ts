@@ -68,6 +68,44 @@ describe('tools (MCP.md 5.4)', () => {
     expect(withSchema).toBe(false);
   });
 
+  it('every profile of the 5.4 table hides what it documents, and only open keeps outputSchema', async () => {
+    // The "Hidden compared to open" column, as far as the catalog has those tools: the collecting,
+    // scanning and export tools come with later categories, so they are filtered to what exists.
+    const collecting = ['map_inventory', 'collect_assets', 'run_scanners', 'run_pipeline'];
+    const exports = ['export_ontology', 'export_report', 'export_terraform'];
+    const readOnly = ['reveal_token', ...collecting, ...exports];
+    const strict = [...readOnly, 'get_asset_metadata', 'privacy_audit_log'];
+    const documented: Record<string, string[]> = {
+      standard: ['reveal_token'],
+      airgapped: ['reveal_token', ...collecting],
+      read_only: readOnly,
+      audit: readOnly,
+      strict,
+      'soc-analyst': strict,
+    };
+    const listing = async (policy: string) =>
+      JSON.parse((await cli(['tools', '--json', '--policy', policy])).stdout) as Array<{
+        name: string;
+        outputSchema?: unknown;
+      }>;
+    const open = await listing('open');
+    const openNames = open.map((t) => t.name);
+    expect(open.filter((t) => t.outputSchema).length).toBeGreaterThan(0);
+    for (const [policy, hidden] of Object.entries(documented)) {
+      const tools = await listing(policy);
+      const names = tools.map((t) => t.name);
+      expect(openNames.filter((n) => !names.includes(n)).sort(), policy).toEqual(
+        hidden.filter((n) => openNames.includes(n)).sort(),
+      );
+      expect(
+        tools.filter((t) => t.outputSchema),
+        policy,
+      ).toEqual([]);
+      // rate_limit_status reads local state only: every profile keeps it once it exists.
+      expect(names.includes('rate_limit_status'), policy).toBe(openNames.includes('rate_limit_status'));
+    }
+  });
+
   it('--category filters on cloudg/category', async () => {
     const run = await cli(['tools', '--json', '--policy', 'open', '--category', 'meta']);
     const tools = JSON.parse(run.stdout) as Array<{ name: string }>;
