@@ -13,6 +13,7 @@ export {
   sensitivityRank,
   type ToolAnnotations,
 } from './capabilities.js';
+export { type ConfigProblem, configProblems, formatConfigPath } from './config-problems.js';
 export {
   type AudioContent,
   audioContent,

@@ -1,9 +1,9 @@
 /** Reading a cloudg config: from a YAML file, from a plain value, or the defaults. */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { configProblems } from '@cloudg/core';
 import { parseDocument } from 'yaml';
-import type * as z from 'zod';
-import { CloudgConfigError, type CloudgConfigProblem } from './errors.js';
+import { CloudgConfigError } from './errors.js';
 import { resolveConfigPaths } from './paths.js';
 import { CloudgConfig } from './schema.js';
 
@@ -12,27 +12,6 @@ export interface ParseCloudgConfigOptions {
   baseDir?: string;
   /** The file the value came from, reported in `data.source` of errors. */
   source?: string;
-}
-
-/** `ratelimit.aws.live_cooldown_seconds`, `aws.accounts[0]` */
-function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out ? `.${String(part)}` : String(part);
-  }
-  return out;
-}
-
-function problemsOf(error: z.ZodError): CloudgConfigProblem[] {
-  const problems: CloudgConfigProblem[] = [];
-  for (const issue of error.issues) {
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys)
-        problems.push({ path: formatPath([...issue.path, key]), message: 'unknown key' });
-    } else problems.push({ path: formatPath(issue.path), message: issue.message });
-  }
-  return problems;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -55,7 +34,7 @@ export function parseCloudgConfig(value: unknown, options: ParseCloudgConfigOpti
     throw CloudgConfigError.invalid([{ path: '', message: 'the config must be a mapping' }], options.source);
   }
   const result = CloudgConfig.safeParse(doc);
-  if (!result.success) throw CloudgConfigError.invalid(problemsOf(result.error), options.source);
+  if (!result.success) throw CloudgConfigError.invalid(configProblems(result.error), options.source);
   return deepFreeze(resolveConfigPaths(result.data, options.baseDir ?? process.cwd()));
 }
 
