@@ -68,7 +68,7 @@ function post(
   params: Record<string, unknown>,
   headers: Record<string, string> = {},
 ): Promise<Response> {
-  const name = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
+  const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
   return fetch(`${base}${path}`, {
     method: 'POST',
     headers: {
