@@ -34,8 +34,7 @@ const PACKAGE_DIRS = [
 const DEPENDENCY_FIELDS = ['dependencies', 'peerDependencies', 'optionalDependencies', 'devDependencies'];
 /**
  * The export condition the workspace resolves to `src/index.ts` so tests run without a build.
- * Nothing outside the workspace enables it and src/ is not published, so its target is not
- * expected in a tarball; every other condition is.
+ * Nothing outside the workspace enables it, but src/ is published too, so its target exists.
  */
 const WORKSPACE_CONDITION = '@cloudg/source';
 
@@ -168,9 +167,17 @@ describe('the packed manifests', () => {
 
   it('point exports, main, types and bin at files inside each tarball', () => {
     for (const { manifest, files } of packed) {
-      const targets = exportTargets(manifest.exports).filter(
-        (t) => !t.conditions.includes(WORKSPACE_CONDITION),
-      );
+      // Every condition, the workspace's source condition included: src/ ships (without tests)
+      // so that condition and the source maps point at real files.
+      const targets = exportTargets(manifest.exports);
+      expect(
+        targets.some((t) => t.conditions.includes(WORKSPACE_CONDITION)),
+        `${manifest.name} source condition`,
+      ).toBe(true);
+      expect(
+        [...files].some((f) => f.endsWith('.test.ts')),
+        `${manifest.name} ships no tests`,
+      ).toBe(false);
       expect(targets.length, `${manifest.name} exports`).toBeGreaterThan(0);
       const bins = typeof manifest.bin === 'string' ? [manifest.bin] : Object.values(manifest.bin ?? {});
       const declared = [
