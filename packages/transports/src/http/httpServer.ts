@@ -11,6 +11,7 @@ import { type PrincipalResolver, RequestInfo, resolvePrincipal } from '../auth/p
 import { TokenAuth } from '../auth/tokenAuth.js';
 import { ProtocolError } from '../jsonrpc/errors.js';
 import { isObject, isValidId } from '../jsonrpc/messages.js';
+import { parseJsonBytes } from '../jsonrpc/parseJson.js';
 import { checkEnvelopeKeys, hasEnvelope, readEnvelope } from '../protocol/envelope.js';
 import { isHandshakeVersion, isModernVersion } from '../protocol/negotiate.js';
 import { McpProtocolServer } from '../protocol/server.js';
@@ -51,6 +52,8 @@ export class McpHttpServer {
   private readonly store: SessionStore;
   private readonly legacy: LegacySseEndpoints;
   private readonly sockets = new Set<Socket>();
+  /** The response being written on each connection (Node serves a connection's requests one at a time). */
+  private readonly responding = new WeakMap<Socket, ServerResponse>();
   private bound: BoundAddress | undefined;
 
   constructor(layer: Layer<unknown>, options: HttpServerOptions = {}) {
@@ -72,6 +75,7 @@ export class McpHttpServer {
     this.store = new SessionStore(this.options.maxSessions, this.options.sessionIdleTimeoutMs);
     this.legacy = new LegacySseEndpoints(this.protocol, this.store, this.options);
     this.httpServer = createServer({ maxHeaderSize: this.options.maxHeaderBytes }, (req, res) => {
+      this.responding.set(req.socket, res);
       this.handle(req, res).catch((error: unknown) => {
         layer.logger.error({ err: error }, 'HTTP request failed');
         if (!res.headersSent) sendRpcError(res, 500, 'Internal error', { code: -32603 });
@@ -83,7 +87,10 @@ export class McpHttpServer {
       socket.on('close', () => this.sockets.delete(socket));
     });
     this.httpServer.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-      if (!socket.writable) return socket.destroy();
+      // Bytes written now would land inside a response already under way (an SSE stream, say) and
+      // corrupt it: that connection is just closed.
+      const current = this.responding.get(socket);
+      if (!socket.writable || (current?.headersSent && !current.writableFinished)) return socket.destroy();
       const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
       const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
       const body = JSON.stringify({
@@ -220,7 +227,10 @@ export class McpHttpServer {
           data: { limit: error.limit },
         });
       }
-      throw error;
+      // The body never arrived whole: the client went away, or its framing was broken and the
+      // 'clientError' handler has already answered 400. Either way there is no one to answer here.
+      this.protocol.layer.logger.debug({ err: error }, 'request body not received');
+      return;
     }
     if (!isJsonContentType(header(req, 'content-type'))) {
       return sendRpcError(res, 415, 'Content-Type must be application/json');
@@ -235,7 +245,7 @@ export class McpHttpServer {
     }
     let message: unknown;
     try {
-      message = JSON.parse(body.toString('utf8'));
+      message = parseJsonBytes(body);
     } catch {
       return sendRpcError(res, 400, 'Parse error', { code: -32700 });
     }

@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Principal } from '@cloudg/core';
 import { errorResponse } from '../jsonrpc/messages.js';
+import { parseJsonBytes } from '../jsonrpc/parseJson.js';
 import { MessageSequencer } from '../protocol/sequencer.js';
 import type { McpProtocolServer } from '../protocol/server.js';
 import { isJsonContentType, parseAccept } from './accept.js';
@@ -67,7 +68,9 @@ export class LegacySseEndpoints {
         sendRpcError(res, 413, 'Request body too large', { headers: { Connection: 'close' } });
         return;
       }
-      throw error;
+      // The body never arrived whole (the client went away, or 'clientError' answered its framing).
+      this.protocol.layer.logger.debug({ err: error }, 'request body not received');
+      return;
     }
     if (!isJsonContentType(req.headers['content-type'])) {
       sendRpcError(res, 415, 'Content-Type must be application/json');
@@ -75,7 +78,7 @@ export class LegacySseEndpoints {
     }
     let message: unknown;
     try {
-      message = JSON.parse(body.toString('utf8'));
+      message = parseJsonBytes(body);
     } catch {
       sendRpcError(res, 400, 'Parse error', { code: -32700 });
       return;

@@ -71,7 +71,11 @@ export class Session {
   logLevel: LogLevel;
   readonly subscriptions = new Set<string>();
   private readonly send: Send | undefined;
-  private readonly inflight = new Map<RequestId, Cancellation>();
+  /**
+   * Requests being served, by id. A client may wrongly reuse an id while its first request still
+   * runs; both are kept, so each can still be cancelled (and is at end of input).
+   */
+  private readonly inflight = new Map<RequestId, Set<Cancellation>>();
   private readonly cancelled = new Set<RequestId>();
   private closed = false;
 
@@ -96,7 +100,9 @@ export class Session {
 
   /** Number of requests being served. */
   get pending(): number {
-    return this.inflight.size;
+    let count = 0;
+    for (const running of this.inflight.values()) count += running.size;
+    return count;
   }
 
   /** Handle one decoded message or a batch; resolves with what to send back, if anything. */
@@ -164,10 +170,10 @@ export class Session {
 
   /** Abort a request in flight; it then gets no response. */
   cancel(id: RequestId): void {
-    const cancellation = this.inflight.get(id);
-    if (!cancellation) return;
+    const running = this.inflight.get(id);
+    if (!running) return;
     this.cancelled.add(id);
-    cancellation.abort(new CancelledError('Request cancelled'));
+    for (const cancellation of running) cancellation.abort(new CancelledError('Request cancelled'));
   }
 
   private async handleRequest(
@@ -183,7 +189,12 @@ export class Session {
     const forward = () => cancellation.abort(new CancelledError('Request cancelled'));
     if (outer?.aborted || this.closed) forward();
     else outer?.addEventListener('abort', forward, { once: true });
-    this.inflight.set(id, cancellation);
+    let running = this.inflight.get(id);
+    if (!running) {
+      running = new Set();
+      this.inflight.set(id, running);
+    }
+    running.add(cancellation);
     let era: Era = 'legacy';
     try {
       const envelope = this.route(method, params);
@@ -212,8 +223,11 @@ export class Session {
       return errorResponse(id, this.toErrorObject(error, method, params, era));
     } finally {
       outer?.removeEventListener('abort', forward);
-      this.inflight.delete(id);
-      this.cancelled.delete(id);
+      running.delete(cancellation);
+      if (running.size === 0) {
+        this.inflight.delete(id);
+        this.cancelled.delete(id);
+      }
     }
   }
 

@@ -5,8 +5,9 @@
 import type { Layer, Principal } from '@cloudg/core';
 import { type PrincipalResolver, RequestInfo, resolvePrincipal } from '../auth/principalResolver.js';
 import { parseError } from '../jsonrpc/errors.js';
-import { LineDecoder } from '../jsonrpc/framing.js';
+import { LineSplitter } from '../jsonrpc/framing.js';
 import { errorResponse } from '../jsonrpc/messages.js';
+import { decodeUtf8 } from '../jsonrpc/parseJson.js';
 import { MessageSequencer } from '../protocol/sequencer.js';
 import { McpProtocolServer, type ProtocolOptions } from '../protocol/server.js';
 import { writableForFd } from './fdWriter.js';
@@ -56,12 +57,14 @@ export async function serveStdio(layer: Layer<unknown>, options: StdioOptions = 
     ));
   const session = protocol.createSession({ transport: 'stdio', principal, send: (m) => writer.send(m) });
   const sequencer = new MessageSequencer();
-  const decoder = new LineDecoder();
+  const splitter = new LineSplitter();
 
-  const accept = (line: string) => {
+  const accept = (line: Buffer) => {
     let message: unknown;
     try {
-      message = JSON.parse(line);
+      const text = decodeUtf8(line);
+      if (text.trim() === '') return;
+      message = JSON.parse(text);
     } catch {
       writer.send(errorResponse(null, parseError().toJsonRpc()));
       return;
@@ -79,10 +82,10 @@ export async function serveStdio(layer: Layer<unknown>, options: StdioOptions = 
   try {
     await new Promise<void>((resolve, reject) => {
       stdin.on('data', (chunk: Buffer | string) => {
-        for (const line of decoder.push(chunk)) accept(line);
+        for (const line of splitter.push(chunk)) accept(line);
       });
       stdin.once('end', () => {
-        for (const line of decoder.end()) accept(line);
+        for (const line of splitter.end()) accept(line);
         resolve();
       });
       stdin.once('close', () => resolve());
