@@ -19,22 +19,24 @@ interface Reply {
 }
 
 /** POST raw bytes (a string or a Buffer, sent as is). */
-function post(port: number, body: string | Buffer, headers: Record<string, string>): Promise<Reply> {
+function post(
+  port: number,
+  body: string | Buffer,
+  headers: Record<string, string>,
+  path = '/mcp',
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const r = request(
-      { host: '127.0.0.1', port, method: 'POST', path: '/mcp', headers: { ...headers } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            text: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-      },
-    );
+    const r = request({ host: '127.0.0.1', port, method: 'POST', path, headers: { ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
+    });
     r.on('error', reject);
     r.end(body);
   });
@@ -572,6 +574,57 @@ const RPC_CASES: BodyCase[] = [
     answer: { id: 9, result: { contents: [{ uri: 'test://items/\u0000\u0007%E0%A4%A\ud800' }] } },
   },
   {
+    name: 'a cursor that is an object',
+    body: () => JSON.stringify(req(10, 'tools/list', { cursor: { k: 'tools', o: 1 } })),
+    status: 200,
+    answer: bad(-32602, 'Invalid cursor', 10),
+  },
+  {
+    name: 'a cursor of 1 MiB of garbage',
+    body: () => JSON.stringify(req(10, 'tools/list', { cursor: 'A'.repeat(1 << 20) })),
+    status: 200,
+    answer: bad(-32602, 'Invalid cursor', 10),
+  },
+  {
+    name: 'a cursor whose offset is 1e400',
+    body: () =>
+      JSON.stringify(
+        req(10, 'tools/list', { cursor: Buffer.from('{"k":"tools","o":1e400}').toString('base64url') }),
+      ),
+    status: 200,
+    answer: bad(-32602, 'Invalid cursor', 10),
+  },
+  {
+    name: 'a log level that is a number',
+    body: () => JSON.stringify(req(11, 'logging/setLevel', { level: 3 })),
+    status: 200,
+    answer: bad(-32602, undefined, 11),
+  },
+  {
+    name: 'a subscription to a URI that is not a string',
+    body: () => JSON.stringify(req(12, 'resources/subscribe', { uri: ['test://status'] })),
+    status: 200,
+    answer: bad(-32602, 'uri must be a string', 12),
+  },
+  {
+    name: 'a completion ref of the wrong shape',
+    body: () =>
+      JSON.stringify(
+        req(13, 'completion/complete', { ref: 'ref/prompt', argument: { name: 'a', value: 'b' } }),
+      ),
+    status: 200,
+    answer: bad(-32602, undefined, 13),
+  },
+  {
+    name: 'a completion argument that is not a string pair',
+    body: () =>
+      JSON.stringify(
+        req(13, 'completion/complete', { ref: { type: 'ref/prompt', name: 'greet' }, argument: [1] }),
+      ),
+    status: 200,
+    answer: bad(-32602, 'argument must have a string name and value', 13),
+  },
+  {
     name: 'a resource URI that is not a string',
     body: () => JSON.stringify(req(9, 'resources/read', { uri: { href: 'test://status' } })),
     status: 200,
@@ -799,6 +852,36 @@ describe('JSON-RPC edge cases get the documented error', () => {
   });
 });
 
+describe('initialize with odd params', () => {
+  it.each([
+    ['a protocol version that is a number', { protocolVersion: 20251125, capabilities: {} }],
+    ['a protocol version that is an object', { protocolVersion: { v: '2025-11-25' }, capabilities: {} }],
+    [
+      'capabilities that are an array and client info that is a string',
+      { capabilities: [1], clientInfo: 'me' },
+    ],
+    ['no params at all', undefined],
+  ] as const)('%s: answered at 2025-11-25 with a session', async (_name, params) => {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      ...(params ? { params } : {}),
+    });
+    const reply = await post(port, body, BASE);
+    expect(reply.status).toBe(200);
+    expect(reply.headers['mcp-session-id']).toMatch(/^[0-9a-f]{32}$/);
+    expect(json(reply)).toMatchObject({ id: 1, result: { protocolVersion: '2025-11-25' } });
+  });
+
+  it('params that are an array: -32600 and no session left behind', async () => {
+    const reply = await post(port, '{"jsonrpc":"2.0","id":1,"method":"initialize","params":[]}', BASE);
+    expect(reply.status).toBe(200);
+    expect(reply.headers['mcp-session-id']).toBeUndefined();
+    expect(json(reply)).toEqual(bad(-32600, 'Invalid Request: params must be an object', 1));
+  });
+});
+
 describe('a request id reused while the first request runs', () => {
   it('one notifications/cancelled cancels both: neither gets a response', async () => {
     const streaming = { ...current, accept: 'application/json, text/event-stream' };
@@ -817,6 +900,66 @@ describe('a request id reused while the first request runs', () => {
       expect(reply.status).toBe(200);
       expect(parseEvents(reply.text).filter((m) => (m as { id?: unknown }).id === 'dup')).toEqual([]);
     }
+  });
+});
+
+describe('the deprecated HTTP+SSE endpoints', () => {
+  /** Open `GET /sse`; resolves with the message endpoint and a view of the stream's messages. */
+  function openLegacy(): Promise<{ endpoint: string; messages: () => unknown[]; close: () => void }> {
+    return new Promise((resolve, reject) => {
+      const r = request(
+        { host: '127.0.0.1', port, path: '/sse', headers: { ...BASE, accept: 'text/event-stream' } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            text += chunk;
+            const endpoint = /data: (\/messages\/\?session_id=[0-9a-f]{32})/.exec(text)?.[1];
+            if (endpoint) resolve({ endpoint, messages: () => parseEvents(text), close: () => r.destroy() });
+          });
+        },
+      );
+      r.on('error', reject);
+      r.end();
+    });
+  }
+  const until = async (check: () => boolean) => {
+    for (let i = 0; i < 100 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  };
+
+  it('bad bodies get the same answers as on /mcp; a closed stream ends its session', async () => {
+    const legacy = await openLegacy();
+    const to = (body: string | Buffer) => post(port, body, BASE, legacy.endpoint);
+    expect(json(await to(withBytes(echo('{"text":"a@b"}'), [0xff])))).toEqual(bad(-32700, 'Parse error'));
+    expect((await to('{"jsonrpc":')).status).toBe(400);
+    expect((await to(JSON.stringify(initialize(1)))).status).toBe(202);
+    expect((await to(JSON.stringify(initialized))).status).toBe(202);
+    expect((await to('"just a string"')).status).toBe(202);
+    expect((await to(ping({}))).status).toBe(202);
+    expect((await to(ping('after'))).status).toBe(202);
+    await until(() => legacy.messages().length >= 4);
+    expect(legacy.messages()).toEqual([
+      expect.objectContaining({ id: 1 }),
+      INVALID,
+      INVALID,
+      { jsonrpc: '2.0', id: 'after', result: {} },
+    ]);
+    legacy.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const gone = await to(ping(2));
+    expect(gone.status).toBe(404);
+    expect(json(gone)).toEqual(bad(-32600, 'Session not found'));
+  });
+
+  it.each([
+    ['no session_id', '/messages/', 400],
+    ['an unknown session_id', '/messages/?session_id=feed', 404],
+    ['a session_id with broken escapes', '/messages/?session_id=%zz%', 404],
+    ['two session_ids', '/messages/?session_id=a&session_id=b', 404],
+  ] as const)('a POST with %s', async (_name, path, status) => {
+    const reply = await post(port, ping(1), BASE, path);
+    expect(reply.status).toBe(status);
+    expect(json(reply)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
   });
 });
 
@@ -872,6 +1015,16 @@ describe('stdio: hostile lines get -32700 or a JSON-RPC error and the connection
       line: () => '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}',
     },
     { name: 'tool arguments that are an array', line: () => echo('[1]'), answer: bad(-32602, undefined, 7) },
+    {
+      name: 'a second initialize',
+      line: () => JSON.stringify(initialize(14)),
+      answer: bad(-32600, 'Session already initialized', 14),
+    },
+    {
+      name: 'a 2026 envelope on this handshake connection',
+      line: () => JSON.stringify(modern(15, 'server/discover')),
+      answer: { id: 15, error: { code: -32600 } },
+    },
   ];
 
   let child: StdioChild;

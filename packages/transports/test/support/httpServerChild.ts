@@ -11,5 +11,7 @@ const server = await serveHttp(buildLayer({ logger: createLogger({ level: 'warn'
   port: 0,
   authTokens: ['s3cret:analyst:alice'],
   keepaliveIntervalMs: 100,
+  // The deprecated HTTP+SSE endpoints too, so their hostile input is covered as well.
+  transport: 'sse',
 });
 process.stdout.write(`LISTENING ${server.port}\n`);
