@@ -107,6 +107,8 @@ const bad = (code: number, message?: string, id: string | number | null = null) 
   error: message === undefined ? { code } : { code, message },
 });
 const INVALID = bad(-32600, 'Invalid Request');
+/** A tool result for arguments the tool's schema refuses (MCP.md 13.1): the model can read and fix it. */
+const INVALID_ARGUMENTS = { isError: true, _meta: { 'cloudg/error_code': -32602 } };
 
 describe('malformed HTTP on a raw socket gets a clean 400 or 431 and a closed connection', () => {
   const host = () => `Host: 127.0.0.1:${port}\r\nAuthorization: Bearer s3cret\r\n`;
@@ -354,7 +356,7 @@ const JSON_CASES: BodyCase[] = [
     name: 'objects nested 100k deep in tool arguments',
     body: () => echo(`{"text":"hi","deep":${nested(100_000, '{"a":', '}')}}`),
     status: 200,
-    answer: { id: 7, result: { isError: true } },
+    answer: { id: 7, result: INVALID_ARGUMENTS },
   },
   {
     name: 'invalid UTF-8 bytes inside a string',
@@ -390,13 +392,13 @@ const JSON_CASES: BodyCase[] = [
     name: '__proto__ in tool arguments is an unknown argument',
     body: () => echo('{"text":"hi","__proto__":{"text":"polluted","isAdmin":true}}'),
     status: 200,
-    answer: { id: 7, result: { isError: true } },
+    answer: { id: 7, result: INVALID_ARGUMENTS },
   },
   {
     name: 'constructor and prototype keys in tool arguments',
     body: () => echo('{"text":"hi","constructor":{"prototype":{"x":1}}}'),
     status: 200,
-    answer: { id: 7, result: { isError: true } },
+    answer: { id: 7, result: INVALID_ARGUMENTS },
   },
   {
     name: 'an id of 1e400 (Infinity)',
@@ -409,7 +411,7 @@ const JSON_CASES: BodyCase[] = [
     body: () =>
       '{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"slow","arguments":{"seconds":1e400}}}',
     status: 200,
-    answer: { id: 8, result: { isError: true } },
+    answer: { id: 8, result: INVALID_ARGUMENTS },
   },
   {
     name: 'an empty batch',
@@ -541,7 +543,7 @@ const RPC_CASES: BodyCase[] = [
     name: 'tool arguments null count as none (then fail validation)',
     body: () => echo('null'),
     status: 200,
-    answer: { id: 7, result: { isError: true } },
+    answer: { id: 7, result: INVALID_ARGUMENTS },
   },
   {
     name: 'a tool name that is not a string',
