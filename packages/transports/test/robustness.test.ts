@@ -1059,6 +1059,20 @@ describe('stdio: hostile lines get -32700 or a JSON-RPC error and the connection
     else expect(others()).toMatchObject([c.answer]);
   });
 
+  it('a client that stops reading mid-answer: end of input still ends the server cleanly', async () => {
+    const gone = new StdioChild();
+    gone.write(initialize(), initialized);
+    await gone.waitFor((m) => m.id === 1);
+    // Answers of 2 MB each fill the pipe; with its reader gone every write fails (EPIPE).
+    gone.proc.stdout.destroy();
+    for (let id = 2; id < 6; id++)
+      gone.write(echo(JSON.stringify({ text: 'z'.repeat(1 << 20) })).replace('"id":7', `"id":${id}`));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    gone.end();
+    expect(await gone.exited).toBe(0);
+    expect(gone.stderr).toContain('stdio server finished');
+  });
+
   it.each([
     ['in the middle of a line: a parse error', '{"jsonrpc":"2.0","id":1,"method":"pi', PARSE_ERROR],
     [

@@ -28,8 +28,9 @@ export class LineWriter {
     return new Promise<void>((resolve) => {
       let drained = true;
       const ok = this.out.write(line, (error) => {
+        // A failed stream never drains: settle now, or every later write and flush() would wait forever.
         if (error) this.failed = true;
-        if (drained) resolve();
+        if (drained || error) resolve();
       });
       if (!ok) {
         drained = false;
