@@ -44,6 +44,43 @@ function post(
 
 const json = (reply: Reply) => JSON.parse(reply.text) as unknown;
 
+/**
+ * A `slow` tool call on the 2025-11-25 session, streamed: `started` resolves once the tool has
+ * reported its first progress (so it is running and cancellable), `done` with the whole answer.
+ */
+function slowCall(id: string, seconds: number): { started: Promise<void>; done: Promise<Reply> } {
+  let started!: () => void;
+  const startedPromise = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  const body = JSON.stringify(
+    req(id, 'tools/call', { name: 'slow', arguments: { seconds }, _meta: { progressToken: id } }),
+  );
+  const done = new Promise<Reply>((resolve, reject) => {
+    const r = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/mcp',
+        headers: { ...current, accept: 'application/json, text/event-stream' },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+          if (text.includes('notifications/progress')) started();
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      },
+    );
+    r.on('error', reject);
+    r.end(body);
+  });
+  return { started: startedPromise, done };
+}
+
 let server: HttpChild;
 let port: number;
 /** Sessions at 2025-11-25 (no batches) and 2025-03-26 (batches). */
@@ -835,12 +872,8 @@ describe('JSON-RPC edge cases get the documented error', () => {
   runCases(RPC_CASES);
 
   it('cancelling the same call twice: no response for it, and both notifications are accepted', async () => {
-    const call = post(
-      port,
-      JSON.stringify(req('twice', 'tools/call', { name: 'slow', arguments: { seconds: 10 } })),
-      { ...current, accept: 'application/json, text/event-stream' },
-    );
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const call = slowCall('twice', 10);
+    await call.started;
     const cancel = JSON.stringify({
       jsonrpc: '2.0',
       method: 'notifications/cancelled',
@@ -848,7 +881,7 @@ describe('JSON-RPC edge cases get the documented error', () => {
     });
     expect((await post(port, cancel, current)).status).toBe(202);
     expect((await post(port, cancel, current)).status).toBe(202);
-    const reply = await call;
+    const reply = await call.done;
     expect(reply.status).toBe(200);
     expect(parseEvents(reply.text).filter((m) => (m as { id?: unknown }).id === 'twice')).toEqual([]);
   });
@@ -886,19 +919,12 @@ describe('initialize with odd params', () => {
 
 describe('a request id reused while the first request runs', () => {
   it('one notifications/cancelled cancels both: neither gets a response', async () => {
-    const streaming = { ...current, accept: 'application/json, text/event-stream' };
-    const call = () =>
-      post(
-        port,
-        JSON.stringify(req('dup', 'tools/call', { name: 'slow', arguments: { seconds: 3 } })),
-        streaming,
-      );
-    const first = call();
-    const second = call();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const first = slowCall('dup', 3);
+    const second = slowCall('dup', 3);
+    await Promise.all([first.started, second.started]);
     const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'dup' } };
     expect((await post(port, JSON.stringify(cancel), current)).status).toBe(202);
-    for (const reply of await Promise.all([first, second])) {
+    for (const reply of await Promise.all([first.done, second.done])) {
       expect(reply.status).toBe(200);
       expect(parseEvents(reply.text).filter((m) => (m as { id?: unknown }).id === 'dup')).toEqual([]);
     }
