@@ -1,4 +1,5 @@
 /** Framing, cursors, version negotiation and header decoding. */
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import {
   decodeCursor,
@@ -8,7 +9,9 @@ import {
   LineDecoder,
   negotiateVersion,
   paginate,
+  serveStdio,
 } from '../src/index.js';
+import { buildLayer } from './support/testLayer.js';
 
 describe('newline framing', () => {
   it('encodes one compact line per message, even with newlines in strings', () => {
@@ -22,6 +25,37 @@ describe('newline framing', () => {
     expect(decoder.push(bytes.subarray(7))).toEqual(['{"a":"é"}', '{"b":1}']);
     expect(decoder.push(':2}')).toEqual([]);
     expect(decoder.end()).toEqual(['{"c":2}']);
+  });
+});
+
+describe('stdio line limit', () => {
+  it('drops a line longer than maxLineBytes as it arrives, answers -32600 once, and serves the next line', async () => {
+    const stdin = new PassThrough();
+    const written: string[] = [];
+    const stdout = {
+      write: (text: string, callback: (error?: Error | null) => void) => {
+        written.push(text);
+        callback();
+        return true;
+      },
+      once: () => {},
+    };
+    const served = serveStdio(buildLayer(), { stdin, stdout, maxLineBytes: 1024 });
+    // The oversized line arrives in pieces; none of them is kept.
+    for (let i = 0; i < 10; i++) stdin.write('x'.repeat(500));
+    stdin.write('\n');
+    stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n`);
+    stdin.end();
+    await served;
+    const messages = written.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(messages).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: 'Request too large', data: { limit: 1024 } },
+      },
+      expect.objectContaining({ id: 1 }),
+    ]);
   });
 });
 

@@ -74,14 +74,27 @@ export class McpHttpServer {
     this.resolver = options.principalResolver;
     this.store = new SessionStore(this.options.maxSessions, this.options.sessionIdleTimeoutMs);
     this.legacy = new LegacySseEndpoints(this.protocol, this.store, this.options);
-    this.httpServer = createServer({ maxHeaderSize: this.options.maxHeaderBytes }, (req, res) => {
-      this.responding.set(req.socket, res);
-      this.handle(req, res).catch((error: unknown) => {
-        layer.logger.error({ err: error }, 'HTTP request failed');
-        if (!res.headersSent) sendRpcError(res, 500, 'Internal error', { code: -32603 });
-        else res.end();
-      });
-    });
+    this.httpServer = createServer(
+      {
+        maxHeaderSize: this.options.maxHeaderBytes,
+        headersTimeout: this.options.headersTimeoutMs,
+        // Node wants the whole-request limit at least as long as the headers limit.
+        requestTimeout: Math.max(this.options.requestTimeoutMs, this.options.headersTimeoutMs),
+        // How often Node checks those limits; often enough that they hold to within a quarter.
+        connectionsCheckingInterval: Math.max(
+          50,
+          Math.min(30_000, Math.floor(this.options.headersTimeoutMs / 4)),
+        ),
+      },
+      (req, res) => {
+        this.responding.set(req.socket, res);
+        this.handle(req, res).catch((error: unknown) => {
+          layer.logger.error({ err: error }, 'HTTP request failed');
+          if (!res.headersSent) sendRpcError(res, 500, 'Internal error', { code: -32603 });
+          else res.end();
+        });
+      },
+    );
     this.httpServer.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
@@ -91,13 +104,13 @@ export class McpHttpServer {
       // corrupt it: that connection is just closed.
       const current = this.responding.get(socket);
       if (!socket.writable || (current?.headersSent && !current.writableFinished)) return socket.destroy();
-      const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-      const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
-      const body = JSON.stringify({
-        jsonrpc: '2.0',
-        id: null,
-        error: { code: -32600, message: tooLarge ? 'Request header fields too large' : 'Bad Request' },
-      });
+      const [status, message] =
+        error.code === 'HPE_HEADER_OVERFLOW'
+          ? ['431 Request Header Fields Too Large', 'Request header fields too large']
+          : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? ['408 Request Timeout', 'Request timeout']
+            : ['400 Bad Request', 'Bad Request'];
+      const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message } });
       socket.end(
         `HTTP/1.1 ${status}\r\nServer: ${SERVER_HEADER}\r\nContent-Type: application/json\r\n` +
           `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -42,6 +42,14 @@ export interface HttpServerOptions extends ProtocolOptions {
   maxSessions?: number;
   /** Interval of `: keepalive` comments on SSE streams. Default 15 s. */
   keepaliveIntervalMs?: number;
+  /**
+   * A client must send its request headers within this time, and its whole request (headers and
+   * body) within `requestTimeoutMs`, or the connection is closed with 408: a client that trickles
+   * or never finishes cannot hold connections. Answers may take as long as the tool does.
+   * Defaults 10 s and 30 s.
+   */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
 }
 
 export interface ResolvedHttpOptions {
@@ -59,6 +67,8 @@ export interface ResolvedHttpOptions {
   sessionIdleTimeoutMs: number;
   maxSessions: number;
   keepaliveIntervalMs: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
   corsOrigins: string[];
 }
 
@@ -74,6 +84,8 @@ export const HTTP_DEFAULTS = {
   sessionIdleTimeoutMs: 3600_000,
   maxSessions: 1000,
   keepaliveIntervalMs: 15_000,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
 } as const;
 
 export function resolveHttpOptions(options: HttpServerOptions): ResolvedHttpOptions {
@@ -92,6 +104,8 @@ export function resolveHttpOptions(options: HttpServerOptions): ResolvedHttpOpti
     sessionIdleTimeoutMs: options.sessionIdleTimeoutMs ?? HTTP_DEFAULTS.sessionIdleTimeoutMs,
     maxSessions: options.maxSessions ?? HTTP_DEFAULTS.maxSessions,
     keepaliveIntervalMs: options.keepaliveIntervalMs ?? HTTP_DEFAULTS.keepaliveIntervalMs,
+    headersTimeoutMs: options.headersTimeoutMs ?? HTTP_DEFAULTS.headersTimeoutMs,
+    requestTimeoutMs: options.requestTimeoutMs ?? HTTP_DEFAULTS.requestTimeoutMs,
     corsOrigins: [...(options.corsOrigins ?? [])],
   };
 }

@@ -18,18 +18,44 @@ const CR = 0x0d;
  */
 export class LineSplitter {
   private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** In a line that outgrew the limit: drop bytes up to its newline. */
+  private skipping = false;
+
+  /**
+   * @param maxLineBytes lines longer than this are dropped as they arrive (never buffered whole)
+   *   and reported through `onOversize` once each. Default: no limit.
+   */
+  constructor(
+    private readonly maxLineBytes = Number.POSITIVE_INFINITY,
+    private readonly onOversize: () => void = () => {},
+  ) {}
 
   push(chunk: Buffer | string): Buffer[] {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
     const lines: Buffer[] = [];
     let start = 0;
     for (let nl = bytes.indexOf(NEWLINE); nl !== -1; nl = bytes.indexOf(NEWLINE, start)) {
-      const piece = bytes.subarray(start, nl);
-      lines.push(withoutCr(this.pending.length === 0 ? piece : Buffer.concat([...this.pending, piece])));
+      if (this.skipping) this.skipping = false;
+      else if (this.pendingBytes + (nl - start) > this.maxLineBytes) this.onOversize();
+      else {
+        const piece = bytes.subarray(start, nl);
+        lines.push(withoutCr(this.pending.length === 0 ? piece : Buffer.concat([...this.pending, piece])));
+      }
       this.pending = [];
+      this.pendingBytes = 0;
       start = nl + 1;
     }
-    if (start < bytes.length) this.pending.push(bytes.subarray(start));
+    if (start < bytes.length && !this.skipping) {
+      this.pending.push(bytes.subarray(start));
+      this.pendingBytes += bytes.length - start;
+      if (this.pendingBytes > this.maxLineBytes) {
+        this.pending = [];
+        this.pendingBytes = 0;
+        this.skipping = true;
+        this.onOversize();
+      }
+    }
     return lines;
   }
 
@@ -37,6 +63,8 @@ export class LineSplitter {
   end(): Buffer[] {
     const rest = Buffer.concat(this.pending);
     this.pending = [];
+    this.pendingBytes = 0;
+    this.skipping = false;
     return rest.length === 0 ? [] : [withoutCr(rest)];
   }
 }

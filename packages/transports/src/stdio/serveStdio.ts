@@ -31,9 +31,17 @@ export interface StdioOptions extends ProtocolOptions {
   protectStdout?: boolean;
   /** How long requests in flight at end of input may still run. Default 5000 ms. */
   shutdownGraceMs?: number;
+  /**
+   * Longest accepted line in bytes; a longer one is dropped as it arrives and answered with
+   * -32600 "Request too large". Default 64 MiB.
+   */
+  maxLineBytes?: number;
   /** Share a protocol server (its listen streams and change fan-out) instead of making one. */
   protocol?: McpProtocolServer;
 }
+
+/** Far above any real request, low enough that one line cannot exhaust memory. */
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 /** Serve until stdin ends; resolves once in-flight work is done (or cancelled) and output is flushed. */
 export async function serveStdio(layer: Layer<unknown>, options: StdioOptions = {}): Promise<void> {
@@ -57,7 +65,12 @@ export async function serveStdio(layer: Layer<unknown>, options: StdioOptions = 
     ));
   const session = protocol.createSession({ transport: 'stdio', principal, send: (m) => writer.send(m) });
   const sequencer = new MessageSequencer();
-  const splitter = new LineSplitter();
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const splitter = new LineSplitter(maxLineBytes, () =>
+    writer.send(
+      errorResponse(null, { code: -32600, message: 'Request too large', data: { limit: maxLineBytes } }),
+    ),
+  );
 
   const accept = (line: Buffer) => {
     let message: unknown;
