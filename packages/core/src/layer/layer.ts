@@ -10,6 +10,7 @@ import { type CallKind, type LogCallback, type ProgressCallback, ToolContext } f
 import { NotFoundError } from '../errors.js';
 import type { JsonObject } from '../json.js';
 import { createLogger } from '../logger.js';
+import { messageSafe } from '../message-text.js';
 import type { CallInfo, Middleware } from '../middleware/types.js';
 import { allowAllPolicy, type PolicyPort } from '../policy-port.js';
 import { Principal } from '../principal.js';
@@ -200,14 +201,14 @@ export class Layer<TApp = unknown> {
     const spec = this.registry.tools.get(this.internalName(name));
     if (spec && this.isVisible(spec, principal)) return spec;
     this.recordHidden('tool', name, principal);
-    throw new NotFoundError(`Unknown tool: ${name}`, { data: { name } });
+    throw new NotFoundError(`Unknown tool: ${messageSafe(name)}`, { data: { name } });
   }
 
   getPromptSpec(name: string, principal: Principal = Principal.local()): PromptSpec<TApp> {
     const spec = this.registry.prompts.get(this.internalName(name));
     if (spec && this.isVisible(spec, principal)) return spec;
     this.recordHidden('prompt', name, principal);
-    throw new NotFoundError(`Unknown prompt: ${name}`, { data: { name } });
+    throw new NotFoundError(`Unknown prompt: ${messageSafe(name)}`, { data: { name } });
   }
 
   /** The resource or template serving a URI: exact URIs first, then templates, longest first. */
@@ -222,7 +223,7 @@ export class Layer<TApp = unknown> {
       if (found && this.isVisible(found.spec, principal)) return found;
     }
     this.recordHidden('resource', uri, principal);
-    throw new NotFoundError(`Unknown resource: ${uri}`, { data: { uri } });
+    throw new NotFoundError(`Unknown resource: ${messageSafe(uri)}`, { data: { uri } });
   }
 
   private recordHidden(kind: CallKind, name: string, principal: Principal): void {
