@@ -6,9 +6,11 @@ import {
   type CallInfo,
   Cancellation,
   CancelledError,
+  Layer,
   type Middleware,
   NotFoundError,
   Principal,
+  Registry,
   ToolResult,
   TRUNCATION_MARKER,
 } from '../src/index.js';
@@ -235,6 +237,34 @@ describe('tools/call lifecycle (section 4.1)', () => {
     await new Promise((r) => setTimeout(r, 120));
     // The slow tool polls ctx.signal: it saw the cancellation and stopped.
     expect(layer.app.slowTicks).toBeLessThanOrEqual(ticks + 1);
+  });
+
+  it('step 9: a call already cancelled when it reaches the handler does not run it', async () => {
+    let runs = 0;
+    const registry = new Registry();
+    registry.tool({
+      name: 'count',
+      handler: () => {
+        runs += 1;
+        return { runs };
+      },
+    });
+    const layer = new Layer({ registry });
+    const cancellation = new Cancellation();
+    cancellation.abort(new CancelledError('Request cancelled'));
+    const result = await layer.callTool('count', {}, { signal: cancellation });
+    expect(result.meta['cloudg/error_code']).toBe(-32800);
+    expect(runs).toBe(0);
+    // And a synchronous handler that throws is a handler_error result, as an async one is.
+    registry.tool({
+      name: 'throws',
+      handler: () => {
+        throw new Error('sync failure');
+      },
+    });
+    const thrown = await layer.callTool('throws', {});
+    expect(thrown.isError).toBe(true);
+    expect(thrown.meta['cloudg/error_code']).toBe('handler_error');
   });
 
   it('step 10: a non-object result is wrapped as {"result": value}', async () => {

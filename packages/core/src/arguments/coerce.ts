@@ -10,7 +10,19 @@ const NUMERIC = /^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*$/;
 const TRUE_WORDS = new Set(['true', 'yes', 'on', '1', 't', 'y']);
 const FALSE_WORDS = new Set(['false', 'no', 'off', '0', 'f', 'n']);
 
-function types(schema: JsonObject): Set<string> {
+/** Published schemas do not change, so each node's type set is worked out once. */
+const typesOf = new WeakMap<JsonObject, ReadonlySet<string>>();
+
+function types(schema: JsonObject): ReadonlySet<string> {
+  let known = typesOf.get(schema);
+  if (!known) {
+    known = collectTypes(schema);
+    typesOf.set(schema, known);
+  }
+  return known;
+}
+
+function collectTypes(schema: JsonObject): Set<string> {
   const out = new Set<string>();
   const type = schema.type;
   if (typeof type === 'string') out.add(type);
@@ -20,7 +32,7 @@ function types(schema: JsonObject): Set<string> {
     if (Array.isArray(branches)) {
       for (const branch of branches) {
         if (branch && typeof branch === 'object' && !Array.isArray(branch))
-          for (const t of types(branch)) out.add(t);
+          for (const t of collectTypes(branch)) out.add(t);
       }
     }
   }

@@ -81,7 +81,7 @@ async function toolTerminal<TApp>(layer: Layer<TApp>, info: CallInfo<TApp>): Pro
  * Run a handler with a deadline. The context's signal is aborted when the deadline passes or the
  * caller cancels, so a handler that honours it really stops; the call answers at once either way.
  */
-export async function runWithTimeout<TApp, T>(
+export function runWithTimeout<TApp, T>(
   ctx: ToolContext<TApp>,
   seconds: number,
   toolName: string,
@@ -90,17 +90,6 @@ export async function runWithTimeout<TApp, T>(
   const caller = ctx.cancellation;
   let reason: McpLayerError | undefined;
   let controller: AbortController | undefined;
-  let rejectRace: (error: McpLayerError) => void = () => {};
-  const aborted = new Promise<never>((_, reject) => {
-    rejectRace = reject;
-  });
-  aborted.catch(() => {});
-  const abort = (why: McpLayerError) => {
-    if (reason) return;
-    reason = why;
-    controller?.abort(why);
-    rejectRace(why);
-  };
   // The handler's signal is created on first use: most tools never look at it, and an
   // AbortController per call would be the most expensive step of a trivial call.
   ctx.bindSignal(() => {
@@ -110,18 +99,65 @@ export async function runWithTimeout<TApp, T>(
     }
     return controller.signal;
   });
-  const stopListening =
-    caller === NEVER_ABORTED ? undefined : onCancel(caller, () => abort(abortReason(caller)));
-  let timer: NodeJS.Timeout | undefined;
-  if (seconds > 0 && !reason) {
-    timer = setTimeout(() => abort(new ToolTimeoutError(`Tool ${toolName} timed out`)), seconds * 1000);
-  }
-  try {
-    return await Promise.race([Promise.resolve().then(run), aborted]);
-  } finally {
-    if (timer) clearTimeout(timer);
-    stopListening?.();
-  }
+  // One promise settles the call: with the handler's outcome, or at once with the abort reason
+  // when the deadline passes or the caller cancels, whether or not the handler honours its signal.
+  return new Promise<T>((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined;
+    let stopListening: (() => void) | undefined;
+    let settled = false;
+    const settle = () => {
+      settled = true;
+      if (timer) clearTimeout(timer);
+      stopListening?.();
+    };
+    const abort = (why: McpLayerError) => {
+      if (reason) return;
+      reason = why;
+      controller?.abort(why);
+      if (settled) return;
+      settle();
+      reject(why);
+    };
+    if (caller !== NEVER_ABORTED) stopListening = onCancel(caller, () => abort(abortReason(caller)));
+    // Cancelled before it started: the handler does not run at all.
+    if (reason) return;
+    if (seconds > 0) {
+      timer = setTimeout(() => abort(new ToolTimeoutError(`Tool ${toolName} timed out`)), seconds * 1000);
+    }
+    let outcome: T | Promise<T>;
+    try {
+      outcome = run();
+    } catch (error) {
+      if (!settled) {
+        settle();
+        reject(error);
+      }
+      return;
+    }
+    if (!isPromiseLike(outcome)) {
+      if (!settled) {
+        settle();
+        resolve(outcome);
+      }
+      return;
+    }
+    outcome.then(
+      (value) => {
+        if (settled) return;
+        settle();
+        resolve(value);
+      },
+      (error: unknown) => {
+        if (settled) return;
+        settle();
+        reject(error);
+      },
+    );
+  });
+}
+
+function isPromiseLike<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 function abortReason(source: CancelSource): McpLayerError {
