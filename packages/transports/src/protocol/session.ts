@@ -75,8 +75,7 @@ export class Session {
    * Requests being served, by id. A client may wrongly reuse an id while its first request still
    * runs; both are kept, so each can still be cancelled (and is at end of input).
    */
-  private readonly inflight = new Map<RequestId, Set<Cancellation>>();
-  private readonly cancelled = new Set<RequestId>();
+  private readonly inflight = new Map<RequestId, Cancellation[]>();
   private closed = false;
 
   constructor(server: McpProtocolServer, init: SessionInit) {
@@ -101,7 +100,7 @@ export class Session {
   /** Number of requests being served. */
   get pending(): number {
     let count = 0;
-    for (const running of this.inflight.values()) count += running.size;
+    for (const running of this.inflight.values()) count += running.length;
     return count;
   }
 
@@ -172,8 +171,7 @@ export class Session {
   cancel(id: RequestId): void {
     const running = this.inflight.get(id);
     if (!running) return;
-    this.cancelled.add(id);
-    for (const cancellation of running) cancellation.abort(new CancelledError('Request cancelled'));
+    for (const cancellation of [...running]) cancellation.abort(new CancelledError('Request cancelled'));
   }
 
   private async handleRequest(
@@ -191,10 +189,10 @@ export class Session {
     else outer?.addEventListener('abort', forward, { once: true });
     let running = this.inflight.get(id);
     if (!running) {
-      running = new Set();
+      running = [];
       this.inflight.set(id, running);
     }
-    running.add(cancellation);
+    running.push(cancellation);
     let era: Era = 'legacy';
     try {
       const envelope = this.route(method, params);
@@ -223,11 +221,8 @@ export class Session {
       return errorResponse(id, this.toErrorObject(error, method, params, era));
     } finally {
       outer?.removeEventListener('abort', forward);
-      running.delete(cancellation);
-      if (running.size === 0) {
-        this.inflight.delete(id);
-        this.cancelled.delete(id);
-      }
+      running.splice(running.indexOf(cancellation), 1);
+      if (running.length === 0) this.inflight.delete(id);
     }
   }
 
