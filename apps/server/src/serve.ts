@@ -86,8 +86,11 @@ export async function serve(server: ServerLayer, options: ServeOptions = {}): Pr
   const onSignal = () => stop.abort();
   const handleSignals = options.handleSignals ?? true;
   if (handleSignals) {
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    // `on`, not `once`: a second signal while shutting down (a terminal's Ctrl-C reaches both a
+    // relaunching launcher and this process, and the launcher passes it on) must not kill the
+    // process before the vault is saved.
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   }
   const external = options.signal;
   if (external) {
