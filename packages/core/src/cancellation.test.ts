@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Cancellation, onCancel } from './cancellation.js';
+import { Cancellation, type CancellationView, onCancel } from './cancellation.js';
+import { Layer, Registry } from './index.js';
 
 describe('Cancellation', () => {
   it('runs its listeners once, in order, and keeps the reason', () => {
@@ -65,5 +66,38 @@ describe('Cancellation', () => {
     controller.abort();
     cancellation.abort();
     expect(seen).toEqual(['cancellation']);
+  });
+
+  it('a cancellation from another copy of the package is recognised by its shape', async () => {
+    // What a second installed copy of @cloudg/core hands over: same shape, different class.
+    const listeners: Array<() => void> = [];
+    let aborted = false;
+    const foreign: CancellationView = {
+      get aborted() {
+        return aborted;
+      },
+      reason: undefined,
+      onAbort: (listener) => {
+        listeners.push(listener);
+        return () => {};
+      },
+      get signal() {
+        return new AbortController().signal;
+      },
+    };
+    const seen: string[] = [];
+    onCancel(foreign, () => seen.push('foreign'));
+    aborted = true;
+    for (const listener of listeners) listener();
+    expect(seen).toEqual(['foreign']);
+
+    const registry = new Registry();
+    registry.tool({ name: 'ok', handler: () => ({ ok: true }) });
+    const result = await new Layer({ registry }).callTool(
+      'ok',
+      {},
+      { signal: new Cancellation() as CancellationView },
+    );
+    expect(result.isError).toBe(false);
   });
 });

@@ -3,7 +3,18 @@
  * request, and most requests finish without anyone cancelling them or asking for a signal. The
  * `AbortSignal` is built only when something asks for it, and listeners are a plain list.
  */
-export class Cancellation {
+/**
+ * What a listener may do with a cancellation: read it and follow it, not trigger it. Structural,
+ * so a cancellation made by another copy of this package is recognised too.
+ */
+export interface CancellationView {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  onAbort(listener: () => void): () => void;
+  readonly signal: AbortSignal;
+}
+
+export class Cancellation implements CancellationView {
   #aborted = false;
   #reason: unknown;
   #listeners: (() => void)[] | undefined;
@@ -64,12 +75,17 @@ export class Cancellation {
 
 function noop(): void {}
 
-/** Something a caller can cancel a call with: a standard signal or a `Cancellation`. */
-export type CancelSource = AbortSignal | Cancellation;
+/** Something a caller can cancel a call with: a standard signal or a `Cancellation` (read-only). */
+export type CancelSource = AbortSignal | CancellationView;
+
+/** A `Cancellation` (from any copy of this package) rather than an `AbortSignal`. */
+export function isCancellationView(source: CancelSource): source is CancellationView {
+  return typeof (source as Partial<CancellationView>).onAbort === 'function';
+}
 
 /** Listen for the cancellation of either kind of source; returns the function that stops listening. */
 export function onCancel(source: CancelSource, listener: () => void): () => void {
-  if (source instanceof Cancellation) return source.onAbort(listener);
+  if (isCancellationView(source)) return source.onAbort(listener);
   if (source.aborted) {
     listener();
     return noop;

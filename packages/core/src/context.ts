@@ -1,6 +1,6 @@
 /** The per-call context every handler receives as its first argument. */
 
-import type { CancelSource } from './cancellation.js';
+import { type CancelSource, isCancellationView } from './cancellation.js';
 import { type ResourceLink, type ResourceLinkOptions, resourceLink } from './content.js';
 import type { JsonValue } from './json.js';
 import type { Layer } from './layer/layer.js';
@@ -74,7 +74,7 @@ export class ToolContext<TApp = unknown> {
     this.requestId = init.requestId ?? null;
     const source = init.signal ?? NEVER_ABORTED;
     this.cancellation = source;
-    this.signalSource = source instanceof AbortSignal ? () => source : () => source.signal;
+    this.signalSource = isCancellationView(source) ? () => source.signal : () => source;
     this.session = init.session;
     this.meta = init.meta ?? {};
     this.onProgress = init.onProgress;

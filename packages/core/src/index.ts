@@ -1,7 +1,13 @@
 // @cloudg/core: the request lifecycle and the error model of the cloudg MCP layer.
 
 export * from './arguments/index.js';
-export { Cancellation, type CancelSource, onCancel } from './cancellation.js';
+export {
+  Cancellation,
+  type CancellationView,
+  type CancelSource,
+  isCancellationView,
+  onCancel,
+} from './cancellation.js';
 export {
   CAPABILITIES,
   type Capability,

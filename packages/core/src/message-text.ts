@@ -9,7 +9,7 @@
 /** C0 and C1 controls, DEL, bidirectional overrides and isolates, zero-width and tag characters. */
 const UNSAFE =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-  /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]|\udb40[\udc00-\udc7f]/g;
+  /[\u0000-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]|\udb40[\udc00-\udc7f]/g;
 
 export const MESSAGE_VALUE_MAX_CHARS = 200;
 

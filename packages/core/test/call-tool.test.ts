@@ -215,6 +215,12 @@ describe('tools/call lifecycle (section 4.1)', () => {
     expect(testLayer().defaultTimeout).toBe(300);
   });
 
+  it('step 9: a deadline beyond what timers can hold (about 24.8 days) means no deadline, not an instant one', async () => {
+    const layer = testLayer({ defaultTimeout: 3_000_000 });
+    const result = await layer.callTool('slow', { seconds: 0.05 });
+    expect(result.isError).toBe(false);
+  });
+
   it('step 9: a caller cancellation aborts the handler signal', async () => {
     const layer = testLayer();
     const controller = new AbortController();

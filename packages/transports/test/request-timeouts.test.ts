@@ -48,4 +48,20 @@ describe('request time limits', () => {
     // A handshake-era request without a session: the answer is the session check, not a timeout.
     expect(exchange.text).toContain('Mcp-Session-Id');
   });
+
+  it('0 turns both limits off: an unfinished request is left waiting', async () => {
+    const unlimited = await serveHttp(buildLayer(), { port: 0, headersTimeoutMs: 0, requestTimeoutMs: 0 });
+    try {
+      const exchange = await rawExchange(
+        unlimited.port,
+        [
+          'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+        ],
+        { waitMs: 1200 },
+      );
+      expect(exchange).toMatchObject({ status: 0, closed: false });
+    } finally {
+      await unlimited.close();
+    }
+  });
 });

@@ -59,6 +59,30 @@ describe('stdio line limit', () => {
   });
 });
 
+describe('stdio stop signal', () => {
+  it('stops reading when the signal aborts, lets the call in flight finish, and resolves', async () => {
+    const stdin = new PassThrough();
+    const written: string[] = [];
+    const stdout = {
+      write: (text: string, callback: (error?: Error | null) => void) => {
+        written.push(text);
+        callback();
+        return true;
+      },
+      once: () => {},
+    };
+    const stop = new AbortController();
+    const served = serveStdio(buildLayer(), { stdin, stdout, signal: stop.signal });
+    stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n`);
+    await new Promise((r) => setTimeout(r, 20));
+    stop.abort();
+    await served;
+    // Input after the stop is not read: stdin was destroyed.
+    expect(stdin.destroyed).toBe(true);
+    expect(written.map((line) => (JSON.parse(line) as { id: unknown }).id)).toEqual([1]);
+  });
+});
+
 describe('cursors', () => {
   it('are URL-safe base64 of kind and offset without padding', () => {
     const cursor = encodeCursor('tools', 30);

@@ -121,7 +121,8 @@ export function runWithTimeout<TApp, T>(
     if (caller !== NEVER_ABORTED) stopListening = onCancel(caller, () => abort(abortReason(caller)));
     // Cancelled before it started: the handler does not run at all.
     if (reason) return;
-    if (seconds > 0) {
+    // Node fires a timer above 2^31 - 1 ms at once: such a deadline is as good as none.
+    if (seconds > 0 && seconds * 1000 <= MAX_TIMER_MS) {
       timer = setTimeout(() => abort(new ToolTimeoutError(`Tool ${toolName} timed out`)), seconds * 1000);
     }
     let outcome: T | Promise<T>;
@@ -155,6 +156,9 @@ export function runWithTimeout<TApp, T>(
     );
   });
 }
+
+/** The longest delay `setTimeout` honours (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function isPromiseLike<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';

@@ -12,13 +12,13 @@ export interface Accepts {
   sse: boolean;
 }
 
-const BOTH: Accepts = Object.freeze({ json: true, sse: true });
+const BOTH: Readonly<Accepts> = Object.freeze({ json: true, sse: true });
 /** Clients send the same few `Accept` values on every request: remember their answers. */
-const remembered = new Map<string, Accepts>();
+const remembered = new Map<string, Readonly<Accepts>>();
 const REMEMBER_AT_MOST = 64;
 
 /** What an `Accept` header admits. A missing or empty header admits both. */
-export function parseAccept(value: string | undefined): Accepts {
+export function parseAccept(value: string | undefined): Readonly<Accepts> {
   if (!value) return BOTH;
   let accepts = remembered.get(value);
   if (!accepts) {

@@ -77,14 +77,7 @@ export class McpHttpServer {
     this.httpServer = createServer(
       {
         maxHeaderSize: this.options.maxHeaderBytes,
-        headersTimeout: this.options.headersTimeoutMs,
-        // Node wants the whole-request limit at least as long as the headers limit.
-        requestTimeout: Math.max(this.options.requestTimeoutMs, this.options.headersTimeoutMs),
-        // How often Node checks those limits; often enough that they hold to within a quarter.
-        connectionsCheckingInterval: Math.max(
-          50,
-          Math.min(30_000, Math.floor(this.options.headersTimeoutMs / 4)),
-        ),
+        ...nodeTimeouts(this.options.headersTimeoutMs, this.options.requestTimeoutMs),
       },
       (req, res) => {
         this.responding.set(req.socket, res);
@@ -243,6 +236,8 @@ export class McpHttpServer {
       // The body never arrived whole: the client went away, or its framing was broken and the
       // 'clientError' handler has already answered 400. Either way there is no one to answer here.
       this.protocol.layer.logger.debug({ err: error }, 'request body not received');
+      // Anything else that broke the body leaves no half-open response behind.
+      if (!res.headersSent && !req.socket.writableEnded) res.destroy();
       return;
     }
     if (!isJsonContentType(header(req, 'content-type'))) {
@@ -445,6 +440,24 @@ export class McpHttpServer {
       keepaliveMs: this.options.keepaliveIntervalMs,
     };
   }
+}
+
+/**
+ * Node's request limits from ours, 0 meaning off for either. Node wants the header limit no longer
+ * than the whole-request limit, and checks them every `connectionsCheckingInterval`: often enough
+ * here that a limit holds to within a quarter of itself.
+ */
+function nodeTimeouts(
+  headersMs: number,
+  requestMs: number,
+): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } {
+  const headersTimeout = requestMs > 0 && (headersMs === 0 || headersMs > requestMs) ? requestMs : headersMs;
+  const shortest = Math.min(...[headersTimeout, requestMs].filter((ms) => ms > 0), 120_000);
+  return {
+    headersTimeout,
+    requestTimeout: requestMs,
+    connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(shortest / 4))),
+  };
 }
 
 /** A server that is not listening yet: call `listen()`, or mount `handle` yourself. */

@@ -70,6 +70,8 @@ export class LegacySseEndpoints {
       }
       // The body never arrived whole (the client went away, or 'clientError' answered its framing).
       this.protocol.layer.logger.debug({ err: error }, 'request body not received');
+      // Anything else that broke the body leaves no half-open response behind.
+      if (!res.headersSent && !req.socket.writableEnded) res.destroy();
       return;
     }
     if (!isJsonContentType(req.headers['content-type'])) {

@@ -2,6 +2,7 @@
  * MCP over stdio (MCP.md 6.1): newline-delimited JSON-RPC on stdin and stdout, one session, one
  * writer, requests served concurrently, and a grace period for requests in flight at end of input.
  */
+import type { Readable } from 'node:stream';
 import type { Layer, Principal } from '@cloudg/core';
 import { type PrincipalResolver, RequestInfo, resolvePrincipal } from '../auth/principalResolver.js';
 import { parseError } from '../jsonrpc/errors.js';
@@ -38,6 +39,11 @@ export interface StdioOptions extends ProtocolOptions {
   maxLineBytes?: number;
   /** Share a protocol server (its listen streams and change fan-out) instead of making one. */
   protocol?: McpProtocolServer;
+  /**
+   * Stop serving when this aborts (a signal, an embedding application shutting down): input stops
+   * being read and the end-of-input path follows, grace period included.
+   */
+  signal?: AbortSignal;
 }
 
 /** Far above any real request, low enough that one line cannot exhaust memory. */
@@ -92,19 +98,38 @@ export async function serveStdio(layer: Layer<unknown>, options: StdioOptions = 
     });
   };
 
+  let detachStop = () => {};
   try {
     await new Promise<void>((resolve, reject) => {
-      stdin.on('data', (chunk: Buffer | string) => {
+      const onData = (chunk: Buffer | string) => {
         for (const line of splitter.push(chunk)) accept(line);
-      });
+      };
+      stdin.on('data', onData);
       stdin.once('end', () => {
         for (const line of splitter.end()) accept(line);
         resolve();
       });
       stdin.once('close', () => resolve());
       stdin.once('error', reject);
+      const stop = options.signal;
+      if (!stop) return;
+      const onStop = () => {
+        // No more input is read; what was accepted finishes within the grace period below. A
+        // destroyed stdin no longer keeps the process alive.
+        stdin.off('data', onData);
+        const destroy = (stdin as Partial<Readable>).destroy;
+        if (typeof destroy === 'function') destroy.call(stdin);
+        else stdin.pause();
+        resolve();
+      };
+      if (stop.aborted) onStop();
+      else {
+        stop.addEventListener('abort', onStop, { once: true });
+        detachStop = () => stop.removeEventListener('abort', onStop);
+      }
     });
   } finally {
+    detachStop();
     // End of input: listen streams end gracefully, the rest gets the grace period, then is cancelled.
     session.endListens();
     const finished = await sequencer.drain(options.shutdownGraceMs ?? 5000);
