@@ -19,6 +19,7 @@ const MESSAGES = [
   },
   { jsonrpc: '2.0', method: 'notifications/initialized' },
   { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'scribble', arguments: {} } },
+  { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'env_probe', arguments: {} } },
 ];
 
 function serveOnce(env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -45,8 +46,10 @@ describe('serve over stdio (MCP.md 6.1)', () => {
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
     const messages = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(messages.map((m) => m.id)).toEqual([1, 2]);
+    expect(messages.map((m) => m.id)).toEqual([1, 2, 3]);
     expect(messages[1]).toMatchObject({ result: { structuredContent: { scribbled: true } } });
+    // The descriptor number is not passed on to programs the server starts.
+    expect(messages[2]).toMatchObject({ result: { structuredContent: { protocol_fd: null } } });
     expect(run.stderr).toContain('fs.writeSync(1) from a handler');
     expect(run.stderr).toContain('console.log from a handler');
     expect(run.stderr).toContain('a child process inheriting stdout');
@@ -58,5 +61,26 @@ describe('serve over stdio (MCP.md 6.1)', () => {
     // The documented limit of the in-process guard: the descriptor-level write lands on stdout.
     expect(run.stdout).toContain('fs.writeSync(1) from a handler');
     expect(run.stderr).toContain('console.log from a handler');
+  }, 30_000);
+
+  it('stops on SIGTERM while the client keeps stdin open, and the launcher exits 0', async () => {
+    const child = spawn(
+      process.execPath,
+      [BIN, 'serve', '--registry', `${REGISTRY}:defaultRegistry`, '--no-sample-estate'],
+      {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stdin.write(`${JSON.stringify(MESSAGES[0])}\n`);
+    // Wait until the relaunched server answers, so the signal reaches a running server.
+    while (!stdout.includes('"id":1')) await new Promise((r) => setTimeout(r, 50));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    child.stdin.destroy();
   }, 30_000);
 });

@@ -25,6 +25,7 @@ export {
   type RelaunchOptions,
   relaunchIsolated,
   STDIO_ISOLATION_ENV,
+  takeProtocolFd,
   wantsStdioIsolation,
 } from './stdio-isolation.js';
 export { SERVER_VERSION } from './version.js';

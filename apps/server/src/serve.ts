@@ -5,7 +5,6 @@
 import { isLoopbackAddress, serveHttp, serveStdio, TokenAuth } from '@cloudg/transports';
 import type { ServerLayer } from './create-layer.js';
 import { checkFlavorCombination, resolveFlavor, ServeOptionsError } from './flavors.js';
-import { protocolFdFrom } from './stdio-isolation.js';
 
 export const TRANSPORTS = ['stdio', 'http', 'streamable-http', 'sse'] as const;
 export type TransportName = (typeof TRANSPORTS)[number];
@@ -33,11 +32,11 @@ export interface ServeOptions {
   onListening?: (address: { host: string; port: number; url: string }) => void;
   /** Where the start-up line and warnings go. Default stderr. */
   announce?: (line: string) => void;
-  /** Handle SIGINT and SIGTERM. Default true. */
+  /** Handle SIGINT, SIGTERM and SIGHUP. Default true. */
   handleSignals?: boolean;
   /**
    * stdio: write protocol messages to this inherited descriptor instead of stdout (see
-   * `relaunchIsolated`). Default: `CLOUDG_MCP_PROTOCOL_FD` when set, else stdout.
+   * `relaunchIsolated`); stdout by default.
    */
   stdioFd?: number;
 }
@@ -91,6 +90,7 @@ export async function serve(server: ServerLayer, options: ServeOptions = {}): Pr
     // process before the vault is saved.
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    process.on('SIGHUP', onSignal);
   }
   const external = options.signal;
   if (external) {
@@ -103,14 +103,12 @@ export async function serve(server: ServerLayer, options: ServeOptions = {}): Pr
 
   try {
     if (transport === 'stdio') {
-      const stdioFd = options.stdioFd ?? protocolFdFrom(process.env);
-      await Promise.race([
-        serveStdio(server.layer as never, {
-          ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
-          ...(stdioFd !== undefined ? { stdoutFd: stdioFd } : {}),
-        }),
-        stopped,
-      ]);
+      // Stopping ends input; the requests already read finish within the grace period.
+      await serveStdio(server.layer as never, {
+        signal: stop.signal,
+        ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
+        ...(options.stdioFd !== undefined ? { stdoutFd: options.stdioFd } : {}),
+      });
       return;
     }
     const host = options.host ?? '127.0.0.1';
@@ -144,6 +142,7 @@ export async function serve(server: ServerLayer, options: ServeOptions = {}): Pr
     if (handleSignals) {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      process.off('SIGHUP', onSignal);
     }
     external?.removeEventListener('abort', onSignal);
     try {

@@ -13,16 +13,37 @@ export const PROTOCOL_FD_ENV = 'CLOUDG_MCP_PROTOCOL_FD';
 /** `0`, `off` or `false` turns the relaunch off (stdout then only has the stream-level guard). */
 export const STDIO_ISOLATION_ENV = 'CLOUDG_MCP_STDIO_ISOLATION';
 
-/** The descriptor named by `CLOUDG_MCP_PROTOCOL_FD`, when this process is the relaunched server. */
+/**
+ * The descriptor named by `CLOUDG_MCP_PROTOCOL_FD`, when this process is the relaunched server.
+ * Only 3 and above: 0 to 2 are the standard streams, never the handed-over channel.
+ */
 export function protocolFdFrom(env: NodeJS.ProcessEnv): number | undefined {
   const value = env[PROTOCOL_FD_ENV];
   if (value === undefined || !/^\d+$/.test(value)) return undefined;
-  return Number(value);
+  const fd = Number(value);
+  return fd >= 3 ? fd : undefined;
 }
 
-/** Whether a launcher should relaunch for isolation (on unless turned off, and not already done). */
-export function wantsStdioIsolation(env: NodeJS.ProcessEnv): boolean {
-  if (protocolFdFrom(env) !== undefined) return false;
+/**
+ * Read the descriptor and remove the variable, so programs this server starts (scanners, another
+ * cloudg) do not inherit a descriptor number that means nothing to them.
+ */
+export function takeProtocolFd(env: NodeJS.ProcessEnv): number | undefined {
+  const fd = protocolFdFrom(env);
+  delete env[PROTOCOL_FD_ENV];
+  return fd;
+}
+
+/**
+ * Whether a launcher should relaunch for isolation: on unless turned off or already done, and not
+ * on Windows, where extra inherited descriptors are not reliable and signals cannot be passed on.
+ */
+export function wantsStdioIsolation(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+): boolean {
+  if (platform === 'win32') return false;
+  if (env[PROTOCOL_FD_ENV] !== undefined) return false;
   const setting = (env[STDIO_ISOLATION_ENV] ?? '').trim().toLowerCase();
   return !['0', 'off', 'false', 'no'].includes(setting);
 }

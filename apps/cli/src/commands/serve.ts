@@ -6,6 +6,7 @@ import {
   type ServeOptions,
   serve,
   type TransportName,
+  takeProtocolFd,
 } from '@cloudg/server';
 import { AuthConfigError } from '@cloudg/transports';
 import { CliError, type CliIo } from '../io.js';
@@ -67,7 +68,11 @@ export async function serveCommand(flags: ServeFlags, io: CliIo): Promise<number
   }
   // stdio from a real process: serve from a relaunched child whose descriptor 1 is stderr, so
   // nothing but protocol messages can reach the client's stdout (MCP.md 6.1).
-  if ((options.transport ?? 'stdio') === 'stdio' && io.relaunchIsolated) return io.relaunchIsolated();
+  if ((options.transport ?? 'stdio') === 'stdio') {
+    const fd = takeProtocolFd(io.env);
+    if (fd !== undefined) options.stdioFd = fd;
+    else if (io.relaunchIsolated) return io.relaunchIsolated();
+  }
   const layerOptions = await layerOptionsFrom(flags, io);
   if (flags.cacheTtl) layerOptions.cacheTtl = flags.cacheTtl;
   if (flags.maxConcurrency) layerOptions.maxConcurrency = flags.maxConcurrency;
