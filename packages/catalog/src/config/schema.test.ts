@@ -210,4 +210,11 @@ describe('secrets', () => {
     expect(message).toContain('aws.access_key_id: required with secret_access_key');
     expect(message).not.toContain('wJalrXUtnFEMI');
   });
+
+  it('parses an already parsed config again, secrets included', () => {
+    const once = parseCloudgConfig({ aws: { access_key_id: 'AKIAIOSFODNN7EXAMPLE', secret_access_key: 'abc/def' } });
+    const twice = parseCloudgConfig(once);
+    expect(twice.aws.secret_access_key?.reveal()).toBe('abc/def');
+    expect(JSON.stringify(twice)).not.toContain('abc/def');
+  });
 });

@@ -39,10 +39,14 @@ const nonEmpty = z
 /** A file or directory; relative paths are resolved against the config file's directory. */
 const pathString = nonEmpty;
 
-const secret = z
-  .string({ error: wrongType('expected a string') })
-  .min(1, { error: 'must not be empty' })
-  .transform((value) => new SecretValue(value));
+/** A secret: text from YAML, or an already parsed config's `SecretValue` (re-parsing is allowed). */
+const secret = z.preprocess(
+  (value) => (value instanceof SecretValue ? value.reveal() : value),
+  z
+    .string({ error: wrongType('expected a string') })
+    .min(1, { error: 'must not be empty' })
+    .transform((value) => new SecretValue(value)),
+);
 
 const uniqueList = <T extends z.ZodType<string>>(item: T) =>
   z.array(item, LIST).transform((items) => [...new Set(items)]);

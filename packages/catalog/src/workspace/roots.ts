@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, delimiter, dirname, isAbsolute, join, parse, relative, resolve } from 'node:path';
 import { AccessDeniedError } from '@cloudg/core';
 import { pathMissing } from '../loaders/errors.js';
 import { WorkspaceConfigError } from './errors.js';
@@ -34,6 +34,16 @@ export function isInside(path: string, root: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
+/**
+ * Whether a directory is too broad to be a default root: a filesystem root (`/`, `C:\\`), the home
+ * directory, or any directory that contains it (`/home`, `/Users`). Defaults must never open every
+ * file the user owns; an operator who wants that names the directory explicitly.
+ */
+export function opensEverything(dir: string): boolean {
+  const real = realPathLenient(dir);
+  return parse(real).root === real || isInside(realPathLenient(homedir()), real);
+}
+
 export interface RootOptions {
   allowedRoots?: readonly string[];
   env?: NodeJS.ProcessEnv;
@@ -55,14 +65,10 @@ export function resolveAllowedRoots(options: RootOptions): string[] {
     const fromEnv = (options.env ?? process.env)[ALLOWED_ROOTS_ENV];
     if (fromEnv?.trim()) roots = fromEnv.split(delimiter).filter((r) => r.trim() !== '');
     else {
-      const home = realPathLenient(homedir());
-      roots = [cwd, ...(options.outputDir ? [options.outputDir] : [])].filter((r) => {
-        const real = realPathLenient(r);
-        return real !== '/' && real !== home;
-      });
+      roots = [cwd, ...(options.outputDir ? [options.outputDir] : [])].filter((r) => !opensEverything(r));
       if (roots.length === 0) {
         throw new WorkspaceConfigError(
-          `No usable allowed root: the working and output directories are / or the home directory. Set ${ALLOWED_ROOTS_ENV} or pass allowedRoots.`,
+          `No usable allowed root: the working and output directories are a filesystem root, the home directory or one of its ancestors. Set ${ALLOWED_ROOTS_ENV} or pass allowedRoots.`,
         );
       }
     }

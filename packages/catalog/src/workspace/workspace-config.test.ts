@@ -1,4 +1,4 @@
-import { mkdtempSync, realpathSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -56,6 +56,28 @@ describe('the workspace and the cloudg config', () => {
     expect(ws.outputDir).toBe(realpathSync(homedir()));
     expect(ws.allowedRoots).toEqual([cwd]);
     expect(new Workspace({ cwd, allowedRoots: [cwd], outputDir: '/' }).allowedRoots).toEqual([cwd]);
+  });
+});
+
+describe('default roots never open the home directory from above', () => {
+  it('leaves out a directory that contains the home directory, not just the home directory itself', () => {
+    const base = fresh('cloudg-home-');
+    const home = join(base, 'home', 'ann');
+    mkdirSync(home, { recursive: true });
+    const saved = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      const out = fresh('cloudg-out-');
+      // Launched from /home (an ancestor of ~ann): only the report directory is a root.
+      expect(new Workspace({ cwd: join(base, 'home'), env: {}, outputDir: out }).allowedRoots).toEqual([
+        realpathSync(out),
+      ]);
+      // A report directory above home is not added either.
+      const cwd = fresh('cloudg-cwd-');
+      expect(new Workspace({ cwd, env: {}, outputDir: base }).allowedRoots).toEqual([realpathSync(cwd)]);
+    } finally {
+      process.env.HOME = saved;
+    }
   });
 });
 

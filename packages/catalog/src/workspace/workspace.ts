@@ -1,4 +1,3 @@
-import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { defaultCloudgConfig } from '../config/load.js';
 import type { CloudgConfig } from '../config/schema.js';
@@ -12,14 +11,11 @@ import { assertDatasetName, freeName } from './names.js';
 import {
   checkPathInRoots,
   isInside,
+  opensEverything,
   outputPathUnder,
   realPathLenient,
   resolveAllowedRoots,
 } from './roots.js';
-
-function opensEverything(dir: string): boolean {
-  return dir === '/' || dir === realPathLenient(homedir());
-}
 
 /** The kinds of change the workspace reports, matching the layer's `notifyChange`. */
 export type WorkspaceChangeKind = 'resources' | 'resource';
@@ -106,7 +102,7 @@ export class Workspace {
       cwd,
       outputDir: this.outputDir,
     });
-    // An output directory outside the roots becomes one, unless it is / or the home directory:
+    // An output directory outside the roots becomes one, unless it is too broad (see opensEverything):
     // a config's `report.output_dir: ~` must not open every file the user owns.
     if (!roots.some((r) => isInside(this.outputDir, r)) && !opensEverything(this.outputDir))
       roots.push(this.outputDir);
