@@ -212,7 +212,9 @@ describe('secrets', () => {
   });
 
   it('parses an already parsed config again, secrets included', () => {
-    const once = parseCloudgConfig({ aws: { access_key_id: 'AKIAIOSFODNN7EXAMPLE', secret_access_key: 'abc/def' } });
+    const once = parseCloudgConfig({
+      aws: { access_key_id: 'AKIAIOSFODNN7EXAMPLE', secret_access_key: 'abc/def' },
+    });
     const twice = parseCloudgConfig(once);
     expect(twice.aws.secret_access_key?.reveal()).toBe('abc/def');
     expect(JSON.stringify(twice)).not.toContain('abc/def');
