@@ -74,7 +74,8 @@ describe('stdio stop signal', () => {
     const stop = new AbortController();
     const served = serveStdio(buildLayer(), { stdin, stdout, signal: stop.signal });
     stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n`);
-    await new Promise((r) => setTimeout(r, 20));
+    // Stop once the ping has been answered, however slow the machine.
+    while (written.length === 0) await new Promise((r) => setTimeout(r, 5));
     stop.abort();
     await served;
     // Input after the stop is not read: stdin was destroyed.
