@@ -206,6 +206,8 @@ describe('handshake era', () => {
     await ready(session);
     const before = slowAborted.count;
     const pending = session.handle(req(9, 'tools/call', { name: 'slow', arguments: { seconds: 10 } }));
+    // Cancel once the handler runs (a call cancelled before it starts never runs its handler).
+    for (let i = 0; i < 100 && session.pending === 0; i++) await new Promise((r) => setTimeout(r, 10));
     await new Promise((r) => setTimeout(r, 20));
     await session.handle({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9 } });
     expect(await pending).toBeUndefined();
