@@ -62,7 +62,10 @@ export function clientConfig(client: ClientName, options: ClientConfigOptions = 
     }
   } else {
     const [command, ...lead] = options.command ?? ['cloudg-mcp'];
-    const args = [...lead, 'serve', ...(options.serveArgs ?? [])];
+    // `serve` is added unless the given command already ends with it (`cloudg-mcp serve`, as the
+    // reference's own launch commands are written).
+    const withServe = lead.at(-1) === 'serve' ? lead : [...lead, 'serve'];
+    const args = [...withServe, ...(options.serveArgs ?? [])];
     if (client === 'claude-code') entry = { type: 'stdio', command: command!, args, env: {} };
     else if (client === 'vscode') entry = { type: 'stdio', command: command!, args };
     else entry = { command: command!, args };

@@ -65,6 +65,13 @@ describe('config (MCP.md 3.2, 3.3, 5.7)', () => {
     });
   });
 
+  it('adds serve to a custom --command unless it already ends with it', async () => {
+    for (const command of ['cloudg-mcp', 'cloudg-mcp serve']) {
+      const run = await cli(['config', '--command', command, '--policy', 'strict']);
+      expect(JSON.parse(run.stdout).mcpServers.cloudg.args).toEqual(['serve', '--policy', 'strict']);
+    }
+  });
+
   it('splits a custom --command and falls back to node and the script path with auto', async () => {
     const custom = await cli(['config', '--command', 'npx -y @cloudg/cli']);
     expect(JSON.parse(custom.stdout).mcpServers.cloudg).toEqual({
