@@ -15,7 +15,7 @@ import {
   collect,
   type LayerFlags,
   parseCount,
-  parseSeconds,
+  parseSecondsFor,
 } from './options.js';
 
 function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
@@ -35,7 +35,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
         .default('stdio'),
     )
     .option('--host <HOST>', 'HTTP bind address', '127.0.0.1')
-    .option('--port <PORT>', 'HTTP port', parseCount('--port'), 8765)
+    .option('--port <PORT>', 'HTTP port (0 picks a free one)', parseCount('--port', 0, 65535), 8765)
     .option('--path <PATH>', 'Streamable HTTP endpoint', '/mcp')
     .addOption(
       new Option('--flavor <NAME>', 'server implementation')
@@ -52,8 +52,12 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .option('--cors-origin <ORIGIN>', 'grant CORS to this origin; repeatable', collect)
     .option('--json-response', 'answer POSTs with JSON, never SSE')
     .option('--stateless', 'session-less Streamable HTTP')
-    .option('--cache-ttl <SECONDS>', 'cache read-only, idempotent tools for N seconds', parseSeconds)
-    .option('--max-concurrency <N>', 'cap concurrent tool calls', parseCount('--max-concurrency'))
+    .option(
+      '--cache-ttl <SECONDS>',
+      'cache read-only, idempotent tools for N seconds',
+      parseSecondsFor('--cache-ttl'),
+    )
+    .option('--max-concurrency <N>', 'cap concurrent tool calls', parseCount('--max-concurrency', 1))
     .option(
       '--page-size <N>',
       'items per page of list results; 0 disables paging',

@@ -256,6 +256,24 @@ describe('serve validation (MCP.md 5.3)', () => {
     }
   });
 
+  it('refuses out-of-range numbers, naming the option that was wrong', async () => {
+    const cases: Array<[string[], string]> = [
+      [['--port', '70000'], "Error: Invalid value for --port: '70000' is not between 0 and 65535\n"],
+      [['--port', 'abc'], "Error: Invalid value for --port: 'abc' is not a whole number\n"],
+      [['--cache-ttl', '-1'], "Error: Invalid value for --cache-ttl: '-1' is not a number of seconds\n"],
+      [
+        ['--max-concurrency', '0'],
+        "Error: Invalid value for --max-concurrency: '0' is not between 1 and 9007199254740991\n",
+      ],
+      [['--page-size', ''], "Error: Invalid value for --page-size: '' is not a whole number\n"],
+    ];
+    for (const [args, message] of cases) {
+      const run = await cli(['serve', '--transport', 'http', ...args]);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr).toBe(message);
+    }
+  });
+
   it('refuses unknown transports and log levels', async () => {
     expect((await cli(['serve', '--transport', 'carrier-pigeon'])).code).toBe(2);
     const level = await cli(['serve', '--log-level', 'loud']);
