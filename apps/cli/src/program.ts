@@ -2,8 +2,16 @@
 
 import { LayerConfigError } from '@cloudg/core';
 import { PolicyError } from '@cloudg/policy';
-import { DatasetSpecError, SERVER_VERSION, ServeOptionsError } from '@cloudg/server';
+import {
+  DatasetSpecError,
+  FLAVOR_NAMES,
+  LOG_LEVELS,
+  SERVER_VERSION,
+  ServeOptionsError,
+  TRANSPORTS,
+} from '@cloudg/server';
 import { Command, CommanderError, Option } from 'commander';
+import { CLIENTS } from './client-config.js';
 import { callCommand, readCommand } from './commands/call.js';
 import { configCommand } from './commands/config.js';
 import { listCommand } from './commands/listing.js';
@@ -29,19 +37,11 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
   const serve = program
     .command('serve')
     .description('Serve MCP over stdio, Streamable HTTP or HTTP+SSE')
-    .addOption(
-      new Option('--transport <NAME>', 'transport')
-        .choices(['stdio', 'http', 'streamable-http', 'sse'])
-        .default('stdio'),
-    )
+    .addOption(new Option('--transport <NAME>', 'transport').choices(TRANSPORTS).default('stdio'))
     .option('--host <HOST>', 'HTTP bind address', '127.0.0.1')
     .option('--port <PORT>', 'HTTP port (0 picks a free one)', parseCount('--port', 0, 65535), 8765)
     .option('--path <PATH>', 'Streamable HTTP endpoint', '/mcp')
-    .addOption(
-      new Option('--flavor <NAME>', 'server implementation')
-        .choices(['auto', 'native', 'sdk', 'fastmcp'])
-        .default('auto'),
-    )
+    .addOption(new Option('--flavor <NAME>', 'server implementation').choices(FLAVOR_NAMES).default('auto'))
     .option(
       '--auth-token <TOKEN[:ROLES[:ID]]>',
       'require this bearer token on HTTP; repeatable (env CLOUDG_MCP_AUTH_TOKENS)',
@@ -67,9 +67,9 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .addOption(
       new Option('--log-level <LEVEL>', 'DEBUG, INFO, WARNING or ERROR').default('WARNING').argParser((v) => {
         const up = v.toUpperCase();
-        if (!['DEBUG', 'INFO', 'WARNING', 'ERROR'].includes(up)) {
+        if (!(LOG_LEVELS as readonly string[]).includes(up)) {
           throw new CliError(
-            `Invalid value for --log-level: '${v}' is not one of DEBUG, INFO, WARNING, ERROR`,
+            `Invalid value for --log-level: '${v}' is not one of ${LOG_LEVELS.join(', ')}`,
             2,
           );
         }
@@ -112,11 +112,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
   program
     .command('config')
     .description('Print a client configuration snippet')
-    .addOption(
-      new Option('--client <NAME>', 'client')
-        .choices(['claude-desktop', 'claude-code', 'cursor', 'vscode'])
-        .default('claude-desktop'),
-    )
+    .addOption(new Option('--client <NAME>', 'client').choices(CLIENTS).default('claude-desktop'))
     .option('--name <NAME>', 'server key in the config', 'cloudg')
     .addOption(
       new Option('--transport <NAME>', 'stdio launches the server; http connects to --url')

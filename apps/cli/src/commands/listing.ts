@@ -9,6 +9,64 @@ type ListFlags = LayerFlags & { json?: boolean; category?: string[] };
 
 const meta = (wire: JsonObject, key: string) => String((wire._meta as JsonObject | undefined)?.[key] ?? '');
 
+/** One listing: its wire JSON for `--json`, else a table. */
+interface Listing {
+  wire: unknown;
+  title: string;
+  headers: string[];
+  rows: string[][];
+  widths: number[];
+}
+
+function toolsListing(tools: JsonObject[]): Listing {
+  return {
+    wire: tools,
+    title: `cloudg MCP tools (${tools.length})`,
+    headers: ['Tool', 'Category', 'Sensitivity', 'Description'],
+    rows: tools.map((t) => [
+      String(t.name),
+      meta(t, 'cloudg/category'),
+      meta(t, 'cloudg/sensitivity'),
+      String(t.description),
+    ]),
+    widths: [64, 16, 14, 60],
+  };
+}
+
+function resourcesListing(resources: JsonObject[], templates: JsonObject[]): Listing {
+  const row = (uri: unknown, kind: string, r: JsonObject) => [
+    String(uri),
+    kind,
+    meta(r, 'cloudg/category'),
+    String(r.description ?? ''),
+  ];
+  return {
+    wire: { resources, resourceTemplates: templates },
+    title: `cloudg MCP resources (${resources.length} resources, ${templates.length} templates)`,
+    headers: ['URI', 'Kind', 'Category', 'Description'],
+    rows: [
+      ...resources.map((r) => row(r.uri, 'resource', r)),
+      ...templates.map((r) => row(r.uriTemplate, 'template', r)),
+    ],
+    widths: [72, 10, 14, 60],
+  };
+}
+
+function promptsListing(prompts: JsonObject[]): Listing {
+  return {
+    wire: prompts,
+    title: `cloudg MCP prompts (${prompts.length})`,
+    headers: ['Prompt', 'Category', 'Arguments', 'Description'],
+    rows: prompts.map((p) => [
+      String(p.name),
+      meta(p, 'cloudg/category'),
+      ((p.arguments ?? []) as JsonObject[]).map((a) => `${a.name}${a.required ? '*' : ''}`).join(', '),
+      String(p.description),
+    ]),
+    widths: [64, 14, 28, 60],
+  };
+}
+
 export async function listCommand(
   kind: 'tools' | 'resources' | 'prompts',
   flags: ListFlags,
@@ -17,71 +75,22 @@ export async function listCommand(
   const server = await createLayerFromOptions(await layerOptionsFrom(flags, io));
   const principal = principalFrom(flags);
   const { layer } = server;
+  let listing: Listing;
   if (kind === 'tools') {
     let tools = layer.toolsWire(principal);
     if (flags.category?.length)
       tools = tools.filter((t) => flags.category!.includes(meta(t, 'cloudg/category')));
-    if (flags.json) io.stdout(`${JSON.stringify(tools, null, 2)}\n`);
-    else
-      io.stdout(
-        renderTable(
-          `cloudg MCP tools (${tools.length})`,
-          ['Tool', 'Category', 'Sensitivity', 'Description'],
-          tools.map((t) => [
-            String(t.name),
-            meta(t, 'cloudg/category'),
-            meta(t, 'cloudg/sensitivity'),
-            String(t.description),
-          ]),
-          [64, 16, 14, 60],
-        ),
-      );
+    listing = toolsListing(tools);
   } else if (kind === 'resources') {
-    const resources = layer.resourcesWire(principal);
-    const templates = layer.resourceTemplatesWire(principal);
-    if (flags.json) io.stdout(`${JSON.stringify({ resources, resourceTemplates: templates }, null, 2)}\n`);
-    else {
-      const rows = [
-        ...resources.map((r) => [
-          String(r.uri),
-          'resource',
-          meta(r, 'cloudg/category'),
-          String(r.description ?? ''),
-        ]),
-        ...templates.map((r) => [
-          String(r.uriTemplate),
-          'template',
-          meta(r, 'cloudg/category'),
-          String(r.description ?? ''),
-        ]),
-      ];
-      io.stdout(
-        renderTable(
-          `cloudg MCP resources (${resources.length} resources, ${templates.length} templates)`,
-          ['URI', 'Kind', 'Category', 'Description'],
-          rows,
-          [72, 10, 14, 60],
-        ),
-      );
-    }
+    listing = resourcesListing(layer.resourcesWire(principal), layer.resourceTemplatesWire(principal));
   } else {
-    const prompts = layer.promptsWire(principal);
-    if (flags.json) io.stdout(`${JSON.stringify(prompts, null, 2)}\n`);
-    else
-      io.stdout(
-        renderTable(
-          `cloudg MCP prompts (${prompts.length})`,
-          ['Prompt', 'Category', 'Arguments', 'Description'],
-          prompts.map((p) => [
-            String(p.name),
-            meta(p, 'cloudg/category'),
-            ((p.arguments ?? []) as JsonObject[]).map((a) => `${a.name}${a.required ? '*' : ''}`).join(', '),
-            String(p.description),
-          ]),
-          [64, 14, 28, 60],
-        ),
-      );
+    listing = promptsListing(layer.promptsWire(principal));
   }
+  io.stdout(
+    flags.json
+      ? `${JSON.stringify(listing.wire, null, 2)}\n`
+      : renderTable(listing.title, listing.headers, listing.rows, listing.widths),
+  );
   server.close();
   return 0;
 }
