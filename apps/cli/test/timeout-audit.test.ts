@@ -8,19 +8,23 @@ import { cli } from './helpers.js';
 
 const SLOW = `${fileURLToPath(new URL('./fixtures/slow-registry.ts', import.meta.url))}:defaultRegistry`;
 
+/** `call nap` on the slow fixture registry with a default timeout. */
+const nap = (timeout: string, seconds: number, ...extra: string[]) =>
+  cli([
+    'call',
+    'nap',
+    '--registry',
+    SLOW,
+    '--timeout',
+    timeout,
+    '--args',
+    JSON.stringify({ seconds }),
+    ...extra,
+  ]);
+
 describe('--timeout (MCP.md 5.1)', () => {
   it('ends a call that outlives the default timeout with the timeout error, exit 1', async () => {
-    const run = await cli([
-      'call',
-      'nap',
-      '--registry',
-      SLOW,
-      '--timeout',
-      '0.2',
-      '--args',
-      '{"seconds": 5}',
-      '--raw',
-    ]);
+    const run = await nap('0.2', 5, '--raw');
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout)).toMatchObject({
       content: [{ type: 'text', text: 'Tool nap timed out' }],
@@ -30,16 +34,7 @@ describe('--timeout (MCP.md 5.1)', () => {
   });
 
   it('0 disables the default, and a call within it succeeds', async () => {
-    const run = await cli([
-      'call',
-      'nap',
-      '--registry',
-      SLOW,
-      '--timeout',
-      '0',
-      '--args',
-      '{"seconds": 0.3}',
-    ]);
+    const run = await nap('0', 0.3);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ slept: 0.3 });
   });
