@@ -83,12 +83,15 @@ export function isMcpLayerError(value: unknown): value is McpLayerError {
   return value instanceof McpLayerError;
 }
 
+/** The type name reported for a thrown value: its `name`, else its class, else `Error`. */
+export function errorTypeName(error: unknown): string {
+  if (!(error instanceof Error)) return 'Error';
+  return error.name && error.name !== 'Error' ? error.name : (error.constructor?.name ?? 'Error');
+}
+
 /** `Type: message` for an unexpected exception, as reported to the model. */
 export function describeException(error: unknown): string {
-  if (error instanceof Error) {
-    const type = error.name && error.name !== 'Error' ? error.name : (error.constructor?.name ?? 'Error');
-    return `${type}: ${error.message}`;
-  }
+  if (error instanceof Error) return `${errorTypeName(error)}: ${error.message}`;
   return `Error: ${String(error)}`;
 }
 

@@ -1,6 +1,12 @@
 /** How the built-in middleware classify the end of a call, shared so audit and metrics agree. */
 import type { ResourceContents } from '../content.js';
-import { AccessDeniedError, CancelledError, isMcpLayerError, RateLimitedError } from '../errors.js';
+import {
+  AccessDeniedError,
+  CancelledError,
+  errorTypeName,
+  isMcpLayerError,
+  RateLimitedError,
+} from '../errors.js';
 import { isPlainObject, type JsonValue } from '../json.js';
 import { mergeReports } from '../layer/transform.js';
 import { MetaKey } from '../meta.js';
@@ -49,12 +55,7 @@ export function transformReportOf(result: CallResult): TransformReport | undefin
 
 /** `type` and `code` of a thrown value, as the audit log records them. */
 export function describeError(error: unknown): { type: string; code: number | string | null } {
-  const type =
-    error instanceof Error
-      ? error.name && error.name !== 'Error'
-        ? error.name
-        : (error.constructor?.name ?? 'Error')
-      : 'Error';
+  const type = errorTypeName(error);
   const code = isMcpLayerError(error) ? error.code : (error as { code?: unknown } | null)?.code;
   return { type, code: typeof code === 'number' || typeof code === 'string' ? code : null };
 }
