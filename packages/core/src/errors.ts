@@ -102,3 +102,8 @@ export function describeException(error: unknown): string {
 export class CancelledError extends McpLayerError {
   override readonly code: number = -32800;
 }
+
+/** The error a cancelled call ends with: the abort reason when it is a layer error (a timeout), else CancelledError. */
+export function cancellationError(reason: unknown): McpLayerError {
+  return reason instanceof McpLayerError ? reason : new CancelledError('Request cancelled');
+}

@@ -1,11 +1,11 @@
 /** `tools/call`: the lifecycle of section 4.1 from lookup to finalisation. */
-import { type CancelSource, onCancel } from '../cancellation.js';
+import { onCancel } from '../cancellation.js';
 import { NEVER_ABORTED, type ToolContext } from '../context.js';
 import {
-  CancelledError,
+  cancellationError,
   describeException,
   isMcpLayerError,
-  McpLayerError,
+  type McpLayerError,
   StringErrorCode,
   ToolTimeoutError,
 } from '../errors.js';
@@ -118,7 +118,8 @@ export function runWithTimeout<TApp, T>(
       settle();
       reject(why);
     };
-    if (caller !== NEVER_ABORTED) stopListening = onCancel(caller, () => abort(abortReason(caller)));
+    if (caller !== NEVER_ABORTED)
+      stopListening = onCancel(caller, () => abort(cancellationError(caller.reason)));
     // Cancelled before it started: the handler does not run at all.
     if (reason) return;
     // Node fires a timer above 2^31 - 1 ms at once: such a deadline is as good as none.
@@ -162,10 +163,4 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function isPromiseLike<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
-}
-
-function abortReason(source: CancelSource): McpLayerError {
-  const reason: unknown = source.reason;
-  if (reason instanceof McpLayerError) return reason;
-  return new CancelledError('Request cancelled');
 }

@@ -3,7 +3,7 @@
  * most `perPrincipal` per principal id); the rest wait in a FIFO queue for up to `queueTimeout`.
  */
 import { type CallKind, NEVER_ABORTED } from '../context.js';
-import { CancelledError, McpLayerError, RateLimitedError } from '../errors.js';
+import { cancellationError, RateLimitedError } from '../errors.js';
 import { LayerConfigError } from '../layer/options.js';
 import type { AppAgnosticMiddleware } from './app-agnostic.js';
 import type { CallInfo, CallResult, NextFn } from './types.js';
@@ -99,7 +99,7 @@ export class ConcurrencyLimitMiddleware {
       this.take(principal);
       return Promise.resolve();
     }
-    if (signal.aborted) return Promise.reject(cancelled(signal));
+    if (signal.aborted) return Promise.reject(cancellationError(signal.reason));
     return new Promise<void>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
       const leave = () => {
@@ -110,7 +110,7 @@ export class ConcurrencyLimitMiddleware {
       };
       const onAbort = () => {
         leave();
-        reject(cancelled(signal));
+        reject(cancellationError(signal.reason));
       };
       const waiter: Waiter = {
         principal,
@@ -153,9 +153,4 @@ export class ConcurrencyLimitMiddleware {
       else i += 1;
     }
   }
-}
-
-function cancelled(signal: AbortSignal): McpLayerError {
-  const reason: unknown = signal.reason;
-  return reason instanceof McpLayerError ? reason : new CancelledError('Request cancelled');
 }
