@@ -18,6 +18,7 @@ import { McpProtocolServer } from '../protocol/server.js';
 import { DEFAULT_HTTP_VERSION, HANDSHAKE_VERSIONS, MODERN_VERSION } from '../protocol/versions.js';
 import { type Accepts, isJsonContentType, parseAccept } from './accept.js';
 import { Cors } from './cors.js';
+import { headerValue } from './headerValue.js';
 import { isLoopbackAddress, OriginHostGuard } from './hostHeaderGuard.js';
 import { LegacySseEndpoints } from './legacySse.js';
 import { checkModernHeaders } from './modernHeaders.js';
@@ -34,11 +35,6 @@ export interface BoundAddress {
   port: number;
   /** The MCP endpoint's URL. */
   url: string;
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 export class McpHttpServer {
@@ -155,8 +151,8 @@ export class McpHttpServer {
     const rawUrl = req.url ?? '/';
     const query = rawUrl.indexOf('?');
     const pathname = query === -1 ? rawUrl : rawUrl.slice(0, query);
-    const origin = header(req, 'origin');
-    const rejection = this.guard.check(header(req, 'host'), origin);
+    const origin = headerValue(req.headers, 'origin');
+    const rejection = this.guard.check(headerValue(req.headers, 'host'), origin);
     if (rejection) return sendRpcError(res, rejection.status, rejection.message);
     this.cors.apply(res, origin);
 
@@ -169,7 +165,7 @@ export class McpHttpServer {
       return sendJson(res, 200, { status: 'ok' });
     }
 
-    const tokenPrincipal = this.auth?.authenticate(header(req, 'authorization'));
+    const tokenPrincipal = this.auth?.authenticate(headerValue(req.headers, 'authorization'));
     if (this.auth?.required && !tokenPrincipal) {
       return sendRpcError(res, 401, 'Unauthorized', {
         headers: { 'WWW-Authenticate': 'Bearer realm="cloudg-mcp"' },
@@ -208,7 +204,7 @@ export class McpHttpServer {
     const info = new RequestInfo({
       transport: this.options.legacySse && pathname !== this.options.path ? 'sse' : 'http',
       headers: req.headers,
-      sessionId: header(req, 'mcp-session-id'),
+      sessionId: headerValue(req.headers, 'mcp-session-id'),
       principal: tokenPrincipal,
       raw: req,
     });
@@ -240,10 +236,10 @@ export class McpHttpServer {
       if (!res.headersSent && !req.socket.writableEnded) res.destroy();
       return;
     }
-    if (!isJsonContentType(header(req, 'content-type'))) {
+    if (!isJsonContentType(headerValue(req.headers, 'content-type'))) {
       return sendRpcError(res, 415, 'Content-Type must be application/json');
     }
-    const accepts = parseAccept(header(req, 'accept'));
+    const accepts = parseAccept(headerValue(req.headers, 'accept'));
     if (!accepts.json && !accepts.sse) {
       return sendRpcError(
         res,
@@ -268,7 +264,7 @@ export class McpHttpServer {
       }
     } else if (
       isObject(message) &&
-      (hasEnvelope(message.params) || isModernVersion(header(req, 'mcp-protocol-version')))
+      (hasEnvelope(message.params) || isModernVersion(headerValue(req.headers, 'mcp-protocol-version')))
     ) {
       // A 2026 request, or one whose header says so: a missing envelope is then -32602, not a version error.
       return this.postModern(req, res, principal, message, accepts);
@@ -327,7 +323,7 @@ export class McpHttpServer {
     message: unknown,
     accepts: Accepts,
   ): Promise<void> {
-    const version = header(req, 'mcp-protocol-version');
+    const version = headerValue(req.headers, 'mcp-protocol-version');
     if (version !== undefined && !isHandshakeVersion(version)) {
       return sendRpcError(res, 400, `Unsupported MCP-Protocol-Version: ${version}`, {
         data: { supported: [...HANDSHAKE_VERSIONS], requested: version },
@@ -393,7 +389,7 @@ export class McpHttpServer {
     res: ServerResponse,
     principal: Principal,
   ): HttpSession | undefined {
-    const id = header(req, 'mcp-session-id');
+    const id = headerValue(req.headers, 'mcp-session-id');
     if (!id) {
       sendRpcError(res, 400, 'Bad Request: Mcp-Session-Id header is required');
       return undefined;
@@ -405,7 +401,7 @@ export class McpHttpServer {
 
   /** GET: the session's standalone stream for change notifications. */
   private get(req: IncomingMessage, res: ServerResponse, principal: Principal): void {
-    if (!parseAccept(header(req, 'accept')).sse) {
+    if (!parseAccept(headerValue(req.headers, 'accept')).sse) {
       sendRpcError(res, 406, 'Not Acceptable: GET requires Accept: text/event-stream');
       return;
     }

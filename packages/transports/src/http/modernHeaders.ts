@@ -8,6 +8,7 @@ import { ErrorCode } from '@cloudg/core';
 import { ProtocolError } from '../jsonrpc/errors.js';
 import { isObject } from '../jsonrpc/messages.js';
 import { envelopeVersion } from '../protocol/envelope.js';
+import { headerValue } from './headerValue.js';
 
 /** Which body parameter `Mcp-Name` repeats, per method. */
 export const NAMED_PARAMS: Readonly<Record<string, 'name' | 'uri'>> = {
@@ -32,11 +33,6 @@ export function decodeHeaderValue(value: string): string | undefined {
   return Buffer.from(text, 'utf8').equals(bytes) ? text : undefined;
 }
 
-function single(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-}
-
 function mismatch(message: string): ProtocolError {
   return new ProtocolError(ErrorCode.HeaderMismatch, message);
 }
@@ -47,15 +43,15 @@ export function checkModernHeaders(
   message: Record<string, unknown>,
 ): ProtocolError | undefined {
   const params = isObject(message.params) ? message.params : {};
-  if (single(headers, 'mcp-protocol-version') !== envelopeVersion(params)) {
+  if (headerValue(headers, 'mcp-protocol-version') !== envelopeVersion(params)) {
     return mismatch("MCP-Protocol-Version header does not match the request envelope's protocol version");
   }
-  if (single(headers, 'mcp-method') !== message.method) {
+  if (headerValue(headers, 'mcp-method') !== message.method) {
     return mismatch("Mcp-Method header does not match the request body's method");
   }
   const key = typeof message.method === 'string' ? NAMED_PARAMS[message.method] : undefined;
   if (key) {
-    const raw = single(headers, 'mcp-name');
+    const raw = headerValue(headers, 'mcp-name');
     const decoded = raw === undefined ? undefined : decodeHeaderValue(raw);
     if (decoded === undefined || decoded !== params[key]) {
       return mismatch(`Mcp-Name header does not match the request body's '${key}' parameter`);

@@ -7,6 +7,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { ErrorCode } from '@cloudg/core';
 import { ProtocolError } from '../jsonrpc/errors.js';
 import { isObject } from '../jsonrpc/messages.js';
+import { headerValue } from './headerValue.js';
 import { decodeHeaderValue } from './modernHeaders.js';
 
 export interface ParamHeader {
@@ -63,8 +64,7 @@ export function checkParamHeaders(
   for (const param of params) {
     const value = valueAt(args, param.path);
     if (value === undefined || value === null) continue;
-    const raw = headers[`mcp-param-${param.name.toLowerCase()}`];
-    const text = Array.isArray(raw) ? raw.join(', ') : raw;
+    const text = headerValue(headers, `mcp-param-${param.name.toLowerCase()}`);
     const decoded = text === undefined ? undefined : decodeHeaderValue(text);
     if (decoded === undefined || !matches(decoded, value)) {
       return new ProtocolError(
