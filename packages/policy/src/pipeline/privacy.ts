@@ -3,7 +3,6 @@
  * `TransformPipeline`: one context per run (direction, principal, vault, primitive) and one report.
  */
 import {
-  type AnySpec,
   InvalidArgumentsError,
   type PipelineContext,
   type PipelineRun,
@@ -14,7 +13,6 @@ import {
   buildTransform,
   IDENTITY,
   Pipeline,
-  type PrimitiveKind,
   PrivacyError,
   type TransformReport as PrivacyReport,
   type PseudonymVault,
@@ -22,23 +20,13 @@ import {
   type TransformBuildContext,
   type TransformContext,
 } from '@cloudg/privacy';
+import { primitiveOf } from '../decide/primitive.js';
 import { TransformSpecError } from '../errors.js';
 import type { NormalizedSpec } from './specs.js';
 
 /** A vault that may rewrite its file after a pass that issued pseudonyms. */
 interface AutosavingVault {
   autosaveIfNeeded?(): boolean;
-}
-
-function primitiveKind(spec: AnySpec, kind: PipelineContext['kind']): PrimitiveKind {
-  if (kind === 'completion') return 'completion';
-  return spec.kind === 'template' ? 'resource_template' : spec.kind;
-}
-
-function identity(spec: AnySpec): string {
-  if (spec.kind === 'resource') return spec.uri;
-  if (spec.kind === 'template') return spec.uriTemplate;
-  return spec.name;
 }
 
 /** Core's view of a privacy pipeline. `isEmpty` is the privacy pipeline's own. */
@@ -54,16 +42,18 @@ export class PolicyPipeline implements TransformPipeline {
   }
 
   run(value: unknown, context: PipelineContext): PipelineRun {
-    const { principal, spec } = context;
+    const { principal } = context;
+    // The kind and identity the decision already worked out for this spec (cached per spec).
+    const primitive = primitiveOf(context.spec);
     const report: PrivacyReport = {};
     const ctx: TransformContext = {
       direction: context.direction,
       report,
       principal: { id: principal.id, roles: principal.sortedRoles() },
-      kind: primitiveKind(spec, context.kind),
-      name: identity(spec),
-      category: spec.category,
-      sensitivity: spec.sensitivity,
+      kind: context.kind === 'completion' ? 'completion' : primitive.kind,
+      name: primitive.identity,
+      category: primitive.category,
+      sensitivity: primitive.sensitivity,
       policy: this.policyName,
     };
     if (this.vault) ctx.vault = this.vault;
