@@ -37,9 +37,19 @@ export async function runCallTool<TApp>(
   } catch (error) {
     const target = outputTarget(layer, spec, principal);
     if (isMcpLayerError(error)) return errorResult(error.message, error.code, error.data, target);
-    layer.logger.error({ err: error, tool: spec.name }, `Tool ${spec.name} failed`);
-    return errorResult(describeException(error), StringErrorCode.HandlerError, undefined, target);
+    return handlerFailure(layer, spec, error, target);
   }
+}
+
+/** An unexpected exception: logged with its stack, answered as a `handler_error` result. */
+function handlerFailure<TApp>(
+  layer: Layer<TApp>,
+  spec: AnySpec<TApp>,
+  error: unknown,
+  target: TransformTarget,
+): Promise<ToolResult> {
+  layer.logger.error({ err: error, tool: spec.name }, `Tool ${spec.name} failed`);
+  return errorResult(describeException(error), StringErrorCode.HandlerError, undefined, target);
 }
 
 /** Steps 6 to 13: policy check, input pipeline, validation, handler under its timeout, finalisation. */
@@ -68,8 +78,7 @@ async function toolTerminal<TApp>(layer: Layer<TApp>, info: CallInfo<TApp>): Pro
       return errorResult(error.message, StringErrorCode.Timeout, undefined, output);
     }
     if (isMcpLayerError(error)) throw error;
-    layer.logger.error({ err: error, tool: spec.name }, `Tool ${spec.name} failed`);
-    return errorResult(describeException(error), StringErrorCode.HandlerError, undefined, output);
+    return handlerFailure(layer, spec, error, output);
   }
   return finalizeToolResult(raw, ctx.links, output, {
     maxOutputChars: layer.maxOutputChars,
