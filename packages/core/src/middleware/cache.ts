@@ -11,6 +11,7 @@ import { MetaKey } from '../meta.js';
 import { PromptResult, ToolResult } from '../results.js';
 import type { AnySpec } from '../specs/index.js';
 import type { AppAgnosticMiddleware } from './app-agnostic.js';
+import { isErrorResult } from './outcome.js';
 import type { CallInfo, CallResult, NextFn } from './types.js';
 
 export interface CachingOptions {
@@ -142,7 +143,7 @@ export class CachingMiddleware {
     if (entry) this.entries.delete(key);
     this.misses += 1;
     const result = await next(info);
-    if (!(result instanceof ToolResult && result.isError)) this.store(key, result);
+    if (!isErrorResult(result)) this.store(key, result);
     return result;
   }
 
