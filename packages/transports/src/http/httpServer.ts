@@ -27,7 +27,7 @@ import { checkParamHeaders, paramHeaders } from './paramHeaders.js';
 import { BodyTooLargeError, readBody } from './readBody.js';
 import { respond } from './respond.js';
 import { SERVER_HEADER, sendEmpty, sendJson, sendRpcError } from './responses.js';
-import { HttpSession, newSessionId, SessionStore } from './sessionStore.js';
+import { HttpSession, SessionStore } from './sessionStore.js';
 import { SseStream } from './sseStream.js';
 
 export interface BoundAddress {
@@ -343,13 +343,7 @@ export class McpHttpServer {
 
     if (initialize) {
       if (this.store.full) return sendRpcError(res, 503, 'Service Unavailable: too many sessions');
-      const entry = new HttpSession(newSessionId(), 'streamable', principal.id);
-      entry.session = this.protocol.createSession({
-        transport: 'http',
-        principal,
-        id: entry.id,
-        send: (m) => entry.send(m),
-      });
+      const entry = new HttpSession(this.protocol, 'streamable', principal);
       this.store.add(entry);
       const headers: Record<string, string> = { 'Mcp-Session-Id': entry.id };
       return respond(res, entry.session, message, {

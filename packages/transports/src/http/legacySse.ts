@@ -12,7 +12,7 @@ import { isJsonContentType, parseAccept } from './accept.js';
 import type { ResolvedHttpOptions } from './options.js';
 import { BodyTooLargeError, readBody } from './readBody.js';
 import { sendEmpty, sendRpcError } from './responses.js';
-import { HttpSession, newSessionId, type SessionStore } from './sessionStore.js';
+import { HttpSession, type SessionStore } from './sessionStore.js';
 import { SseStream } from './sseStream.js';
 
 export class LegacySseEndpoints {
@@ -33,13 +33,7 @@ export class LegacySseEndpoints {
       sendRpcError(res, 503, 'Service Unavailable: too many sessions');
       return;
     }
-    const entry = new HttpSession(newSessionId(), 'sse', principal.id);
-    entry.session = this.protocol.createSession({
-      transport: 'sse',
-      principal,
-      id: entry.id,
-      send: (message) => entry.send(message),
-    });
+    const entry = new HttpSession(this.protocol, 'sse', principal);
     this.store.add(entry);
     this.sequencers.set(entry, new MessageSequencer());
     const stream = new SseStream(res, this.options.keepaliveIntervalMs);

@@ -3,7 +3,9 @@
  * them, expired after an idle period unless a stream is open, capped in number.
  */
 import { randomBytes } from 'node:crypto';
+import type { Principal } from '@cloudg/core';
 import type { JsonRpcMessage } from '../jsonrpc/messages.js';
+import type { McpProtocolServer } from '../protocol/server.js';
 import type { Session } from '../protocol/session.js';
 import type { SseStream } from './sseStream.js';
 
@@ -13,16 +15,27 @@ const OUTBOX_LIMIT = 1024;
 export type SessionKind = 'streamable' | 'sse';
 
 export class HttpSession {
+  readonly id = randomBytes(16).toString('hex');
+  readonly principalId: string;
+  readonly session: Session;
   lastSeen = Date.now();
   stream: SseStream | undefined;
-  session!: Session;
   private readonly outbox: Array<JsonRpcMessage | JsonRpcMessage[]> = [];
 
+  /** A new session id with its protocol session, whose server-initiated messages go through `send`. */
   constructor(
-    readonly id: string,
+    protocol: McpProtocolServer,
     readonly kind: SessionKind,
-    readonly principalId: string,
-  ) {}
+    principal: Principal,
+  ) {
+    this.principalId = principal.id;
+    this.session = protocol.createSession({
+      transport: kind === 'sse' ? 'sse' : 'http',
+      principal,
+      id: this.id,
+      send: (message) => this.send(message),
+    });
+  }
 
   /** Deliver a server-initiated message: on the open stream, or queued until one opens. */
   send(message: JsonRpcMessage | JsonRpcMessage[]): void {
@@ -43,10 +56,6 @@ export class HttpSession {
   touch(): void {
     this.lastSeen = Date.now();
   }
-}
-
-export function newSessionId(): string {
-  return randomBytes(16).toString('hex');
 }
 
 export class SessionStore {
