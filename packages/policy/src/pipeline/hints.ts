@@ -1,7 +1,8 @@
 /** Tool transform hints (section 10.4), read into one shape. */
 
+import { isDict } from '../load/merge.js';
 import type { TransformSpecInput } from '../schema/config.js';
-import { canonicalType, isDict, type NormalizedSpec, normalizeSpec } from './specs.js';
+import { canonicalType, type NormalizedSpec, normalizeSpec } from './specs.js';
 
 export interface TransformHintSet {
   /** Output transforms to remove, by canonical type or id; `all` removes every one. */

@@ -5,6 +5,7 @@
  */
 import { canonicalName, resolveTransformType } from '@cloudg/privacy';
 import { TransformSpecError } from '../errors.js';
+import { isDict } from '../load/merge.js';
 import type { TransformSpecInput } from '../schema/config.js';
 
 export interface NormalizedSpec {
@@ -40,10 +41,6 @@ export function normalizeSpec(spec: TransformSpecInput): NormalizedSpec {
   return { type, id: typeof spec.id === 'string' ? spec.id : type, options };
 }
 
-function isDict(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** Merge `source` into a copy of `target`: mappings recurse, lists and scalars are replaced. */
 export function deepMerge(
   target: Record<string, unknown>,
@@ -56,5 +53,3 @@ export function deepMerge(
   }
   return out;
 }
-
-export { isDict };
