@@ -65,8 +65,3 @@ export interface CloudAsset {
   /** Extra collector fields survive a load and a save. */
   [extra: string]: unknown;
 }
-
-/** The file form of an asset: the model plus the derived `display_id`. */
-export function assetToFile(asset: CloudAsset): Record<string, unknown> {
-  return { ...asset, display_id: asset.arn ?? asset.id };
-}

@@ -1,7 +1,6 @@
 import {
   type JsonValue,
   type PromptMessage,
-  renderJson,
   structuredResource,
   structuredText,
   type ToolContext,
@@ -19,11 +18,6 @@ export const NO_DATA_TEXT =
 
 /** How a context message's text is built around its JSON. */
 const CONTEXT_RULE = { prefix: `${CONTEXT_HEADING}\n\`\`\`json\n`, suffix: '\n```' };
-
-/** The text of a JSON context message. */
-export function renderContext(data: JsonValue): string {
-  return `${CONTEXT_RULE.prefix}${renderJson(data)}${CONTEXT_RULE.suffix}`;
-}
 
 /**
  * The JSON context message. Its text is rendered from data the layer can see, so the policy's
