@@ -177,10 +177,9 @@ export async function errorResult(
 ): Promise<ToolResult> {
   const msg = await applyPipeline(target, message);
   const meta: Record<string, JsonValue> = { [MetaKey.errorCode]: code };
-  const report: TransformReport = { ...msg.report };
+  // The reports of these two runs are not kept: error results carry no `cloudg/transforms`.
   if (data !== undefined && data !== null) {
     const run = await applyPipeline(target, toJsonable(data));
-    mergeReports(report, run.report);
     meta[MetaKey.errorData] = toJsonable(run.value);
   }
   const text = typeof msg.value === 'string' ? msg.value : message;
