@@ -29,11 +29,18 @@ export function unregisterDetector(name: string): boolean {
 
 /** The built-in detectors in priority order, with registered ones replacing or following them. */
 export function defaultDetectors(): Detector[] {
-  const all = builtinDetectors();
-  for (const d of registered.values()) {
-    const at = all.findIndex((b) => b.name === d.name);
-    if (at === -1) all.push(d);
-    else all[at] = d;
+  return overlayDetectors(builtinDetectors(), registered.values());
+}
+
+/**
+ * Lays `extra` over `base` in place: a detector replaces the one of its name where it stands
+ * (keeping its priority), otherwise it goes to the end. Returns `base`.
+ */
+export function overlayDetectors(base: Detector[], extra: Iterable<Detector>): Detector[] {
+  for (const d of extra) {
+    const at = base.findIndex((b) => b.name === d.name);
+    if (at === -1) base.push(d);
+    else base[at] = d;
   }
-  return all;
+  return base;
 }

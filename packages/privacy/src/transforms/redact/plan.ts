@@ -5,7 +5,7 @@
 import { compileCustomDetector } from '../../detectors/custom.js';
 import { entityChain } from '../../detectors/entities.js';
 import { accountEntityFor, builtinKeyRules, type KeyRule } from '../../detectors/keyRules.js';
-import { defaultDetectors } from '../../detectors/registry.js';
+import { defaultDetectors, overlayDetectors } from '../../detectors/registry.js';
 import { DetectorSet } from '../../detectors/scan.js';
 import type { Detector } from '../../detectors/types.js';
 import { KEEP, parseStrategy, type Strategy } from '../strategies.js';
@@ -75,13 +75,7 @@ export class RedactionPlan {
         ? this.allow(parseStrategy(input.defaultStrategy), input.allowPseudonymize)
         : (fromTable ?? KEEP);
 
-    const all = defaultDetectors();
-    for (const raw of input.customDetectors) {
-      const d = toDetector(raw);
-      const at = all.findIndex((b) => b.name === d.name);
-      if (at === -1) all.push(d);
-      else all[at] = d;
-    }
+    const all = overlayDetectors(defaultDetectors(), input.customDetectors.map(toDetector));
     const disabled = new Set(input.disabledDetectors);
     for (const d of all) {
       if (!d.enabled || disabled.has(d.name) || d.confidence < input.minConfidence) continue;
