@@ -6,9 +6,9 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { type ArgumentIssue, InvalidArgumentsError } from '../errors.js';
-import { isPlainObject, type JsonObject } from '../json.js';
+import type { JsonObject } from '../json.js';
 import { coerceToSchema } from './coerce.js';
-import { invalidArgumentsMessage } from './validate.js';
+import { argumentsObject, invalidArgumentsMessage, oneOf } from './validate.js';
 
 // One compiler for every tool: ajv caches compiled schemas. `strict: false` lets MCP's own
 // annotations (`x-mcp-header` and friends) through; remote `$ref`s are never fetched.
@@ -29,10 +29,6 @@ export interface JsonSchemaValidator {
 
 function joinPath(base: string, key: string): string {
   return base ? `${base}.${key}` : key;
-}
-
-function quote(value: unknown): string {
-  return typeof value === 'string' ? `'${value}'` : String(value);
 }
 
 function locOf(error: ErrorObject): string {
@@ -90,14 +86,10 @@ function issueOf(error: ErrorObject): ArgumentIssue | undefined {
       return { loc, msg: `List should have at most ${p.limit} items`, type: 'too_long' };
     case 'pattern':
       return { loc, msg: `String should match pattern '${p.pattern}'`, type: 'string_pattern_mismatch' };
-    case 'enum': {
-      const values = (p.allowedValues as unknown[]).map(quote);
-      const text =
-        values.length > 1 ? `${values.slice(0, -1).join(', ')} or ${values.at(-1)}` : values.join('');
-      return { loc, msg: `Input should be ${text}`, type: 'literal_error' };
-    }
+    case 'enum':
+      return { loc, msg: `Input should be ${oneOf(p.allowedValues as unknown[])}`, type: 'literal_error' };
     case 'const':
-      return { loc, msg: `Input should be ${quote(p.allowedValue)}`, type: 'literal_error' };
+      return { loc, msg: `Input should be ${oneOf([p.allowedValue])}`, type: 'literal_error' };
     // Composition and conditionals report their failing branches too; the summary line is enough.
     case 'if':
       return undefined;
@@ -121,14 +113,8 @@ export function jsonSchemaValidator(schema: JsonObject): JsonSchemaValidator {
   return {
     schema,
     validate(args: unknown): Record<string, unknown> {
-      if (args === undefined || args === null) args = {};
-      if (!isPlainObject(args)) {
-        throw new InvalidArgumentsError('arguments must be an object', {
-          data: [{ loc: '', msg: 'Input should be a valid dictionary', type: 'dict_type' }],
-        });
-      }
       // Validation fills defaults in place: work on a copy so the caller's object is untouched.
-      const value = structuredClone(coerceToSchema(args, schema)) as Record<string, unknown>;
+      const value = structuredClone(coerceToSchema(argumentsObject(args), schema)) as Record<string, unknown>;
       if (compiled(value)) return value;
       const seen = new Set<string>();
       const issues: ArgumentIssue[] = [];

@@ -15,7 +15,8 @@ function quote(value: unknown): string {
   return typeof value === 'string' ? `'${value}'` : String(value);
 }
 
-function oneOf(values: readonly unknown[]): string {
+/** `'a', 'b' or 'c'`: the allowed values as the messages list them. */
+export function oneOf(values: readonly unknown[]): string {
   const parts = values.map(quote);
   if (parts.length <= 1) return parts.join('');
   return `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}`;
@@ -172,6 +173,17 @@ export function invalidArgumentsMessage(issues: readonly ArgumentIssue[]): strin
   return `Invalid arguments: ${issues.map((i) => (i.loc ? `${i.loc}: ${i.msg}` : i.msg)).join('; ')}`;
 }
 
+/** The arguments of a call as an object: none at all counts as `{}`, anything else is refused. */
+export function argumentsObject(args: unknown): Record<string, unknown> {
+  if (args === undefined || args === null) return {};
+  if (!isPlainObject(args)) {
+    throw new InvalidArgumentsError('arguments must be an object', {
+      data: [{ loc: '', msg: 'Input should be a valid dictionary', type: 'dict_type' }],
+    });
+  }
+  return args;
+}
+
 /**
  * Validate and coerce `args` against a tool's schema. Returns the parsed arguments with
  * defaults filled in, or throws `InvalidArgumentsError` listing every problem.
@@ -181,13 +193,7 @@ export function validateArguments(
   args: unknown,
   jsonSchema?: JsonObject,
 ): Record<string, unknown> {
-  if (args === undefined || args === null) args = {};
-  if (!isPlainObject(args)) {
-    throw new InvalidArgumentsError('arguments must be an object', {
-      data: [{ loc: '', msg: 'Input should be a valid dictionary', type: 'dict_type' }],
-    });
-  }
-  const prepared = coerceToSchema(args, jsonSchema);
+  const prepared = coerceToSchema(argumentsObject(args), jsonSchema);
   const result = schema.safeParse(prepared);
   if (result.success) return result.data as Record<string, unknown>;
   const issues = issuesFromZod(result.error.issues, prepared, jsonSchema);
