@@ -10,6 +10,7 @@ import {
   isMcpLayerError,
   type LogLevel,
   NotFoundError,
+  onCancel,
   type Principal,
 } from '@cloudg/core';
 import { invalidRequest, methodNotFound, ProtocolError } from '../jsonrpc/errors.js';
@@ -185,8 +186,8 @@ export class Session {
     const cancellation = new Cancellation();
     const outer = options.signal;
     const forward = () => cancellation.abort(new CancelledError('Request cancelled'));
-    if (outer?.aborted || this.closed) forward();
-    else outer?.addEventListener('abort', forward, { once: true });
+    const stopForwarding = outer ? onCancel(outer, forward) : undefined;
+    if (this.closed) forward();
     let running = this.inflight.get(id);
     if (!running) {
       running = [];
@@ -220,7 +221,7 @@ export class Session {
       if (cancellation.aborted || error instanceof CancelledError) return undefined;
       return errorResponse(id, this.toErrorObject(error, method, params, era));
     } finally {
-      outer?.removeEventListener('abort', forward);
+      stopForwarding?.();
       running.splice(running.indexOf(cancellation), 1);
       if (running.length === 0) this.inflight.delete(id);
     }
