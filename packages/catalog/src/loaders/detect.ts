@@ -33,6 +33,12 @@ export const INVENTORY_MAP_FILE = 'inventory-map.json';
 export const FINDINGS_REPORT_FILE = 'findings.json';
 export const CHECKOV_RESULTS_FILE = 'results_json.json';
 
+/** A ScoutSuite results file as a directory holds it: `scoutsuite_results*.js`. */
+export function isScoutsuiteResultsFile(name: string): boolean {
+  return name.startsWith('scoutsuite_results') && name.endsWith('.js');
+}
+
+/** A single file `kind: "auto"` reads as ScoutSuite: the results prefix or any `.js` file. */
 export function isScoutsuiteFileName(name: string): boolean {
   return name.startsWith('scoutsuite_results') || name.endsWith('.js');
 }
@@ -42,7 +48,7 @@ export function detectDirectoryKind(entries: readonly string[]): LoaderKind | un
   const names = new Set(entries);
   if (names.has(INVENTORY_MAP_FILE)) return 'inventory';
   if (names.has(FINDINGS_REPORT_FILE)) return 'report';
-  if (entries.some((n) => n.startsWith('scoutsuite_results') && n.endsWith('.js'))) return 'scoutsuite';
+  if (entries.some(isScoutsuiteResultsFile)) return 'scoutsuite';
   if (names.has(CHECKOV_RESULTS_FILE)) return 'checkov';
   return undefined;
 }

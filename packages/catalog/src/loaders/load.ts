@@ -10,6 +10,8 @@ import {
   detectDocumentKind,
   FINDINGS_REPORT_FILE,
   INVENTORY_MAP_FILE,
+  isScoutsuiteFileName,
+  isScoutsuiteResultsFile,
 } from './detect.js';
 import { malformedJson, pathMissing, unrecognisedContent } from './errors.js';
 import type { ScannerFinding } from './finding-factory.js';
@@ -104,7 +106,7 @@ async function loadDirectory(
       if (!entries.includes(FINDINGS_REPORT_FILE)) throw pathMissing(join(dir, FINDINGS_REPORT_FILE));
       return { kind, data: await loadFindingsReport(join(dir, FINDINGS_REPORT_FILE), options) };
     case 'scoutsuite': {
-      const files = entries.filter((n) => n.startsWith('scoutsuite_results') && n.endsWith('.js'));
+      const files = entries.filter(isScoutsuiteResultsFile);
       const findings: ScannerFinding[] = [];
       for (const f of files) {
         const p = join(dir, f);
@@ -142,10 +144,7 @@ async function loadFile(
   options: ReadOptions,
 ): Promise<{ kind: LoaderKind; data: LoadedData }> {
   const name = basename(path);
-  if (
-    requested === 'scoutsuite' ||
-    (requested === 'auto' && (name.startsWith('scoutsuite_results') || name.endsWith('.js')))
-  ) {
+  if (requested === 'scoutsuite' || (requested === 'auto' && isScoutsuiteFileName(name))) {
     return {
       kind: 'scoutsuite',
       data: { findings: parseScoutsuite(parseScoutsuiteText(await readTextFile(path, options), path)) },
