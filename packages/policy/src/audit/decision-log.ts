@@ -71,20 +71,12 @@ export class DecisionLog {
     return this.ring.toArray().map((e) => ({ ...e, roles: [...e.roles], arguments: { ...e.arguments } }));
   }
 
-  clear(): void {
-    this.ring.clear();
-  }
-
-  /** Record a decision: kept when the ring has room, logged when auditing or not an allowed call. */
-  record(
-    decision: DecisionOutcome,
-    fields: Omit<DecisionEntry, 'ts' | 'decision'>,
-    options: { keep?: boolean } = {},
-  ): DecisionEntry {
+  /** Record a decision: kept in the ring (the oldest goes), logged when auditing or not an allowed call. */
+  record(decision: DecisionOutcome, fields: Omit<DecisionEntry, 'ts' | 'decision'>): DecisionEntry {
     const entry: DecisionEntry = { ts: this.now(), decision, ...fields };
     if (fields.reason === undefined) delete entry.reason;
     this.count(decision);
-    if (options.keep ?? true) this.ring.push(entry);
+    this.ring.push(entry);
     if (decision !== 'allowed' || this.audit) this.logLine(entry);
     return entry;
   }

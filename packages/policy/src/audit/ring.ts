@@ -8,10 +8,6 @@ export class Ring<T> {
     this.items = new Array<T | undefined>(Math.max(0, capacity));
   }
 
-  get size(): number {
-    return this.count;
-  }
-
   push(item: T): void {
     if (this.capacity === 0) return;
     const index = (this.start + this.count) % this.capacity;
@@ -34,11 +30,5 @@ export class Ring<T> {
     const out: T[] = [];
     for (let i = 0; i < this.count; i++) out.push(this.items[(this.start + i) % this.capacity] as T);
     return out;
-  }
-
-  clear(): void {
-    this.items.fill(undefined);
-    this.start = 0;
-    this.count = 0;
   }
 }
