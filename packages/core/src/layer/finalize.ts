@@ -19,6 +19,11 @@ export function renderJson(value: JsonValue): string {
   return JSON.stringify(value, null, 2);
 }
 
+/** What a pipeline gave back for a text: the string itself, or indented JSON when it made a value of it. */
+export function pipelineText(value: unknown): string {
+  return typeof value === 'string' ? value : renderJson(toJsonable(value));
+}
+
 async function transformLink(
   target: TransformTarget,
   link: ResourceLink,
@@ -48,9 +53,8 @@ async function transformText(
   // Text rendered from data is transformed through the data, so key-based detectors see keys.
   const run = await applyPipeline(target, structured ? structured.data : text);
   mergeReports(report, run.report);
-  const value = toJsonable(run.value);
-  if (structured) return renderStructured(value, structured.rule);
-  return typeof run.value === 'string' ? run.value : renderJson(value);
+  if (structured) return renderStructured(toJsonable(run.value), structured.rule);
+  return pipelineText(run.value);
 }
 
 /** Drop the data and render keys of a structured block: they never reach the wire. */

@@ -6,7 +6,7 @@ import { MetaKey } from '../meta.js';
 import { type CallInfo, composeChain } from '../middleware/types.js';
 import type { TransformReport } from '../policy-port.js';
 import type { AnySpec, ResourceSpec, ResourceTemplateSpec } from '../specs/index.js';
-import { renderJson } from './finalize.js';
+import { pipelineText, renderJson } from './finalize.js';
 import type { CallOptions, Layer } from './layer.js';
 import {
   applyPipeline,
@@ -87,9 +87,7 @@ async function normalizeContents(
   }
   if (typeof raw === 'string') {
     const run = await applyPipeline(target, raw);
-    return [
-      { uri, mimeType, text: typeof run.value === 'string' ? run.value : renderJson(toJsonable(run.value)) },
-    ];
+    return [{ uri, mimeType, text: pipelineText(run.value) }];
   }
   if (looksLikeContents(raw)) {
     if (!isActive(target.pipeline)) return raw;
@@ -100,10 +98,7 @@ async function normalizeContents(
         continue;
       }
       const run = await applyPipeline(target, item.text);
-      out.push({
-        ...item,
-        text: typeof run.value === 'string' ? run.value : renderJson(toJsonable(run.value)),
-      });
+      out.push({ ...item, text: pipelineText(run.value) });
     }
     return out;
   }
