@@ -13,7 +13,7 @@ export interface TokenSpec {
   id: string;
 }
 
-export function sha256Hex(value: string): string {
+function sha256Hex(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
 }
 

@@ -34,7 +34,7 @@ export function isLoopbackAddress(host: string): boolean {
   return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
-export function compilePattern(pattern: string): RegExp {
+function compilePattern(pattern: string): RegExp {
   const body = [...pattern]
     .map((ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')))
     .join('');

@@ -11,7 +11,7 @@ import { envelopeVersion } from '../protocol/envelope.js';
 import { headerValue } from './headerValue.js';
 
 /** Which body parameter `Mcp-Name` repeats, per method. */
-export const NAMED_PARAMS: Readonly<Record<string, 'name' | 'uri'>> = {
+const NAMED_PARAMS: Readonly<Record<string, 'name' | 'uri'>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',

@@ -67,10 +67,6 @@ export class SessionStore {
     readonly idleMs: number,
   ) {}
 
-  get size(): number {
-    return this.sessions.size;
-  }
-
   get full(): boolean {
     return this.sessions.size >= this.maxSessions;
   }
@@ -95,16 +91,12 @@ export class SessionStore {
   }
 
   /** Remove sessions idle for longer than the timeout that have no open stream. */
-  reap(now = Date.now()): number {
-    let removed = 0;
+  private reap(): void {
+    const now = Date.now();
     for (const entry of [...this.sessions.values()]) {
       const streaming = entry.stream !== undefined && !entry.stream.closed;
-      if (!streaming && now - entry.lastSeen > this.idleMs) {
-        this.delete(entry.id);
-        removed += 1;
-      }
+      if (!streaming && now - entry.lastSeen > this.idleMs) this.delete(entry.id);
     }
-    return removed;
   }
 
   start(): void {

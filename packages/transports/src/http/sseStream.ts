@@ -5,7 +5,7 @@
 import type { ServerResponse } from 'node:http';
 import { SERVER_HEADER } from './responses.js';
 
-export const SSE_HEADERS: Readonly<Record<string, string>> = {
+const SSE_HEADERS: Readonly<Record<string, string>> = {
   'Content-Type': 'text/event-stream',
   'Cache-Control': 'no-cache, no-transform',
   'X-Accel-Buffering': 'no',

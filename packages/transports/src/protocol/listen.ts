@@ -17,7 +17,7 @@ export interface ListenFilter {
 }
 
 /** The part of the requested filter this server honours (all four kinds, as asked). */
-export function acceptFilter(requested: unknown): ListenFilter {
+function acceptFilter(requested: unknown): ListenFilter {
   if (requested === undefined || requested === null) return {};
   if (!isObject(requested)) throw invalidParams('notifications must be an object');
   const filter: ListenFilter = {};
@@ -34,7 +34,7 @@ export function acceptFilter(requested: unknown): ListenFilter {
   return filter;
 }
 
-export function wants(filter: ListenFilter, event: ChangeEvent): boolean {
+function wants(filter: ListenFilter, event: ChangeEvent): boolean {
   switch (event.kind) {
     case 'tools':
       return filter.toolsListChanged === true;

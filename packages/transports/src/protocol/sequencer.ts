@@ -22,10 +22,6 @@ export class MessageSequencer {
     void task.finally(() => this.tasks.delete(task));
   }
 
-  get pending(): number {
-    return this.tasks.size;
-  }
-
   /** Wait for everything submitted so far, at most `timeoutMs`; true when all finished. */
   async drain(timeoutMs: number): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;

@@ -47,7 +47,7 @@ export interface StdioOptions extends ProtocolOptions {
 }
 
 /** Far above any real request, low enough that one line cannot exhaust memory. */
-export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 /** Serve until stdin ends; resolves once in-flight work is done (or cancelled) and output is flushed. */
 export async function serveStdio(layer: Layer<unknown>, options: StdioOptions = {}): Promise<void> {
