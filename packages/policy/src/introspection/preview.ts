@@ -6,26 +6,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AnySpec, Principal, TransformReport } from '@cloudg/core';
-import { type PrimitiveKind, TokenVault, type TransformContext } from '@cloudg/privacy';
+import { TokenVault, type TransformContext } from '@cloudg/privacy';
+import { primitiveOf } from '../decide/primitive.js';
 import type { IntrospectionHost } from './host.js';
 
 /** A vault for one preview: random key, same scope as the policy's, never saved. */
-export function previewVault(host: IntrospectionHost): TokenVault {
+function previewVault(host: IntrospectionHost): TokenVault {
   return new TokenVault({
     key: randomBytes(32),
     scope: host.vault.stats?.().scope ?? host.config.vault.scope,
     saveOnExit: false,
   });
-}
-
-function kindOf(spec: AnySpec): PrimitiveKind {
-  return spec.kind === 'template' ? 'resource_template' : spec.kind;
-}
-
-function identityOf(spec: AnySpec): string {
-  if (spec.kind === 'resource') return spec.uri;
-  if (spec.kind === 'template') return spec.uriTemplate;
-  return spec.name;
 }
 
 export function preview(
@@ -45,10 +36,11 @@ export function preview(
     policy: host.name,
   };
   if (tool) {
-    context.kind = kindOf(tool);
-    context.name = identityOf(tool);
-    context.category = tool.category;
-    context.sensitivity = tool.sensitivity;
+    const primitive = primitiveOf(tool);
+    context.kind = primitive.kind;
+    context.name = primitive.identity;
+    context.category = primitive.category;
+    context.sensitivity = primitive.sensitivity;
   }
   const run = pipeline.run(data, context);
   // Reports hold counts and labels only, which are JSON values.
