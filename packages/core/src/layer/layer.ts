@@ -127,15 +127,10 @@ export class Layer<TApp = unknown> {
     return options.principal ?? options.context?.principal ?? Principal.local();
   }
 
-  /** The context of a call: the caller's own when given, else a new one for the caller. */
-  resolveCall(options: CallOptions<TApp>, kind: CallKind, name: string): ToolContext<TApp> {
-    const ctx = options.context ?? this.context(this.callerOf(options), options);
-    ctx.kind = kind;
-    ctx.name = name;
-    return ctx;
-  }
-
-  /** The CallInfo middleware sees, with its context; the clock for `cloudg/duration_ms` starts here. */
+  /**
+   * The CallInfo middleware sees, with its context (the caller's own when given, else a new one
+   * for `principal`); the clock for `cloudg/duration_ms` starts here.
+   */
   startCall(
     kind: CallKind,
     name: string,
@@ -144,7 +139,9 @@ export class Layer<TApp = unknown> {
     principal: Principal,
     options: CallOptions<TApp>,
   ): CallInfo<TApp> {
-    const context = this.resolveCall({ ...options, principal }, kind, name);
+    const context = options.context ?? this.context(principal, options);
+    context.kind = kind;
+    context.name = name;
     return { kind, name, spec, arguments: args, principal, context, started: performance.now() };
   }
 
