@@ -14,15 +14,17 @@ export function normaliseEnumValue(value: string): string {
 const MESSAGE_VALUES = 30;
 
 /**
- * An unknown enumerated value. The message names up to three close valid values and the
- * valid list (first 30); it never repeats the caller's value, which goes in `data.value`.
+ * An unknown enumerated value. The message names up to three close valid values (similarity at
+ * least `cutoff`) and the valid list (first 30); it never repeats the caller's value, which goes
+ * in `data.value`.
  */
 export function unknownEnumValue(
   label: string,
   value: string,
   valid: readonly string[],
+  cutoff = 0.6,
 ): InvalidArgumentsError {
-  const close = closeMatches(normaliseEnumValue(value), valid, 3, 0.6);
+  const close = closeMatches(normaliseEnumValue(value), valid, 3, cutoff);
   const hint = close.length ? ` Did you mean ${close.join(', ')}?` : '';
   const shown = valid.slice(0, MESSAGE_VALUES).join(', ');
   const more = valid.length > MESSAGE_VALUES ? ', ...' : '';
