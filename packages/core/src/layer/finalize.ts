@@ -57,22 +57,21 @@ async function transformText(
   return pipelineText(run.value);
 }
 
-/** Drop the data and render keys of a structured block: they never reach the wire. */
-function stripStructured(block: Content): Content {
-  if (block.type === 'resource') {
-    const meta = withoutStructuredMeta(block.resource._meta);
-    if (meta === block.resource._meta) return block;
-    const resource = { ...block.resource };
-    if (meta) resource._meta = meta;
-    else delete resource._meta;
-    return { ...block, resource };
-  }
-  const meta = withoutStructuredMeta(block._meta);
-  if (meta === block._meta) return block;
-  const out = { ...block };
+/** A copy of `holder` without the data and render keys in its `_meta`, or itself when it has none. */
+function withoutStructured<T extends { _meta?: JsonObject }>(holder: T): T {
+  const meta = withoutStructuredMeta(holder._meta);
+  if (meta === holder._meta) return holder;
+  const out = { ...holder };
   if (meta) out._meta = meta;
   else delete out._meta;
   return out;
+}
+
+/** Drop the data and render keys of a structured block (an embedded resource's): they never reach the wire. */
+function stripStructured(block: Content): Content {
+  if (block.type !== 'resource') return withoutStructured(block);
+  const resource = withoutStructured(block.resource);
+  return resource === block.resource ? block : { ...block, resource };
 }
 
 async function transformBlock(
