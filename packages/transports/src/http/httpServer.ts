@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { type Layer, Principal } from '@cloudg/core';
+import { ErrorCode, type Layer, Principal } from '@cloudg/core';
 import { type PrincipalResolver, RequestInfo, resolvePrincipal } from '../auth/principalResolver.js';
 import { TokenAuth } from '../auth/tokenAuth.js';
 import { ProtocolError } from '../jsonrpc/errors.js';
@@ -79,7 +79,7 @@ export class McpHttpServer {
         this.responding.set(req.socket, res);
         this.handle(req, res).catch((error: unknown) => {
           layer.logger.error({ err: error }, 'HTTP request failed');
-          if (!res.headersSent) sendRpcError(res, 500, 'Internal error', { code: -32603 });
+          if (!res.headersSent) sendRpcError(res, 500, 'Internal error', { code: ErrorCode.InternalError });
           else res.end();
         });
       },
@@ -99,7 +99,11 @@ export class McpHttpServer {
           : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
             ? ['408 Request Timeout', 'Request timeout']
             : ['400 Bad Request', 'Bad Request'];
-      const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message } });
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: ErrorCode.InvalidRequest, message },
+      });
       socket.end(
         `HTTP/1.1 ${status}\r\nServer: ${SERVER_HEADER}\r\nContent-Type: application/json\r\n` +
           `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
@@ -251,7 +255,7 @@ export class McpHttpServer {
     try {
       message = parseJsonBytes(body);
     } catch {
-      return sendRpcError(res, 400, 'Parse error', { code: -32700 });
+      return sendRpcError(res, 400, 'Parse error', { code: ErrorCode.ParseError });
     }
 
     if (Array.isArray(message)) {

@@ -3,7 +3,7 @@
  * the endpoint to POST messages to; answers travel back on the stream.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Principal } from '@cloudg/core';
+import { ErrorCode, type Principal } from '@cloudg/core';
 import { errorResponse } from '../jsonrpc/messages.js';
 import { parseJsonBytes } from '../jsonrpc/parseJson.js';
 import { MessageSequencer } from '../protocol/sequencer.js';
@@ -76,7 +76,7 @@ export class LegacySseEndpoints {
     try {
       message = parseJsonBytes(body);
     } catch {
-      sendRpcError(res, 400, 'Parse error', { code: -32700 });
+      sendRpcError(res, 400, 'Parse error', { code: ErrorCode.ParseError });
       return;
     }
     entry.touch();
@@ -87,7 +87,7 @@ export class LegacySseEndpoints {
         if (result !== undefined) entry.send(result);
       } catch (error) {
         this.protocol.layer.logger.error({ err: error }, 'sse message failed');
-        entry.send(errorResponse(null, { code: -32603, message: 'Internal error' }));
+        entry.send(errorResponse(null, { code: ErrorCode.InternalError, message: 'Internal error' }));
       }
     });
   }

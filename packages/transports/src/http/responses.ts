@@ -1,5 +1,6 @@
 /** Small writers for plain HTTP answers; every answer names the server. */
 import type { ServerResponse } from 'node:http';
+import { ErrorCode } from '@cloudg/core';
 
 export const SERVER_HEADER = 'cloudg-mcp';
 
@@ -31,7 +32,7 @@ export function sendRpcError(
     headers?: Record<string, string>;
   } = {},
 ): void {
-  const error: Record<string, unknown> = { code: options.code ?? -32600, message };
+  const error: Record<string, unknown> = { code: options.code ?? ErrorCode.InvalidRequest, message };
   if (options.data !== undefined) error.data = options.data;
   sendJson(res, status, { jsonrpc: '2.0', id: options.id ?? null, error }, options.headers);
 }

@@ -3,7 +3,7 @@
  * writer, requests served concurrently, and a grace period for requests in flight at end of input.
  */
 import type { Readable } from 'node:stream';
-import type { Layer, Principal } from '@cloudg/core';
+import { ErrorCode, type Layer, type Principal } from '@cloudg/core';
 import { type PrincipalResolver, RequestInfo, resolvePrincipal } from '../auth/principalResolver.js';
 import { parseError } from '../jsonrpc/errors.js';
 import { LineSplitter } from '../jsonrpc/framing.js';
@@ -74,7 +74,11 @@ export async function serveStdio(layer: Layer<unknown>, options: StdioOptions = 
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const splitter = new LineSplitter(maxLineBytes, () =>
     writer.send(
-      errorResponse(null, { code: -32600, message: 'Request too large', data: { limit: maxLineBytes } }),
+      errorResponse(null, {
+        code: ErrorCode.InvalidRequest,
+        message: 'Request too large',
+        data: { limit: maxLineBytes },
+      }),
     ),
   );
 
