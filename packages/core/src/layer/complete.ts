@@ -7,10 +7,9 @@ import type { CallOptions, CompletionRef, Layer } from './layer.js';
 import { applyPipeline, pipelineTarget, type TransformTarget } from './transform.js';
 
 export const MAX_COMPLETION_VALUES = 100;
-const EMPTY: CompletionResult = Object.freeze({ values: [], total: 0, hasMore: false }) as CompletionResult;
-
+/** No candidates; a new object each time, since callers may fill in the one they get. */
 function empty(): CompletionResult {
-  return { ...EMPTY, values: [] };
+  return { values: [], total: 0, hasMore: false };
 }
 
 export async function runCompletion<TApp>(
