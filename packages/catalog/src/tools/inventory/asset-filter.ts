@@ -36,9 +36,11 @@ export function knownAssetTypes(dataset: Dataset): string[] {
 export function filterAssets(dataset: Dataset, args: AssetFilterArgs): CloudAsset[] {
   const idx = dataset.indexes;
   const provider = args.provider?.trim() ? parseEnum('provider', args.provider, PROVIDERS) : null;
-  const types = args.asset_types?.length
-    ? new Set(args.asset_types.map((t) => parseVocabulary('asset type', t, knownAssetTypes(dataset))))
-    : null;
+  let types: Set<string> | null = null;
+  if (args.asset_types?.length) {
+    const valid = knownAssetTypes(dataset);
+    types = new Set(args.asset_types.map((t) => parseVocabulary('asset type', t, valid)));
+  }
   const region = args.region?.trim().toLowerCase() || null;
   const account = args.account_id?.trim() || null;
   const query = args.query?.trim().toLowerCase() || null;
