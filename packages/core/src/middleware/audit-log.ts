@@ -176,9 +176,9 @@ export class AuditLogMiddleware {
   ): void {
     const logger = info.context.layer.logger;
     this.logger = logger;
+    if (this.closed) return;
     try {
       const record = this.record(info, performance.now() - started, outcome, error, transforms);
-      if (this.closed) return;
       if (this.fd !== undefined) {
         writeSync(this.fd, serialise(record));
       } else if (this.stream) {
