@@ -4,8 +4,10 @@ import { fileURLToPath } from 'node:url';
 
 export const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
 export const STDIO_SCRIPT = fileURLToPath(new URL('./stdioServer.ts', import.meta.url));
-/** How to run the TypeScript server script with Node 20: tsx, resolving workspace packages to sources. */
-export const NODE_ARGS = ['--import', 'tsx', '--conditions=@cloudg/source', STDIO_SCRIPT];
+/** How Node 20 runs a TypeScript script here: tsx, resolving workspace packages to their sources. */
+export const TSX_ARGS = ['--import', 'tsx', '--conditions=@cloudg/source'];
+/** Node's arguments for the stdio test server. */
+export const NODE_ARGS = [...TSX_ARGS, STDIO_SCRIPT];
 
 export class StdioChild {
   readonly proc: ChildProcessWithoutNullStreams;

@@ -1,7 +1,7 @@
 /** Start `httpServerChild.ts` as a child process and learn its port. */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { PACKAGE_DIR } from './child.js';
+import { PACKAGE_DIR, TSX_ARGS } from './child.js';
 
 const SCRIPT = fileURLToPath(new URL('./httpServerChild.ts', import.meta.url));
 
@@ -12,7 +12,7 @@ export class HttpChild {
   readonly port: Promise<number>;
 
   constructor() {
-    this.proc = spawn(process.execPath, ['--import', 'tsx', '--conditions=@cloudg/source', SCRIPT], {
+    this.proc = spawn(process.execPath, [...TSX_ARGS, SCRIPT], {
       cwd: PACKAGE_DIR,
       env: { ...process.env, CLOUDG_LOG_LEVEL: 'warn' },
     });
