@@ -46,6 +46,18 @@ export interface ToolContextInit<TApp> {
 /** A signal that never aborts: the default for calls nobody can cancel (shared, so it costs nothing). */
 export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 
+/** The pino method each MCP level is logged with locally; pino has no notice, critical, alert or emergency. */
+const PINO_LEVEL: Record<LogLevel, 'debug' | 'info' | 'warn' | 'error'> = {
+  debug: 'debug',
+  info: 'info',
+  notice: 'info',
+  warning: 'warn',
+  error: 'error',
+  critical: 'error',
+  alert: 'error',
+  emergency: 'error',
+};
+
 export function normalizeLogLevel(level: string): LogLevel {
   return (LOG_LEVELS as readonly string[]).includes(level) ? (level as LogLevel) : 'info';
 }
@@ -117,15 +129,7 @@ export class ToolContext<TApp = unknown> {
   /** Send an MCP log notification (and log locally). Unknown levels become `info`. */
   async log(level: string, data: JsonValue, logger = 'cloudg'): Promise<void> {
     const lvl = normalizeLogLevel(level);
-    const local =
-      lvl === 'debug'
-        ? 'debug'
-        : lvl === 'info' || lvl === 'notice'
-          ? 'info'
-          : lvl === 'warning'
-            ? 'warn'
-            : 'error';
-    this.layer.logger[local]({ mcpLevel: lvl, logger, data }, 'tool log');
+    this.layer.logger[PINO_LEVEL[lvl]]({ mcpLevel: lvl, logger, data }, 'tool log');
     if (!this.onLog) return;
     try {
       await this.onLog(lvl, data, logger);
