@@ -9,10 +9,6 @@ export function policyOf<TApp>(ctx: ToolContext<TApp>): PolicyPort {
   return ctx.layer.policy;
 }
 
-export function principalJson(principal: Principal): JsonObject {
-  return { id: principal.id, roles: principal.sortedRoles() };
-}
-
 /** `privacy_status` for a policy that cannot describe itself. */
 export function bareStatus(policy: PolicyPort, principal: Principal, visibleTools: number): JsonObject {
   return {
@@ -20,7 +16,7 @@ export function bareStatus(policy: PolicyPort, principal: Principal, visibleTool
     description: null,
     loaded_from: null,
     extends: [],
-    principal: principalJson(principal),
+    principal: principal.toJSON(),
     max_sensitivity: null,
     denied_capabilities: [],
     visible_tools: visibleTools,
