@@ -323,9 +323,8 @@ export class Workspace {
     const dataset = this.get(name);
     this.#datasets.delete(dataset.name);
     if (this.#active === dataset.name) this.#active = this.names().at(-1) ?? null;
-    this.notify('resources');
-    this.notify('resource', WORKSPACE_URI);
-    this.notify('resource', DATASETS_URI);
+    // The dataset is gone, so its summary URI is not announced.
+    this.#notifyDataset(dataset.name, true);
     return dataset;
   }
 
