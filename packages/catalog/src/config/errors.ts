@@ -1,3 +1,5 @@
+import type { ConfigProblem } from '@cloudg/core';
+
 /**
  * Errors raised while reading the cloudg config file. Messages name the dotted path of each
  * problem and never repeat a value from the file (it may hold credentials); the file's path
@@ -11,10 +13,7 @@ export type CloudgConfigErrorCode =
   | 'invalid_config';
 
 /** One problem in the config: the dotted path to it (`''` for the whole file) and what is wrong. */
-export interface CloudgConfigProblem {
-  path: string;
-  message: string;
-}
+export type CloudgConfigProblem = ConfigProblem;
 
 export interface CloudgConfigErrorData {
   problems: CloudgConfigProblem[];
