@@ -118,15 +118,11 @@ function edgeBriefs(dataset: Dataset): Map<string, EdgeDiffBrief> {
   return out;
 }
 
-function findingResource(dataset: Dataset, f: Finding): string | null {
-  return f.resource_arn ?? dataset.indexes.assetOfFinding(f)?.arn ?? f.resource_id;
-}
-
 function findingMap(dataset: Dataset): Map<string, { finding: Finding; brief: FindingDiffBrief }> {
   const out = new Map<string, { finding: Finding; brief: FindingDiffBrief }>();
   for (const f of dataset.findings) {
-    const resource = findingResource(dataset, f);
     const asset = dataset.indexes.assetOfFinding(f);
+    const resource = f.resource_arn ?? asset?.arn ?? f.resource_id;
     const key = JSON.stringify([
       f.source_tool,
       f.source_finding_id ?? f.title,
