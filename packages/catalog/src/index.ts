@@ -195,7 +195,12 @@ export {
   PROVIDERS,
 } from './model/vocabulary.js';
 export { completeFindingId, completeFramework, completeSeverity, registerPrompts } from './prompts/index.js';
-export { type CatalogLayerOptions, createCatalogLayer, defaultRegistry } from './registry.js';
+export {
+  CATALOG_INSTRUCTIONS,
+  type CatalogLayerOptions,
+  createCatalogLayer,
+  defaultRegistry,
+} from './registry.js';
 export { registerResources } from './resources/index.js';
 // ---- the sample estate ----
 export { type SampleEstateFacts, SampleEstateFactsSchema } from './sample-estate/facts.js';

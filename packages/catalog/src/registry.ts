@@ -31,6 +31,11 @@ export interface CatalogLayerOptions extends Omit<LayerOptions<Workspace>, 'app'
   registry?: Registry<Workspace>;
 }
 
+/** What the server tells a model about the catalog when it connects (MCP `instructions`). */
+export const CATALOG_INSTRUCTIONS =
+  'cloudg exposes a cloud security inventory: assets, their relationships, findings and compliance posture. ' +
+  'Start with workspace_status to see what is loaded. Identifiers may be pseudonyms; pass them back unchanged.';
+
 /**
  * A ready catalog layer: the workspace travels as `ctx.app`, and every workspace change
  * (dataset loaded, selected, mutated, unloaded) is forwarded to the layer's change listeners,
@@ -38,7 +43,12 @@ export interface CatalogLayerOptions extends Omit<LayerOptions<Workspace>, 'app'
  */
 export function createCatalogLayer(options: CatalogLayerOptions = {}): Layer<Workspace> {
   const { workspace = new Workspace(), registry = defaultRegistry(), policy, ...rest } = options;
-  const layerOptions: LayerOptions<Workspace> = { ...rest, app: workspace, registry };
+  const layerOptions: LayerOptions<Workspace> = {
+    instructions: CATALOG_INSTRUCTIONS,
+    ...rest,
+    app: workspace,
+    registry,
+  };
   if (policy !== undefined) layerOptions.policy = policy;
   const layer = new Layer<Workspace>(layerOptions);
   workspace.onChange((kind, uri) => layer.notifyChange(kind, uri));

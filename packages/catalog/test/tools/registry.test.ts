@@ -1,6 +1,6 @@
 import { allowAllPolicy, Layer } from '@cloudg/core';
 import { describe, expect, it } from 'vitest';
-import { createCatalogLayer, defaultRegistry, Workspace } from '../../src/index.js';
+import { CATALOG_INSTRUCTIONS, createCatalogLayer, defaultRegistry, Workspace } from '../../src/index.js';
 import { workspaceAt } from '../support/estate.js';
 import { estate } from './support.js';
 
@@ -69,6 +69,12 @@ describe('the default registry', () => {
     });
     expect(tool?.outputSchema !== undefined).toBe(hasOutput);
     expect(tool?.inputSchema).toMatchObject({ additionalProperties: false });
+  });
+
+  it('tells the model about the catalog in its instructions unless the caller gives its own', () => {
+    expect(createCatalogLayer().identity.instructions).toBe(CATALOG_INSTRUCTIONS);
+    expect(CATALOG_INSTRUCTIONS).toContain('Start with workspace_status');
+    expect(createCatalogLayer({ instructions: 'Ours.' }).identity.instructions).toBe('Ours.');
   });
 
   it('tags workspace_status and find_assets start-here, as the wire metadata shows', () => {

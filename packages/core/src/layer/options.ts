@@ -33,9 +33,9 @@ export interface LayerOptions<TApp> {
 export const DEFAULT_TIMEOUT_SECONDS = 300;
 export const DEFAULT_MAX_OUTPUT_CHARS = 200_000;
 export const PREFIX_PATTERN = /^[A-Za-z0-9_.-]{0,64}$/;
+/** Domain-free on purpose: an application (the catalog, say) describes its own tools. */
 export const DEFAULT_INSTRUCTIONS =
-  'cloudg exposes a cloud security inventory: assets, their relationships, findings and compliance posture. ' +
-  'Start with workspace_status to see what is loaded. Identifiers may be pseudonyms; pass them back unchanged.';
+  'Tools, resources and prompts behind a governing policy. Identifiers may be pseudonyms; pass them back unchanged.';
 
 /** Thrown for layer options that cannot work (a bad prefix, a negative timeout). */
 export class LayerConfigError extends Error {
