@@ -79,6 +79,24 @@ describe('tools declared with JSON Schema 2020-12', () => {
     expect(JSON.stringify(result.toWire())).not.toContain('"red"');
   });
 
+  it('word length and count limits in the singular for one, as zod-declared tools do', async () => {
+    const registry = new Registry();
+    registry.tool({
+      name: 'tag',
+      inputSchema: {
+        type: 'object',
+        properties: { key: { type: 'string', minLength: 1 }, values: { type: 'array', minItems: 2 } },
+      },
+      handler: () => ({ ok: true }),
+    });
+    const result = await new Layer({ registry }).callTool('tag', { key: '', values: [1] });
+    const problems = result.meta['cloudg/error_data'] as Array<{ msg: string }>;
+    expect(problems.map((p) => p.msg).sort()).toEqual([
+      'List should have at least 2 items',
+      'String should have at least 1 character',
+    ]);
+  });
+
   it('refuse a schema that cannot work, and refuse both declarations at once', () => {
     expect(() => defineTool({ name: 'bad', inputSchema: { type: 'array' }, handler: () => null })).toThrow(
       InputSchemaError,

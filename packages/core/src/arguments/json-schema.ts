@@ -8,7 +8,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import { type ArgumentIssue, InvalidArgumentsError } from '../errors.js';
 import type { JsonObject } from '../json.js';
 import { coerceToSchema } from './coerce.js';
-import { argumentsObject, invalidArgumentsMessage, oneOf } from './validate.js';
+import { argumentsObject, invalidArgumentsMessage, oneOf, plural } from './validate.js';
 
 // One compiler for every tool: ajv caches compiled schemas. `strict: false` lets MCP's own
 // annotations (`x-mcp-header` and friends) through; remote `$ref`s are never fetched.
@@ -77,13 +77,25 @@ function issueOf(error: ErrorObject): ArgumentIssue | undefined {
     case 'exclusiveMaximum':
       return { loc, msg: `Input should be less than ${p.limit}`, type: 'less_than' };
     case 'minLength':
-      return { loc, msg: `String should have at least ${p.limit} characters`, type: 'string_too_short' };
+      return {
+        loc,
+        msg: `String should have at least ${plural(p.limit as number, 'character')}`,
+        type: 'string_too_short',
+      };
     case 'maxLength':
-      return { loc, msg: `String should have at most ${p.limit} characters`, type: 'string_too_long' };
+      return {
+        loc,
+        msg: `String should have at most ${plural(p.limit as number, 'character')}`,
+        type: 'string_too_long',
+      };
     case 'minItems':
-      return { loc, msg: `List should have at least ${p.limit} items`, type: 'too_short' };
+      return {
+        loc,
+        msg: `List should have at least ${plural(p.limit as number, 'item')}`,
+        type: 'too_short',
+      };
     case 'maxItems':
-      return { loc, msg: `List should have at most ${p.limit} items`, type: 'too_long' };
+      return { loc, msg: `List should have at most ${plural(p.limit as number, 'item')}`, type: 'too_long' };
     case 'pattern':
       return { loc, msg: `String should match pattern '${p.pattern}'`, type: 'string_pattern_mismatch' };
     case 'enum':

@@ -22,7 +22,8 @@ export function oneOf(values: readonly unknown[]): string {
   return `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}`;
 }
 
-function plural(n: number | bigint, word: string): string {
+/** `1 character`, `2 characters`. */
+export function plural(n: number | bigint, word: string): string {
   return `${n} ${word}${Number(n) === 1 ? '' : 's'}`;
 }
 
