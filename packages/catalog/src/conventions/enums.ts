@@ -1,14 +1,9 @@
 import { InvalidArgumentsError } from '@cloudg/core';
 import { SEVERITIES, type Severity } from '../model/severity.js';
+import { normaliseEnumValue } from '../model/vocabulary.js';
 import { closeMatches } from './similarity.js';
 
-/** Case-insensitive, with `-` and spaces read as `_`: how every enumerated argument is compared. */
-export function normaliseEnumValue(value: string): string {
-  return value
-    .trim()
-    .toUpperCase()
-    .replace(/[\s-]+/g, '_');
-}
+export { normaliseEnumValue };
 
 /** How many valid values an error message lists before it stops. */
 const MESSAGE_VALUES = 30;

@@ -1,3 +1,5 @@
+import { normaliseEnumValue } from './vocabulary.js';
+
 /** Finding severities, worst first, with their rank (CRITICAL 4 ... INFO 0). */
 export const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -19,10 +21,7 @@ export function isSeverity(value: unknown): value is Severity {
  */
 export function coerceSeverity(value: unknown): Severity {
   if (typeof value !== 'string') return 'MEDIUM';
-  const word = value
-    .trim()
-    .toUpperCase()
-    .replace(/[\s-]+/g, '_');
+  const word = normaliseEnumValue(value);
   if (isSeverity(word)) return word;
   switch (word) {
     case 'INFORMATIONAL':

@@ -3,6 +3,17 @@
  * are open (a collector may add a type), so they are validated as strings and listed from data.
  */
 
+/**
+ * Case-insensitive, with `-` and spaces read as `_`: how every enumerated argument and every
+ * scanner's severity word is compared with a vocabulary.
+ */
+export function normaliseEnumValue(value: string): string {
+  return value
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, '_');
+}
+
 export const PROVIDERS = ['AWS', 'AZURE', 'GCP'] as const;
 export type CloudProvider = (typeof PROVIDERS)[number];
 
