@@ -135,6 +135,8 @@ export function buildLayer(options: LayerOptions<unknown> = {}): Layer<unknown> 
     registry: buildRegistry(),
     name: 'cloudg',
     version: '0.1.0',
+    // As the catalog describes itself; core's own default is domain-free.
+    instructions: 'cloudg exposes a cloud security inventory. Start with workspace_status.',
     logger: createLogger({ level: 'silent' }),
     ...options,
   });
