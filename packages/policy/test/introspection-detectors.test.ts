@@ -1,4 +1,5 @@
 /** `list_detectors` (section 12.4): detectors and key rules with the caller's strategies. */
+import { registerDetector, unregisterDetector } from '@cloudg/privacy';
 import { describe, expect, it } from 'vitest';
 import { load, local } from './helpers.js';
 import { ann, lee, privacyLayer } from './introspection.fixtures.js';
@@ -47,6 +48,21 @@ describe('list_detectors', () => {
     expect(policy.introspection.listDetectors(local, 'internal').detectors).toMatchObject([
       { name: 'jira_ticket', entity: 'ticket_id', category: 'internal', confidence: 0.8, enabled: true },
     ]);
+  });
+
+  it('under open also lists detectors registered in code, as the redactor would use them', () => {
+    registerDetector({
+      name: 'badge_id',
+      entity: 'badge_id',
+      category: 'internal',
+      pattern: '\\bBADGE-\\d{4}\\b',
+    });
+    try {
+      const listing = load({ name: 'open-registered' }).introspection.listDetectors(local, 'internal');
+      expect((listing.detectors as Record<string, unknown>[]).map((d) => d.name)).toContain('badge_id');
+    } finally {
+      unregisterDetector('badge_id');
+    }
   });
 
   it('under strict gives each network detector and key rule its strategy (the 12.4 example)', () => {

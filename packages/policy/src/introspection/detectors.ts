@@ -5,10 +5,10 @@
  */
 import type { Principal } from '@cloudg/core';
 import {
-  builtinDetectors,
   builtinKeyRules,
   compileCustomDetectors,
   type Detector,
+  defaultDetectors,
   Redactor,
 } from '@cloudg/privacy';
 import type { IntrospectionHost } from './host.js';
@@ -49,9 +49,12 @@ export type DetectorListingResult = {
   key_rules: KeyRuleItem[];
 };
 
-/** The built-ins with the policy's custom detectors (a custom one replaces a built-in of its name). */
+/**
+ * The detectors a redactor would start from (built-ins plus those registered in code, as
+ * `defaultDetectors` gives them) with the policy's custom detectors laid over them.
+ */
 function catalogue(host: IntrospectionHost): Detector[] {
-  const all = builtinDetectors();
+  const all = defaultDetectors();
   for (const custom of compileCustomDetectors(host.config.detectors)) {
     const at = all.findIndex((d) => d.name === custom.name);
     if (at === -1) all.push(custom);
