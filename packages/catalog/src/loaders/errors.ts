@@ -53,6 +53,12 @@ export function pathMissing(path: string): InvalidArgumentsError {
   );
 }
 
+export function notAFile(path: string): InvalidArgumentsError {
+  return new InvalidArgumentsError('The path is not a regular file or a directory, so it cannot be loaded.', {
+    data: { path },
+  });
+}
+
 function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${bytes} bytes`;
 }

@@ -14,6 +14,7 @@ import {
   isScoutsuiteResultsFile,
 } from './detect.js';
 import { malformedJson, pathMissing, unrecognisedContent } from './errors.js';
+import { admitPath } from './file-access.js';
 import type { ScannerFinding } from './finding-factory.js';
 import { dedupeAssets, dedupeFindings, mergeControlResults, uniqueFindingIds } from './normalise.js';
 import { parseProwler } from './prowler.js';
@@ -72,21 +73,25 @@ export function parseLoadKind(value: string | undefined): LoadKind {
 
 /**
  * Read a file or directory into dataset parts. Nothing outside the returned object is touched,
- * so a failure anywhere leaves the caller's state as it was.
+ * so a failure anywhere leaves the caller's state as it was. With `options.access`, the path
+ * and every file read because of it (a directory's files, an inventory map's neighbours) are
+ * judged by their real paths, so a symlink cannot lead a load outside what `access` allows.
  */
 export async function loadPath(path: string, options: LoadOptions = {}): Promise<LoadOutcome> {
   const requested = options.kind ?? 'auto';
+  const real = await admitPath(path, options.access);
   let info: Stats;
   try {
-    info = await stat(path);
+    info = await stat(real);
   } catch {
     throw pathMissing(path);
   }
   const isDir = info.isDirectory();
   const defaultName = nameFromPath(path, isDir);
+  // A directory is listed by its real path; each file in it is judged again when it is opened.
   const { kind, data } = isDir
-    ? await loadDirectory(path, requested, options)
-    : await loadFile(path, requested, options);
+    ? await loadDirectory(real, requested, options)
+    : await loadFile(real, requested, options);
   return { kind, source: path, defaultName, data: normalise(kind, data, options.normalise ?? true) };
 }
 

@@ -1,25 +1,29 @@
-import { readFile, stat } from 'node:fs/promises';
-import { fileTooLarge, malformedJson, pathMissing } from './errors.js';
+import { fileTooLarge, malformedJson } from './errors.js';
+import { type FileAccess, openAdmitted } from './file-access.js';
 
 /** Files above this size are refused before being read (the loaders hold a file in memory). */
 export const DEFAULT_MAX_FILE_BYTES = 512 * 1024 * 1024;
 
 export interface ReadOptions {
   maxBytes?: number;
+  /** Which files may be opened (the workspace's allowed roots and protected files); default any. */
+  access?: FileAccess;
 }
 
-/** Read a text file after checking its size, so a huge file fails fast instead of exhausting memory. */
+/**
+ * Read a text file after checking its size, so a huge file fails fast instead of exhausting
+ * memory. The size is that of the file actually opened, and the text is read from it.
+ */
 export async function readTextFile(path: string, options: ReadOptions = {}): Promise<string> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_FILE_BYTES;
-  let size: number;
+  const { handle, stats } = await openAdmitted(path, options.access);
   try {
-    size = (await stat(path)).size;
-  } catch {
-    throw pathMissing(path);
+    if (stats.size > maxBytes) throw fileTooLarge(path, stats.size, maxBytes);
+    const text = await handle.readFile('utf8');
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  } finally {
+    await handle.close();
   }
-  if (size > maxBytes) throw fileTooLarge(path, size, maxBytes);
-  const text = await readFile(path, 'utf8');
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** JSON.parse without letting the parser's message (which quotes the input) escape. */

@@ -1,8 +1,9 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, delimiter, dirname, isAbsolute, join, parse, relative, resolve } from 'node:path';
 import { AccessDeniedError } from '@cloudg/core';
 import { pathMissing } from '../loaders/errors.js';
+import type { FileAccess } from '../loaders/file-access.js';
 import { WorkspaceConfigError } from './errors.js';
 
 /** Environment variable holding extra allowed roots, separated by the platform's path delimiter. */
@@ -100,6 +101,67 @@ export function checkPathInRoots(path: string, roots: readonly string[], mustExi
   if (!roots.some((root) => isInside(real, root))) throw outsideRoots(path, roots);
   if (mustExist && !existsSync(real)) throw pathMissing(path);
   return real;
+}
+
+/**
+ * Files no tool may read however they are reached: the server's own audit log and pseudonym
+ * vault, which may well sit inside an allowed root. They are matched by real path, resolved
+ * when a file is judged (a vault file may only appear at the first save), and by device and
+ * inode once a file is open, so neither a symlink nor a hard link to them gets through.
+ */
+export class ProtectedFiles {
+  readonly #paths: string[] = [];
+
+  /** Protect a file, by absolute path. */
+  add(path: string): void {
+    if (!this.#paths.includes(path)) this.#paths.push(path);
+  }
+
+  get size(): number {
+    return this.#paths.length;
+  }
+
+  /** Whether a resolved path, or the file opened with these stats, is a protected file. */
+  matches(real: string, opened?: Stats): boolean {
+    for (const path of this.#paths) {
+      if (realPathLenient(path) === real) return true;
+      if (opened && sameFile(path, opened)) return true;
+    }
+    return false;
+  }
+}
+
+function sameFile(path: string, opened: Stats): boolean {
+  try {
+    const info = statSync(path);
+    return info.dev === opened.dev && info.ino === opened.ino;
+  } catch {
+    return false;
+  }
+}
+
+/** AccessDeniedError (-31001) for one of the server's own files. The path goes in `data` only. */
+export function protectedFile(path: string): AccessDeniedError {
+  return new AccessDeniedError(
+    'The file belongs to the server itself (its audit log or pseudonym vault) and cannot be read by tools. Load a dataset from another file.',
+    { data: { path } },
+  );
+}
+
+/**
+ * What the loaders may open: with `roots`, only files whose real path lies inside one of them;
+ * never a protected file. Without `roots` (the operator's own preload) only the latter applies.
+ */
+export function loaderAccess(
+  roots: readonly string[] | undefined,
+  protectedFiles: ProtectedFiles,
+): FileAccess {
+  return {
+    check(real, requested, opened) {
+      if (roots && !roots.some((root) => isInside(real, root))) throw outsideRoots(requested, roots);
+      if (protectedFiles.size > 0 && protectedFiles.matches(real, opened)) throw protectedFile(requested);
+    },
+  };
 }
 
 /** A write target under the output directory; `..` or a symlink escaping it is refused. */

@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AccessDeniedError, InvalidArgumentsError, NotFoundError } from '@cloudg/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -254,6 +255,109 @@ describe('allowed roots', () => {
     await expect(narrow.load(join(estate.dir, 'inventory'))).rejects.toBeInstanceOf(AccessDeniedError);
     const ds = await narrow.preload(join(estate.dir, 'inventory'), { name: 'sample' });
     expect(ds.assets).toHaveLength(44);
+  });
+});
+
+describe('symlinks are judged by where they lead, for every file a load opens', () => {
+  let outside: string;
+  beforeEach(async () => {
+    outside = realpathSync(await mkdtemp(join(tmpdir(), 'cloudg-outside-')));
+    await copyFile(join(estate.dir, 'scans', 'trivy.json'), join(outside, 'trivy.json'));
+    await copyFile(
+      join(estate.dir, 'inventory', 'inventory-organization.json'),
+      join(outside, 'inventory-organization.json'),
+    );
+  });
+  afterEach(async () => {
+    await rm(outside, { recursive: true, force: true });
+  });
+
+  const refusedOutside = (path: string) => ({
+    code: -31001,
+    message: `The path is outside the allowed roots (${ws.allowedRoots.join(', ')}). Ask the operator to add its directory to the workspace's allowed roots.`,
+    data: { path },
+  });
+
+  it('refuses a linked file pointing outside the roots found while loading a directory', async () => {
+    await mkdir(join(estate.dir, 'linked'));
+    await symlink(join(outside, 'trivy.json'), join(estate.dir, 'linked', 'trivy.json'));
+    const attempt = ws.load('linked', { kind: 'trivy' });
+    await expect(attempt).rejects.toBeInstanceOf(AccessDeniedError);
+    await expect(attempt).rejects.toMatchObject(refusedOutside(join(estate.dir, 'linked', 'trivy.json')));
+    expect(ws.size).toBe(0);
+  });
+
+  it('refuses an inventory map whose organization file links outside the roots', async () => {
+    const org = join(estate.dir, 'inventory', 'inventory-organization.json');
+    await rm(org);
+    await symlink(join(outside, 'inventory-organization.json'), org);
+    const attempt = ws.load('inventory');
+    await expect(attempt).rejects.toMatchObject(refusedOutside(org));
+    await expect(attempt).rejects.not.toThrow(outside);
+    expect(ws.size).toBe(0);
+  });
+
+  it('refuses a linked file named directly, and still loads links that stay inside the roots', async () => {
+    await symlink(join(outside, 'trivy.json'), join(estate.dir, 'away.json'));
+    await expect(ws.load('away.json')).rejects.toMatchObject({ code: -31001, data: { path: 'away.json' } });
+    await mkdir(join(estate.dir, 'linked'));
+    await symlink(join(estate.dir, 'scans', 'trivy.json'), join(estate.dir, 'linked', 'trivy.json'));
+    await expect(ws.load('linked', { kind: 'trivy' })).resolves.toMatchObject({ kind: 'trivy' });
+  });
+});
+
+describe("the server's own files (protectedPaths)", () => {
+  let audit: string;
+  beforeEach(async () => {
+    audit = join(estate.dir, 'scans', 'audit.jsonl');
+    await writeFile(
+      audit,
+      `${JSON.stringify({ event: 'mcp.call', kind: 'tool', name: 'find_assets', outcome: 'ok' })}\n`,
+    );
+  });
+
+  const refusedOwn = (path: string) => ({
+    code: -31001,
+    message:
+      'The file belongs to the server itself (its audit log or pseudonym vault) and cannot be read by tools. Load a dataset from another file.',
+    data: { path },
+  });
+
+  it('refuses the audit log and the vault by any name: directly, through a link or a hard link', async () => {
+    const vault = join(estate.dir, 'vault.json');
+    await writeFile(vault, '{"format": "cloudg-vault/1"}');
+    const own = workspaceAt(estate.dir, { protectedPaths: [audit, vault] });
+    await symlink(audit, join(estate.dir, 'innocent.jsonl'));
+    await link(vault, join(estate.dir, 'copy.json'));
+    for (const path of ['scans/audit.jsonl', audit, 'innocent.jsonl', 'vault.json']) {
+      const attempt = own.load(path, { kind: 'prowler' });
+      await expect(attempt, path).rejects.toMatchObject(refusedOwn(path));
+      await expect(attempt).rejects.not.toThrow(/audit\.jsonl|vault\.json|innocent|scans/);
+    }
+    // A hard link has a path of its own: the file is recognised once it is open.
+    await expect(own.load('copy.json', { kind: 'generic' })).rejects.toMatchObject(
+      refusedOwn(join(estate.dir, 'copy.json')),
+    );
+    expect(own.size).toBe(0);
+  });
+
+  it('refuses a directory load that would read the audit log among its files', async () => {
+    const own = workspaceAt(estate.dir, { protectedPaths: [audit] });
+    await expect(own.load('scans', { kind: 'prowler' })).rejects.toMatchObject(refusedOwn(audit));
+  });
+
+  it('refuses them to the operator too, and protects files added later with protect()', async () => {
+    const own = workspaceAt(join(estate.dir, 'inventory'));
+    own.protect(audit);
+    await expect(own.preload(audit)).rejects.toMatchObject({ code: -31001 });
+    // A vault that does not exist yet is refused once it is written.
+    const later = join(estate.dir, 'later-vault.json');
+    own.protect(later);
+    await writeFile(later, '[]');
+    await expect(own.preload(later, { kind: 'generic' })).rejects.toMatchObject({ code: -31001 });
+    await expect(own.preload(join(estate.dir, 'scans', 'trivy.json'))).resolves.toMatchObject({
+      kind: 'trivy',
+    });
   });
 });
 

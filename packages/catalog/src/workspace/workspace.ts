@@ -3,6 +3,7 @@ import { defaultCloudgConfig } from '../config/load.js';
 import type { CloudgConfig } from '../config/schema.js';
 import { Dataset, type DatasetInit, type InventoryResult } from '../dataset/dataset.js';
 import { type DatasetListing, datasetListing } from '../dataset/summary.js';
+import type { FileAccess } from '../loaders/file-access.js';
 import { type LoadKind, loadPath } from '../loaders/load.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../loaders/read-file.js';
 import { type DatasetDiff, diffDatasets } from './diff.js';
@@ -11,8 +12,11 @@ import { assertDatasetName, freeName } from './names.js';
 import {
   checkPathInRoots,
   isInside,
+  loaderAccess,
   opensEverything,
   outputPathUnder,
+  ProtectedFiles,
+  protectedFile,
   realPathLenient,
   resolveAllowedRoots,
 } from './roots.js';
@@ -49,6 +53,11 @@ export interface WorkspaceOptions {
   maxFileBytes?: number;
   /** Providers the server is configured for, shown by `status()` (default: the config's `providers`). */
   providersConfigured?: readonly string[];
+  /**
+   * Files no load may read, even inside an allowed root or through a link: the server's own
+   * audit log and vault. More can be added with `protect()`.
+   */
+  protectedPaths?: readonly string[];
   env?: NodeJS.ProcessEnv;
   cwd?: string;
 }
@@ -88,9 +97,12 @@ export class Workspace {
   #datasets = new Map<string, Dataset>();
   #active: string | null = null;
   #listeners = new Set<WorkspaceChangeListener>();
+  readonly #protected = new ProtectedFiles();
+  readonly #cwd: string;
 
   constructor(options: WorkspaceOptions = {}) {
     const cwd = options.cwd ?? process.cwd();
+    this.#cwd = cwd;
     this.config = options.config ?? defaultCloudgConfig();
     // The operator's explicit option wins over the config file, which wins over the default.
     this.outputDir = realPathLenient(
@@ -110,6 +122,7 @@ export class Workspace {
     this.maxDatasets = Math.max(1, options.maxDatasets ?? 16);
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.providersConfigured = Object.freeze([...(options.providersConfigured ?? this.config.providers)]);
+    for (const path of options.protectedPaths ?? []) this.protect(path);
   }
 
   // ---- inspection -------------------------------------------------------------------------
@@ -195,9 +208,22 @@ export class Workspace {
 
   // ---- paths ------------------------------------------------------------------------------
 
-  /** Resolve a caller's path inside the allowed roots (AccessDeniedError -31001 otherwise). */
+  /**
+   * Resolve a caller's path inside the allowed roots (AccessDeniedError -31001 otherwise, and for
+   * a protected file).
+   */
   checkPath(path: string, options: { mustExist?: boolean } = {}): string {
-    return checkPathInRoots(path, this.allowedRoots, options.mustExist ?? true);
+    const real = checkPathInRoots(path, this.allowedRoots, options.mustExist ?? true);
+    if (this.#protected.matches(real)) throw protectedFile(path);
+    return real;
+  }
+
+  /**
+   * Never let a load read this file (a relative path resolves against the working directory):
+   * for the server's own audit log and vault, which tools must not read back.
+   */
+  protect(path: string): void {
+    this.#protected.add(resolve(this.#cwd, path));
   }
 
   /** A write target under the output directory. */
@@ -245,23 +271,24 @@ export class Workspace {
   async load(path: string, options: LoadDatasetOptions = {}): Promise<Dataset> {
     if (options.name) this.checkName(options.name, { replace: options.replace });
     const real = this.checkPath(path);
-    return this.#loadResolved(real, options);
+    return this.#loadResolved(real, options, loaderAccess(this.allowedRoots, this.#protected));
   }
 
   /**
    * Load a dataset the operator chose (server start-up `--dataset`): no root check, because the
-   * operator, not a model, picked the path.
+   * operator, not a model, picked the path. The protected files stay refused.
    */
   async preload(path: string, options: LoadDatasetOptions = {}): Promise<Dataset> {
     if (options.name) this.checkName(options.name, { replace: options.replace });
-    return this.#loadResolved(realPathLenient(path), options);
+    return this.#loadResolved(realPathLenient(path), options, loaderAccess(undefined, this.#protected));
   }
 
-  async #loadResolved(real: string, options: LoadDatasetOptions): Promise<Dataset> {
+  async #loadResolved(real: string, options: LoadDatasetOptions, access: FileAccess): Promise<Dataset> {
     const outcome = await loadPath(real, {
       kind: options.kind ?? 'auto',
       normalise: options.normalise ?? true,
       maxBytes: this.maxFileBytes,
+      access,
     });
     const name = options.name || this.uniqueName(outcome.defaultName);
     const dataset = new Dataset({
