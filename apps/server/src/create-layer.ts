@@ -86,6 +86,16 @@ function configFrom(config: string | CloudgConfig, cwd: string | undefined): Clo
   return typeof config === 'string' ? loadCloudgConfig(resolve(cwd ?? process.cwd(), config)) : config;
 }
 
+/**
+ * The files this server writes: the audit log and the policy's vault file. Both are opened
+ * relative to the process's working directory, so they are resolved against it here.
+ */
+function ownFiles(policy: Policy, auditLog: string | undefined): string[] {
+  const vault = policy.vault as { readonly path?: unknown };
+  const paths = [auditLog, policy.config.vault.path, typeof vault.path === 'string' ? vault.path : undefined];
+  return paths.filter((p): p is string => typeof p === 'string' && p !== '').map((p) => resolve(p));
+}
+
 export async function createLayerFromOptions(options: ServerLayerOptions = {}): Promise<ServerLayer> {
   const policy = options.policy instanceof Policy ? options.policy : Policy.load(options.policy);
   const workspace =
@@ -96,6 +106,8 @@ export async function createLayerFromOptions(options: ServerLayerOptions = {}): 
       ...(options.outputDir ? { outputDir: options.outputDir } : {}),
       ...(options.cwd ? { cwd: options.cwd } : {}),
     });
+  // The server's own files are never read back as datasets, by a tool or by --dataset.
+  for (const path of ownFiles(policy, options.auditLog)) workspace.protect(path);
   for (const value of options.datasets ?? []) {
     const spec = parseDatasetSpec(value, options.cwd);
     await workspace.preload(spec.path, spec.name ? { name: spec.name } : {});

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sampleEstateDir } from '@cloudg/catalog';
@@ -31,6 +31,39 @@ describe('createLayerFromOptions', () => {
     const load = await server.layer.callTool('load_dataset', { path: MAP, name: 'again' });
     expect(load.isError).toBe(true);
     expect(load.meta['cloudg/error_code']).toBe(-31001);
+  });
+
+  it('refuses to load its own audit log and vault file, even inside an allowed root', async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'cloudg-own-')));
+    const auditLog = join(dir, 'audit.jsonl');
+    const vaultPath = join(dir, 'vault.json');
+    const policyFile = join(dir, 'policy.json');
+    writeFileSync(
+      policyFile,
+      JSON.stringify({ extends: 'open', vault: { key: 'test-key-123', path: vaultPath } }),
+    );
+    const server = await createLayerFromOptions({ policy: policyFile, auditLog, allowedRoots: [dir] });
+    await server.layer.callTool('workspace_status', {});
+    expect(server.policy.saveVault()).toBe(vaultPath);
+    for (const [path, kind] of [
+      ['audit.jsonl', 'prowler'],
+      [auditLog, 'auto'],
+      ['vault.json', 'generic'],
+    ]) {
+      const load = await server.layer.callTool('load_dataset', { path, kind });
+      expect(load.isError, path).toBe(true);
+      expect(load.meta['cloudg/error_code']).toBe(-31001);
+      const text = JSON.stringify(load.content);
+      expect(text).toMatch(/belongs to the server itself/);
+      expect(text).not.toContain(dir);
+      expect(text).not.toMatch(/audit\.jsonl|vault\.json/);
+    }
+    expect(server.workspace.size).toBe(0);
+    server.close();
+    // The operator's --dataset cannot name them either.
+    await expect(
+      createLayerFromOptions({ policy: policyFile, auditLog, datasets: [`own=${auditLog}`] }),
+    ).rejects.toMatchObject({ code: -31001 });
   });
 
   it('names a dataset after the directory of an inventory map when no name is given', async () => {
