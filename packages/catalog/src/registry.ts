@@ -47,6 +47,8 @@ export function createCatalogLayer(options: CatalogLayerOptions = {}): Layer<Wor
     instructions: CATALOG_INSTRUCTIONS,
     ...rest,
     app: workspace,
+    // The workspace knows every identifier it serves, so a pseudonymising policy can find them by value.
+    identifiers: workspace,
     registry,
   };
   if (policy !== undefined) layerOptions.policy = policy;

@@ -77,6 +77,7 @@ export class ToolContext<TApp = unknown> {
   private readonly onProgress: ProgressCallback | undefined;
   private readonly onLog: LogCallback | undefined;
   private lastProgress = Number.NEGATIVE_INFINITY;
+  private outbound: ((value: JsonValue) => Promise<JsonValue>) | undefined;
 
   constructor(init: ToolContextInit<TApp>) {
     this.layer = init.layer;
@@ -106,6 +107,19 @@ export class ToolContext<TApp = unknown> {
     this.signalSource = source;
   }
 
+  /**
+   * Route what this context sends the client outside the result (log data, progress messages)
+   * through `filter`. The layer binds the call's output pipeline here, so a log line shows the
+   * caller what a result would: pseudonyms, redactions, fences.
+   */
+  bindOutbound(filter: (value: JsonValue) => Promise<JsonValue>): void {
+    this.outbound = filter;
+  }
+
+  private async shown(value: JsonValue): Promise<JsonValue> {
+    return this.outbound ? this.outbound(value) : value;
+  }
+
   /** The application state the layer carries (for the catalog, the workspace). */
   get app(): TApp {
     return this.layer.app;
@@ -120,7 +134,8 @@ export class ToolContext<TApp = unknown> {
     this.lastProgress = progress;
     if (!this.onProgress) return;
     try {
-      await this.onProgress(progress, total, message);
+      const text = message === undefined ? undefined : await this.shown(message);
+      await this.onProgress(progress, total, typeof text === 'string' ? text : undefined);
     } catch (error) {
       this.layer.logger.debug({ err: error }, 'progress callback failed');
     }
@@ -132,7 +147,7 @@ export class ToolContext<TApp = unknown> {
     this.layer.logger[PINO_LEVEL[lvl]]({ mcpLevel: lvl, logger, data }, 'tool log');
     if (!this.onLog) return;
     try {
-      await this.onLog(lvl, data, logger);
+      await this.onLog(lvl, await this.shown(data), logger);
     } catch (error) {
       this.layer.logger.debug({ err: error }, 'log callback failed');
     }

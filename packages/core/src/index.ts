@@ -137,6 +137,7 @@ export {
 export {
   allowAllPolicy,
   type CallCheck,
+  type IdentifierSource,
   type PipelineContext,
   type PipelineRun,
   type PolicyIntrospection,

@@ -11,11 +11,31 @@ import type { AnySpec } from './specs/index.js';
 /** What a transform pass did: counts and labels, never the values it matched. */
 export type TransformReport = Record<string, JsonValue>;
 
+/**
+ * Identifiers an application knows by value (for the catalog: its assets' names, ids, ARNs and
+ * accounts, tag values and dataset names), each with the entity it is. A policy that pseudonymises
+ * identifiers uses them to recognise `bastion` as a name wherever it stands, not only under keys
+ * that happen to say so. Core only carries them from the layer to the pipelines.
+ */
+export interface IdentifierSource {
+  /** Changes whenever the identifiers do, so what a policy derives from them can be cached by it. */
+  readonly identifierRevision: number;
+  /** Each identifier with its entity; when a value is listed twice, the first listing counts. */
+  knownIdentifiers(): Iterable<readonly [value: string, entity: string]>;
+}
+
 export interface PipelineContext {
   direction: 'input' | 'output';
   principal: Principal;
   kind: CallKind;
   spec: AnySpec;
+  /**
+   * Stands for the request: the same object for its input and output runs, so a pipeline can
+   * carry what the input run learnt (values it restored from pseudonyms) to the output run.
+   */
+  request: object;
+  /** The application's known identifiers, when it has any. */
+  identifiers?: IdentifierSource;
 }
 
 export interface PipelineRun {

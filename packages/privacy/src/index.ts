@@ -28,6 +28,16 @@ export {
   TransformSpecError,
   UnknownTransformError,
 } from './errors.js';
+// Identifiers an application knows by value.
+export {
+  type FoundValue,
+  IdentifierLexicon,
+  type IdentifierMention,
+  isDistinctiveIdentifier,
+  isIdentifierCandidate,
+  type KnownIdentifiers,
+  MentionFinder,
+} from './identifiers/lexicon.js';
 // Pipelines and the transform registry.
 export { buildPipeline, buildTransform, IDENTITY, Pipeline, type RunOptions } from './pipeline/pipeline.js';
 export {

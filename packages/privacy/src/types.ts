@@ -1,6 +1,7 @@
 /**
  * Shared types of detectors, transforms and pipelines.
  */
+import type { KnownIdentifiers } from './identifiers/lexicon.js';
 
 /** Any JSON value. Transforms accept `unknown` and treat anything else as an opaque leaf. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -58,6 +59,17 @@ export interface TransformContext {
   policy?: string;
   /** Clock for annotate's provenance; defaults to `new Date()`. */
   now?: () => Date;
+  /**
+   * Identifiers the application knows by value (asset names, ids, account ids, tag values). The
+   * redactor applies the identifier strategies to them wherever they stand, whatever key holds them.
+   */
+  identifiers?: KnownIdentifiers;
+  /**
+   * Real values the input side restored from pseudonyms during this request, each with the
+   * pseudonym the caller sent. Shared by a request's input and output passes: the input pass
+   * fills it, the output pass puts the pseudonym back wherever the real value would show.
+   */
+  restored?: Map<string, string>;
 }
 
 /** Counts per entity type, for example `{ aws_account_id: 2 }`. */

@@ -1,7 +1,9 @@
 import { resolve } from 'node:path';
+import type { IdentifierSource } from '@cloudg/core';
 import { defaultCloudgConfig } from '../config/load.js';
 import type { CloudgConfig } from '../config/schema.js';
 import { Dataset, type DatasetInit, type InventoryResult } from '../dataset/dataset.js';
+import { datasetIdentifiers } from '../dataset/identifiers.js';
 import { type DatasetListing, datasetListing } from '../dataset/summary.js';
 import type { FileAccess } from '../loaders/file-access.js';
 import { type LoadKind, loadPath } from '../loaders/load.js';
@@ -86,7 +88,7 @@ export interface WorkspaceStatus {
  * Every operation validates everything it can (name, path, file contents) before it changes
  * anything, so a failure leaves the workspace exactly as it was.
  */
-export class Workspace {
+export class Workspace implements IdentifierSource {
   /** The cloudg config (frozen); the live tools read credentials and `ratelimit` from it. */
   readonly config: CloudgConfig;
   readonly allowedRoots: readonly string[];
@@ -190,6 +192,28 @@ export class Workspace {
       datasets: this.datasets().map((d) => ({ ...datasetListing(d), active: d.name === this.#active })),
       total: this.#datasets.size,
     };
+  }
+
+  // ---- identifiers (for the policy: see dataset/identifiers.ts) --------------------------
+
+  #identifierKey = '';
+  #identifierRevision = 0;
+
+  /** Changes whenever a dataset is added, removed, renamed or changed in place. */
+  get identifierRevision(): number {
+    let key = '';
+    for (const d of this.#datasets.values()) key += `${d.loadId}\u0000${d.version}\u0000${d.name}\u0001`;
+    if (key !== this.#identifierKey) {
+      this.#identifierKey = key;
+      this.#identifierRevision += 1;
+    }
+    return this.#identifierRevision;
+  }
+
+  /** Every loaded dataset's name and identifiers (see `datasetIdentifiers`). */
+  *knownIdentifiers(): Generator<readonly [string, string]> {
+    for (const d of this.#datasets.values()) yield [d.name, 'dataset_name'];
+    for (const d of this.#datasets.values()) yield* datasetIdentifiers(d);
   }
 
   // ---- names ------------------------------------------------------------------------------

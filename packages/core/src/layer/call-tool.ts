@@ -18,8 +18,13 @@ import { errorResult, finalizeToolResult } from './finalize.js';
 import type { CallOptions, Layer } from './layer.js';
 import { pipelineTarget, restoreInput, type TransformTarget } from './transform.js';
 
-function outputTarget<TApp>(layer: Layer<TApp>, spec: AnySpec<TApp>, principal: Principal): TransformTarget {
-  return pipelineTarget(layer.policy, spec as AnySpec, principal, 'tool', 'output');
+function outputTarget<TApp>(
+  layer: Layer<TApp>,
+  spec: AnySpec<TApp>,
+  principal: Principal,
+  request: object,
+): TransformTarget {
+  return pipelineTarget(layer, spec as AnySpec, principal, 'tool', 'output', request);
 }
 
 export async function runCallTool<TApp>(
@@ -35,7 +40,7 @@ export async function runCallTool<TApp>(
   try {
     return (await chain(info)) as ToolResult;
   } catch (error) {
-    const target = outputTarget(layer, spec, principal);
+    const target = outputTarget(layer, spec, principal, info.context);
     if (isMcpLayerError(error)) return errorResult(error.message, error.code, error.data, target);
     return handlerFailure(layer, spec, error, target);
   }
@@ -63,12 +68,12 @@ async function toolTerminal<TApp>(layer: Layer<TApp>, info: CallInfo<TApp>): Pro
     arguments: info.arguments,
   });
 
-  const input = pipelineTarget(layer.policy, spec as AnySpec, principal, 'tool', 'input');
+  const input = pipelineTarget(layer, spec as AnySpec, principal, 'tool', 'input', ctx);
   let args = await restoreInput(layer.policy, input, info.arguments);
   if (!isPlainObject(args)) args = info.arguments;
   const validated = spec.validateArguments(args);
 
-  const output = outputTarget(layer, spec, principal);
+  const output = outputTarget(layer, spec, principal, ctx);
   const seconds = spec.timeoutSeconds ?? layer.defaultTimeout;
   let raw: unknown;
   try {

@@ -58,7 +58,7 @@ async function completionTerminal<TApp>(
     arguments: info.arguments,
   });
   const target = (direction: 'input' | 'output'): TransformTarget =>
-    pipelineTarget(layer.policy, anySpec, principal, 'completion', direction);
+    pipelineTarget(layer, anySpec, principal, 'completion', direction, info.context);
   const partialIn = String(info.arguments.value ?? '');
   const contextIn = (info.arguments.context ?? {}) as Record<string, unknown>;
   const restored = await applyPipeline(target('input'), { partial: partialIn, arguments: contextIn });

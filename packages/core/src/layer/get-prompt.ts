@@ -39,7 +39,7 @@ async function promptTerminal<TApp>(layer: Layer<TApp>, info: CallInfo<TApp>): P
   const { principal } = info;
   layer.policy.checkCall(anySpec, principal, { kind: 'prompt', name: spec.name, arguments: info.arguments });
   const target = (direction: 'input' | 'output'): TransformTarget =>
-    pipelineTarget(layer.policy, anySpec, principal, 'prompt', direction);
+    pipelineTarget(layer, anySpec, principal, 'prompt', direction, info.context);
   const restored = await restoreInput(layer.policy, target('input'), info.arguments);
   const source = isPlainObject(restored) ? restored : info.arguments;
   // Only declared arguments reach the handler; MCP prompt arguments are strings.

@@ -8,11 +8,11 @@ import type { CancelSource } from '../cancellation.js';
 import type { ResourceContents } from '../content.js';
 import { type CallKind, type LogCallback, type ProgressCallback, ToolContext } from '../context.js';
 import { NotFoundError } from '../errors.js';
-import type { JsonObject } from '../json.js';
+import { type JsonObject, toJsonable } from '../json.js';
 import { createLogger } from '../logger.js';
 import { messageSafe } from '../message-text.js';
 import type { CallInfo, Middleware } from '../middleware/types.js';
-import { allowAllPolicy, type PolicyPort } from '../policy-port.js';
+import { allowAllPolicy, type IdentifierSource, type PolicyPort } from '../policy-port.js';
 import { Principal } from '../principal.js';
 import { Registry } from '../registry.js';
 import type { CompletionResult, PromptResult, ToolResult } from '../results.js';
@@ -30,7 +30,7 @@ import {
   validatePrefix,
 } from './options.js';
 import { runReadResource } from './read-resource.js';
-import { isActive } from './transform.js';
+import { applyPipeline, isActive, pipelineTarget } from './transform.js';
 
 /** How a call identifies its caller and wires progress and logs back to it. */
 export interface CallOptions<TApp> {
@@ -61,6 +61,7 @@ export interface ServerIdentity {
 export class Layer<TApp = unknown> {
   readonly app: TApp;
   readonly policy: PolicyPort;
+  readonly identifiers: IdentifierSource | undefined;
   readonly registry: Registry<TApp>;
   readonly middleware: Middleware<TApp>[];
   readonly prefix: string;
@@ -73,6 +74,7 @@ export class Layer<TApp = unknown> {
   constructor(options: LayerOptions<TApp> = {}) {
     this.app = options.app as TApp;
     this.policy = options.policy ?? allowAllPolicy;
+    this.identifiers = options.identifiers;
     this.registry = filterRegistry(options.registry ?? new Registry<TApp>(), options);
     this.prefix = validatePrefix(options.prefix ?? '');
     this.middleware = [...(options.middleware ?? [])];
@@ -142,6 +144,10 @@ export class Layer<TApp = unknown> {
     const context = options.context ?? this.context(principal, options);
     context.kind = kind;
     context.name = name;
+    context.bindOutbound(async (value) => {
+      const target = pipelineTarget(this, spec as AnySpec, principal, kind, 'output', context);
+      return toJsonable((await applyPipeline(target, value)).value);
+    });
     return { kind, name, spec, arguments: args, principal, context, started: performance.now() };
   }
 

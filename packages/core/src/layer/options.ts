@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Middleware } from '../middleware/types.js';
-import type { PolicyPort } from '../policy-port.js';
+import type { IdentifierSource, PolicyPort } from '../policy-port.js';
 import { Registry } from '../registry.js';
 
 export interface LayerOptions<TApp> {
@@ -8,6 +8,8 @@ export interface LayerOptions<TApp> {
   app?: TApp;
   /** The policy; `allowAllPolicy` when omitted. */
   policy?: PolicyPort;
+  /** Identifiers the application knows by value, handed to the policy's pipelines (see `IdentifierSource`). */
+  identifiers?: IdentifierSource;
   /** The primitives to expose. Without filters this object is used as is, so later additions show. */
   registry?: Registry<TApp>;
   /** Filters by category, applied to every kind of primitive. */

@@ -39,7 +39,7 @@ async function resourceTerminal<TApp>(
   const anySpec = spec as AnySpec;
   layer.policy.checkCall(anySpec, principal, { kind: 'resource', name: uri, arguments: info.arguments });
   const target = (direction: 'input' | 'output'): TransformTarget =>
-    pipelineTarget(layer.policy, anySpec, principal, 'resource', direction);
+    pipelineTarget(layer, anySpec, principal, 'resource', direction, info.context);
 
   let raw: unknown;
   try {

@@ -2,7 +2,14 @@
 import type { CallKind } from '../context.js';
 import { isMcpLayerError } from '../errors.js';
 import type { JsonValue } from '../json.js';
-import type { PipelineRun, PolicyPort, TransformPipeline, TransformReport } from '../policy-port.js';
+import type {
+  IdentifierSource,
+  PipelineContext,
+  PipelineRun,
+  PolicyPort,
+  TransformPipeline,
+  TransformReport,
+} from '../policy-port.js';
 import type { Principal } from '../principal.js';
 import type { AnySpec } from '../specs/index.js';
 
@@ -12,19 +19,30 @@ export interface TransformTarget {
   principal: Principal;
   kind: CallKind;
   spec: AnySpec;
+  /** The request the value belongs to (its context): shared by its input and output runs. */
+  request: object;
+  identifiers: IdentifierSource | undefined;
 }
 
-/** Where a value is going and which of the policy's pipelines applies to it. */
+/** What a target needs from the layer. */
+export interface PipelineHost {
+  readonly policy: PolicyPort;
+  readonly identifiers: IdentifierSource | undefined;
+}
+
+/** Where a value of `request` is going and which of the policy's pipelines applies to it. */
 export function pipelineTarget(
-  policy: PolicyPort,
+  host: PipelineHost,
   spec: AnySpec,
   principal: Principal,
   kind: CallKind,
   direction: 'input' | 'output',
+  request: object,
 ): TransformTarget {
+  const { policy } = host;
   const pipeline =
     direction === 'input' ? policy.inputPipeline(spec, principal) : policy.outputPipeline(spec, principal);
-  return { pipeline, direction, principal, kind, spec };
+  return { pipeline, direction, principal, kind, spec, request, identifiers: host.identifiers };
 }
 
 /**
@@ -52,24 +70,41 @@ export function isActive(pipeline: TransformPipeline | undefined): pipeline is T
 export async function applyPipeline(target: TransformTarget, value: unknown): Promise<PipelineRun> {
   const { pipeline } = target;
   if (!isActive(pipeline)) return { value, report: {} };
-  return pipeline.run(value, {
+  const context: PipelineContext = {
     direction: target.direction,
     principal: target.principal,
     kind: target.kind,
     spec: target.spec,
-  });
+    request: target.request,
+  };
+  if (target.identifiers) context.identifiers = target.identifiers;
+  return pipeline.run(value, context);
 }
 
-/** Merge `source` into `target`: numbers add up (at any depth), other values keep the first seen. */
+/**
+ * Report sections that describe the result rather than count what was done to it: one result's
+ * content annotations (MCP's `priority` lies in 0..1) and a projection's budget. Merging several
+ * runs' reports keeps the largest number there instead of a sum.
+ */
+const DESCRIPTIVE_SECTIONS: ReadonlySet<string> = new Set(['content_annotations', 'budget']);
+
+/**
+ * Merge `source` into `target`: counts add up (at any depth), numbers inside descriptive
+ * sections keep the largest, other values keep the first seen.
+ */
 export function mergeReports(target: TransformReport, source: TransformReport): TransformReport {
+  return mergeInto(target, source, true);
+}
+
+function mergeInto(target: TransformReport, source: TransformReport, additive: boolean): TransformReport {
   for (const [key, value] of Object.entries(source)) {
     const current = target[key];
     if (current === undefined) {
       target[key] = structuredClone(value);
     } else if (typeof current === 'number' && typeof value === 'number') {
-      target[key] = current + value;
+      target[key] = additive ? current + value : Math.max(current, value);
     } else if (isRecord(current) && isRecord(value)) {
-      mergeReports(current, value);
+      mergeInto(current, value, additive && !DESCRIPTIVE_SECTIONS.has(key));
     }
   }
   return target;

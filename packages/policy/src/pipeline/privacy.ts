@@ -3,6 +3,7 @@
  * `TransformPipeline`: one context per run (direction, principal, vault, primitive) and one report.
  */
 import {
+  type IdentifierSource,
   InvalidArgumentsError,
   type PipelineContext,
   type PipelineRun,
@@ -12,6 +13,8 @@ import {
 import {
   buildTransform,
   IDENTITY,
+  IdentifierLexicon,
+  type KnownIdentifiers,
   Pipeline,
   PrivacyError,
   type TransformReport as PrivacyReport,
@@ -27,6 +30,50 @@ import type { NormalizedSpec } from './specs.js';
 /** A vault that may rewrite its file after a pass that issued pseudonyms. */
 interface AutosavingVault {
   autosaveIfNeeded?(): boolean;
+}
+
+/**
+ * The application's identifiers as the redactor reads them, built on first use (a policy that
+ * keeps identifiers never builds it) and again only when the source's revision changes.
+ */
+class SourceLexicon implements KnownIdentifiers {
+  private built: IdentifierLexicon | null = null;
+  constructor(private readonly source: IdentifierSource) {}
+  private get lexicon(): IdentifierLexicon {
+    this.built ??= new IdentifierLexicon(this.source.knownIdentifiers());
+    return this.built;
+  }
+  entityOf(value: string) {
+    return this.lexicon.entityOf(value);
+  }
+  mentionsIn(text: string) {
+    return this.lexicon.mentionsIn(text);
+  }
+  entities() {
+    return this.lexicon.entities();
+  }
+}
+
+const lexicons = new WeakMap<IdentifierSource, { revision: number; lexicon: SourceLexicon }>();
+
+function lexiconOf(source: IdentifierSource): SourceLexicon {
+  const cached = lexicons.get(source);
+  if (cached && cached.revision === source.identifierRevision) return cached.lexicon;
+  const lexicon = new SourceLexicon(source);
+  lexicons.set(source, { revision: source.identifierRevision, lexicon });
+  return lexicon;
+}
+
+/** Per request: the real values its input run restored from pseudonyms, for its output runs. */
+const restoredByRequest = new WeakMap<object, Map<string, string>>();
+
+function restoredOf(request: object): Map<string, string> {
+  let map = restoredByRequest.get(request);
+  if (!map) {
+    map = new Map();
+    restoredByRequest.set(request, map);
+  }
+  return map;
 }
 
 /** Core's view of a privacy pipeline. `isEmpty` is the privacy pipeline's own. */
@@ -57,6 +104,8 @@ export class PolicyPipeline implements TransformPipeline {
       policy: this.policyName,
     };
     if (this.vault) ctx.vault = this.vault;
+    if (context.identifiers) ctx.identifiers = lexiconOf(context.identifiers);
+    ctx.restored = restoredOf(context.request);
     let out: unknown;
     try {
       out = this.pipeline.apply(value, ctx);

@@ -66,6 +66,9 @@ export class Depseudonymizer implements Transform {
       let changed = false;
       const whole = vault?.detokenize(cur, options);
       if (whole !== undefined && whole !== null) {
+        // The output side of this request puts the caller's pseudonym back wherever the real
+        // value would show (an echo in an error, a result that names what was asked for).
+        ctx.restored?.set(whole, cur);
         cur = whole;
         changed = true;
       } else {

@@ -3,6 +3,8 @@
  * strategy to each (section 11.2 of the reference).
  */
 import { compileExtraKeyRule, DEFAULT_TAG_KEY_ALLOWLIST } from '../../detectors/keyRules.js';
+import type { KnownIdentifiers } from '../../identifiers/lexicon.js';
+import { MentionFinder } from '../../identifiers/lexicon.js';
 import type { PseudonymVault, Transform, TransformContext, TransformReport } from '../../types.js';
 import { normalizeKey } from '../../util/keys.js';
 import { OptionReader } from '../../util/options.js';
@@ -72,6 +74,7 @@ export class Redactor implements Transform {
   private readonly vault: PseudonymVault | undefined;
   private caches = new Map<string, ScanCaches>();
   private cacheVault: PseudonymVault | undefined;
+  private cacheIdentifiers: KnownIdentifiers | undefined;
   private readonly keyInfo = new Map<string, KeyInfo>();
 
   constructor(
@@ -110,10 +113,16 @@ export class Redactor implements Transform {
     this.nameMentions = o.bool('name_mentions', true);
   }
 
-  private cacheFor(vault: PseudonymVault | undefined, namespace: string | undefined): ScanCaches {
-    if (vault !== this.cacheVault) {
+  private cacheFor(
+    vault: PseudonymVault | undefined,
+    namespace: string | undefined,
+    identifiers: KnownIdentifiers | undefined,
+  ): ScanCaches {
+    // Cached scan results depend on the vault and on the identifiers known when they were made.
+    if (vault !== this.cacheVault || identifiers !== this.cacheIdentifiers) {
       this.caches = new Map();
       this.cacheVault = vault;
+      this.cacheIdentifiers = identifiers;
     }
     const key = namespace ?? '';
     let cache = this.caches.get(key);
@@ -127,7 +136,7 @@ export class Redactor implements Transform {
   /** Runs a pass and returns the result with its counts, without touching a report. */
   run(
     value: unknown,
-    ctx: Pick<TransformContext, 'vault' | 'principal'>,
+    ctx: Pick<TransformContext, 'vault' | 'principal' | 'identifiers' | 'restored'>,
   ): {
     value: unknown;
     counts: Record<string, Record<string, number>>;
@@ -151,8 +160,12 @@ export class Redactor implements Transform {
         collectNames: this.nameMentions,
       },
       env,
-      this.cacheFor(vault, namespace),
+      this.cacheFor(vault, namespace, ctx.identifiers),
       this.keyInfo,
+      {
+        ...(ctx.identifiers ? { identifiers: ctx.identifiers } : {}),
+        ...(ctx.restored ? { restored: ctx.restored } : {}),
+      },
     );
     let out = pass.walk(value);
     if (out === DROP) out = typeof value === 'string' ? '[REDACTED:content]' : null;
@@ -178,14 +191,11 @@ export class Redactor implements Transform {
 
 export { mergeReport };
 
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-}
-
 /**
- * Replaces names that key rules pseudonymised wherever they appear in free text of the same
- * result (strings containing a space, a comma or `->`), and strings that are exactly such a
- * name (a one-node path summary), which the original skipped.
+ * Replaces names that key rules pseudonymised (and values the caller sent as pseudonyms)
+ * wherever else they appear in the same result: strings that are exactly such a name, and
+ * mentions inside longer text under the known-identifier rule (distinctive names only, so
+ * `web` or `prod` in prose are left alone). Linear in the text: see `MentionFinder`.
  */
 function replaceMentions(
   value: unknown,
@@ -193,25 +203,26 @@ function replaceMentions(
   skipKeys: ReadonlySet<string>,
   onCount: (n: number) => void,
 ): unknown {
-  const list = [...names.keys()].filter((n) => n.length >= 2).sort((a, b) => b.length - a.length);
-  if (list.length === 0) return value;
-  const re = new RegExp(`(?<![\\w-])(?:${list.map(escapeRegex).join('|')})(?![\\w-]|\\.\\w)`, 'g');
+  const finder = new MentionFinder(names.keys());
   let total = 0;
   const visit = (v: unknown): unknown => {
     if (typeof v === 'string') {
-      if (!(v.includes(' ') || v.includes(',') || v.includes('->'))) {
-        const whole = names.get(v);
-        if (whole === undefined) return v;
+      const whole = names.get(v);
+      if (whole !== undefined) {
         total++;
         return whole;
       }
-      let n = 0;
-      const out = v.replace(re, (m) => {
-        n++;
-        return names.get(m) ?? m;
-      });
-      total += n;
-      return n ? out : v;
+      if (finder.isEmpty) return v;
+      const found = finder.find(v);
+      if (found.length === 0) return v;
+      let out = '';
+      let last = 0;
+      for (const f of found) {
+        out += v.slice(last, f.start) + (names.get(f.value) ?? f.value);
+        last = f.end;
+      }
+      total += found.length;
+      return out + v.slice(last);
     }
     if (typeof v !== 'object' || v === null) return v;
     if (Array.isArray(v)) {

@@ -3,6 +3,8 @@
  * changed, so untouched subtrees are shared with the input (which is never mutated).
  */
 import { isPersonTagKey, isTagMapKey } from '../../detectors/keyRules.js';
+import type { Span } from '../../detectors/types.js';
+import type { IdentifierMention, KnownIdentifiers } from '../../identifiers/lexicon.js';
 import { normalizeKey } from '../../util/keys.js';
 import { applyStrategy, DROP, type Dropped, effectiveKind, type StrategyEnv } from '../applyStrategy.js';
 import { REPORT_KEY, type Strategy } from '../strategies.js';
@@ -20,6 +22,7 @@ export interface ScanEntry {
 }
 
 const UNCHANGED: ScanEntry = Object.freeze({});
+const NO_SPANS: readonly Span[] = Object.freeze([]);
 const KEY_CACHE_SIZE = 50_000;
 /** The name-mention pass skips results that issued more names than this. */
 export const MENTION_LIMIT = 5000;
@@ -59,6 +62,12 @@ export interface ScanCaches {
   keys: Map<string, ScanEntry>;
 }
 
+/** What this request tells the pass about identifiers (see `TransformContext`). */
+export interface KnownValues {
+  identifiers?: KnownIdentifiers;
+  restored?: Map<string, string>;
+}
+
 export interface PassConfig {
   plan: RedactionPlan;
   scanKeys: boolean;
@@ -71,6 +80,24 @@ export interface PassConfig {
 }
 
 const ENUM_LABEL = /^[A-Z][A-Z0-9_]*$/;
+/** The name and value keys of name/value pairs, as cloud APIs spell them. */
+const NAME_VALUE_PAIRS: ReadonlyArray<readonly [string, string]> = [
+  ['name', 'value'],
+  ['Name', 'Value'],
+  ['key', 'value'],
+  ['Key', 'Value'],
+  ['ParameterKey', 'ParameterValue'],
+  ['parameterKey', 'parameterValue'],
+];
+
+/**
+ * Abbreviations that name a secret in environment variables (`DB_PASS`, `MYSQL_PW`) but are too
+ * short to treat as secret-like in ordinary field names (`pass_rate`).
+ */
+const ENV_SECRET_WORDS = /(?:^|_)(?:pass|pw|pass_word|creds?)(?:_|$)/;
+
+/** Key rules whose verdict a known identifier never overrides. */
+const SECRET_CATEGORIES: ReadonlySet<string> = new Set(['secret', 'credential', 'private_key']);
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -82,15 +109,55 @@ export class RedactPass {
   private collectingNames: boolean;
   /** The active sensitive-field rule, also checked on tag keys. */
   private readonly sensitive: RulePlan | undefined;
+  /** Known identifiers, when the plan acts on at least one of their entities. */
+  private readonly identifiers: KnownIdentifiers | undefined;
+  /** Values restored from pseudonyms on the way in, when there are any. */
+  private readonly restored: Map<string, string> | undefined;
 
   constructor(
     private readonly cfg: PassConfig,
     private readonly env: StrategyEnv,
     private readonly caches: ScanCaches,
     private readonly keyInfo: Map<string, KeyInfo>,
+    known: KnownValues = {},
   ) {
     this.sensitive = cfg.plan.rules.find((r) => r.active && r.rule.name === 'sensitive_key');
     this.collectingNames = cfg.collectNames;
+    const ids = known.identifiers;
+    if (
+      ids &&
+      cfg.plan.actsBeyondSecrets &&
+      [...ids.entities()].some((e) => cfg.plan.strategyForKnown(e).kind !== 'keep')
+    ) {
+      this.identifiers = ids;
+    }
+    if (known.restored && known.restored.size > 0) {
+      this.restored = known.restored;
+      // Restored values are looked for inside free text too, by the name-mention pass.
+      for (const [real, token] of known.restored) this.names.set(real, token);
+    }
+  }
+
+  /**
+   * What replaces a string that is exactly a value the caller sent as a pseudonym, or exactly a
+   * known identifier the plan acts on; undefined for any other string.
+   */
+  private knownWhole(s: string): string | Dropped | undefined {
+    if (this.restored !== undefined) {
+      const token = this.restored.get(s);
+      if (token !== undefined) {
+        this.count('pseudonymized', 'restored_value');
+        return token;
+      }
+    }
+    if (this.identifiers !== undefined) {
+      const entity = this.identifiers.entityOf(s);
+      if (entity !== undefined) {
+        const strategy = this.cfg.plan.strategyForKnown(entity);
+        if (strategy.kind !== 'keep') return this.applyWhole(strategy, s, entity);
+      }
+    }
+    return undefined;
   }
 
   count(kind: string, entity: string, n = 1): void {
@@ -111,11 +178,12 @@ export class RedactPass {
 
   /** Detects and applies strategies inside one string; cached by the string. */
   scanEntry(s: string): ScanEntry {
-    if (!this.cfg.plan.scanner.canMatch(s)) return UNCHANGED;
+    const detectable = this.cfg.plan.scanner.canMatch(s);
+    if (!detectable && this.identifiers === undefined) return UNCHANGED;
     const cache = this.caches.strings;
     let entry = cache.get(s);
     if (entry !== undefined) return entry;
-    entry = this.computeEntry(s);
+    entry = this.computeEntry(s, detectable);
     // Strings with no match are cheap to rescan (the hint prefilter rejects them), and caching
     // them would churn the cache with every unique id of a large result. Results holding vault
     // pseudonyms are not cached either: the vault memoises them itself, and a cached pseudonym
@@ -129,11 +197,14 @@ export class RedactPass {
 
   /** Scans a dict key. Keys repeat across a result, so every key's result is cached. */
   private scanKey(k: string, info: KeyInfo): string | Dropped {
+    // Keys of aggregations are data: `{"111111111111": 3}` names an account as much as a value does.
+    const known = this.knownWhole(k);
+    if (known !== undefined) return known;
     if (info.plainKey) return k;
     const cache = this.caches.keys;
     let entry = cache.get(k);
     if (entry === undefined) {
-      entry = this.computeEntry(k);
+      entry = this.computeEntry(k, true);
       if (entry.vault !== true) {
         if (cache.size >= KEY_CACHE_SIZE) cache.clear();
         cache.set(k, entry);
@@ -147,8 +218,9 @@ export class RedactPass {
     return entry.out ?? k;
   }
 
-  private computeEntry(s: string): ScanEntry {
-    const spans = this.cfg.plan.scanner.scan(s);
+  private computeEntry(s: string, detectable: boolean): ScanEntry {
+    const detected = detectable ? this.cfg.plan.scanner.scan(s) : NO_SPANS;
+    const spans = this.identifiers ? this.withMentions(detected, this.identifiers.mentionsIn(s)) : detected;
     if (spans.length === 0) return UNCHANGED;
     const whole = spans.length === 1 && spans[0]!.start === 0 && spans[0]!.end === s.length;
     let out = '';
@@ -157,7 +229,10 @@ export class RedactPass {
     const events: Array<[string, string]> = [];
     let fromVault = false;
     for (const span of spans) {
-      const strategy = this.cfg.plan.strategyForSpan(span.detector, span.entity);
+      const strategy =
+        'detector' in span
+          ? this.cfg.plan.strategyForSpan(span.detector, span.entity)
+          : this.cfg.plan.strategyForKnown(span.entity);
       if (strategy.kind === 'keep') continue;
       const value = s.slice(span.start, span.end);
       const replaced = applyStrategy(strategy, value, span.entity, this.env);
@@ -177,7 +252,32 @@ export class RedactPass {
     return entry;
   }
 
+  /**
+   * Detector spans and known-identifier mentions, in order and without overlaps: where the two
+   * overlap, the one that starts first wins, and on equal starts the longer.
+   */
+  private withMentions(
+    detected: readonly Span[],
+    mentions: readonly IdentifierMention[],
+  ): ReadonlyArray<Span | IdentifierMention> {
+    if (mentions.length === 0) return detected;
+    const acting = mentions.filter((m) => this.cfg.plan.strategyForKnown(m.entity).kind !== 'keep');
+    if (detected.length === 0 || acting.length === 0) return acting.length ? acting : detected;
+    const all: Array<Span | IdentifierMention> = [...detected, ...acting];
+    all.sort((a, b) => a.start - b.start || b.end - a.end);
+    const out: Array<Span | IdentifierMention> = [];
+    let end = -1;
+    for (const span of all) {
+      if (span.start < end) continue;
+      out.push(span);
+      end = span.end;
+    }
+    return out;
+  }
+
   scanString(s: string): string | Dropped {
+    const known = this.knownWhole(s);
+    if (known !== undefined) return known;
     const entry = this.scanEntry(s);
     if (entry === UNCHANGED) return s;
     this.record(entry);
@@ -190,7 +290,34 @@ export class RedactPass {
     if (typeof v === 'string') return this.scanString(v);
     if (typeof v !== 'object' || v === null) return v;
     if (Array.isArray(v)) return this.walkList(v, (item) => this.walk(item));
-    return this.walkDict(v as Record<string, unknown>);
+    const obj = v as Record<string, unknown>;
+    const secretValue = this.secretPairValue(obj);
+    if (secretValue !== null && this.sensitive) {
+      const rule = this.sensitive;
+      return this.walkDict(obj, (k, item) =>
+        k === secretValue ? this.applyRule(rule, item) : this.walk(item),
+      );
+    }
+    return this.walkDict(obj);
+  }
+
+  /**
+   * For a name/value pair whose name is secret-like (`{"name": "DB_PASS", "value": "…"}`, the
+   * shape of ECS task definitions, Lambda and Kubernetes environments, CloudFormation
+   * parameters), the key holding the value; null for any other dict.
+   */
+  private secretPairValue(obj: Record<string, unknown>): string | null {
+    const sens = this.sensitive;
+    if (sens === undefined) return null;
+    for (const [nameKey, valueKey] of NAME_VALUE_PAIRS) {
+      if (!(valueKey in obj)) continue;
+      const name = obj[nameKey];
+      if (typeof name !== 'string') continue;
+      const nk = normalizeKey(name);
+      if (sens.rule.exclude?.test(nk)) continue;
+      if (sens.rule.pattern.test(nk) || ENV_SECRET_WORDS.test(nk)) return valueKey;
+    }
+    return null;
   }
 
   private walkList(list: readonly unknown[], fn: (item: unknown) => unknown): unknown[] {
@@ -319,6 +446,12 @@ export class RedactPass {
   private ruleOnString(plan: RulePlan, s: string): string | Dropped {
     if (s === '') return s;
     const rule = plan.rule;
+    // A value the application knows keeps one entity (and so one pseudonym) whatever key holds
+    // it; a secret rule still wins, since a password equal to a name is a password.
+    if (!SECRET_CATEGORIES.has(rule.category)) {
+      const known = this.knownWhole(s);
+      if (known !== undefined) return known;
+    }
     if (rule.defer) {
       const entry = this.scanEntry(s);
       if (entry.whole) {
@@ -362,6 +495,12 @@ export class RedactPass {
     const sens = this.sensitive;
     if (sens?.rule.pattern.test(nk) && !sens.rule.exclude?.test(nk)) return this.applyRule(sens, val);
     if (typeof val !== 'string' || val === '' || this.cfg.tagAllowlist.has(nk)) return this.walk(val);
+    // A value known as more than a tag value (an account's name, say) keeps that entity; one
+    // known only as a tag value is typed by its tag key below (a person for `owner`).
+    if (this.identifiers?.entityOf(val) !== 'tag_value') {
+      const known = this.knownWhole(val);
+      if (known !== undefined) return known;
+    }
     const entity = isPersonTagKey(nk) ? 'person' : 'tag_value';
     const strategy = this.cfg.plan.resolve(
       entity === 'person' ? ['person', 'pii'] : ['tag_value', 'free_text'],

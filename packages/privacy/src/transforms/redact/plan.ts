@@ -18,6 +18,21 @@ export const TYPED_ACCOUNT_ENTITIES = [
   'cloud_account',
 ] as const;
 
+/**
+ * The categories an application-named identifier falls back to, for entities that are not
+ * plain identifiers: tag values are free text (as in tag maps), people and e-mails are PII.
+ */
+const KNOWN_CATEGORIES: Readonly<Record<string, readonly string[]>> = {
+  tag_value: ['free_text'],
+  person: ['pii'],
+  email: ['pii'],
+  ip_address: ['network'],
+  hostname: ['network'],
+};
+
+/** Strategy-table keys that concern secrets only. */
+const SECRET_KEYS: ReadonlySet<string> = new Set(['secret', 'private_key', 'credential']);
+
 export interface PlanInput {
   strategies: Record<string, unknown>;
   defaultStrategy: unknown;
@@ -64,6 +79,7 @@ export class RedactionPlan {
   readonly scanner: DetectorSet;
   readonly rules: RulePlan[] = [];
   private readonly byDetector = new Map<Detector, DetectorPlan>();
+  private readonly known = new Map<string, Strategy>();
 
   constructor(input: PlanInput) {
     for (const [key, spec] of Object.entries(input.strategies)) {
@@ -145,9 +161,32 @@ export class RedactionPlan {
     );
   }
 
+  /**
+   * The strategy for an identifier an application named by value (see `KnownIdentifiers`):
+   * its entity, the entity's parents, then the category such a value belongs to.
+   */
+  strategyForKnown(entity: string): Strategy {
+    let s = this.known.get(entity);
+    if (s === undefined) {
+      s = this.resolve([...entityChain(entity), ...(KNOWN_CATEGORIES[entity] ?? ['identifier'])]);
+      this.known.set(entity, s);
+    }
+    return s;
+  }
+
   typedAccountStrategy(plan: RulePlan, value: string): { entity: string; strategy: Strategy } {
     const entity = accountEntityFor(value);
     return { entity, strategy: plan.typed?.get(entity) ?? plan.strategy };
+  }
+
+  /**
+   * True when some strategy acts on more than secrets: only then can an identifier an
+   * application names by value change anything, so only then is it worth looking up.
+   */
+  get actsBeyondSecrets(): boolean {
+    if (this.fallback.kind !== 'keep') return true;
+    for (const [key, s] of this.table) if (s.kind !== 'keep' && !SECRET_KEYS.has(key)) return true;
+    return false;
   }
 
   /** True when at least one strategy pseudonymises (so the input side needs a reverser). */
