@@ -40,7 +40,69 @@ async function transformLink(
     const value = out[key];
     if (typeof value === 'string') next[key] = value;
   }
+  // A link's name, title and description describe what its URI names ("bastion neighbors",
+  // "EC2 bastion"): a URI segment or a name the policy replaced is that same reference inside
+  // them, however plain a word it is.
+  const replaced = replacedSegments(link.uri, next.uri);
+  if (next.name !== link.name && link.name !== '') replaced.push([link.name, next.name]);
+  for (const [real, shown] of replaced) {
+    next.name = replaceWord(next.name, real, shown);
+    if (next.title !== undefined) next.title = replaceWord(next.title, real, shown);
+    if (next.description !== undefined) next.description = replaceWord(next.description, real, shown);
+  }
   return next;
+}
+
+/** `[before, after]` for each path segment a transform changed in a URI that kept its shape. */
+function replacedSegments(before: string, after: string): Array<[string, string]> {
+  if (before === after) return [];
+  const a = before.split('/');
+  const b = after.split('/');
+  if (a.length !== b.length) return [];
+  const pairs: Array<[string, string]> = [];
+  for (let i = 0; i < a.length; i++) {
+    const real = safeDecode(a[i]!);
+    const shown = safeDecode(b[i]!);
+    if (real !== shown && real !== '') pairs.push([real, shown]);
+  }
+  return pairs;
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+function isWordChar(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 95 ||
+    code === 45
+  );
+}
+
+/** `text` with every occurrence of `word` that stands between non-word characters replaced by `by`. */
+function replaceWord(text: string, word: string, by: string): string {
+  let out = '';
+  let last = 0;
+  let at = text.indexOf(word);
+  while (at !== -1) {
+    const end = at + word.length;
+    const bounded =
+      (at === 0 || !isWordChar(text.charCodeAt(at - 1))) &&
+      (end === text.length || !isWordChar(text.charCodeAt(end)));
+    if (bounded) {
+      out += text.slice(last, at) + by;
+      last = end;
+    }
+    at = text.indexOf(word, bounded ? end : at + 1);
+  }
+  return last === 0 ? text : out + text.slice(last);
 }
 
 async function transformText(

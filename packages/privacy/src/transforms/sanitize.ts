@@ -199,6 +199,14 @@ export class UntrustedTextGuard implements Transform {
             nk = t;
           }
         }
+        // Keys can be cloud text too: an aggregation keyed by tag value carries whatever a
+        // tag holds, instructions included.
+        if (this.detect && nk.length >= this.minLength && looksLikeInjection(nk, this.patterns)) {
+          stats.suspicious++;
+          // The path names the key by place, never by its text, which is what was suspicious.
+          if (stats.paths.length < this.maxPaths) stats.paths.push([...path, `{key ${i}}`].join('.'));
+          nk = this.neutralise(nk);
+        }
         path.push(nk);
         const r = walk(item, nk);
         path.pop();
