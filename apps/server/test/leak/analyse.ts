@@ -40,6 +40,10 @@ export interface IdentifierLeak {
 /** Every real identifier a client read in clear, by THE IDENTIFIER RULE (identifiers.ts). */
 export function identifierLeaks(run: Run): IdentifierLeak[] {
   const ids = realIdentifiers(run.datasets, [...PLANTED_IDENTIFIERS, ...run.createdNames]);
+  // An alias is the display name the operator chose to show for a value (soc-analyst shows account
+  // 222222222222 as `shared-services`, which the sample estate also uses as that account's name):
+  // showing it is the policy working as configured, not a leak.
+  for (const alias of run.aliases) ids.delete(alias);
   const matcher = new IdentifierMatcher(ids);
   const cache = new Map<string, ReturnType<IdentifierMatcher['leaks']>>();
   const out: IdentifierLeak[] = [];

@@ -82,6 +82,8 @@ export interface Run {
   datasets: Dataset[];
   /** Dataset names the run created (they are the caller's names, identifiers too). */
   createdNames: string[];
+  /** Display names the policy's operator configured for values (alias/substitute maps). */
+  aliases: string[];
   visible: Visible;
   /** Problems of the harness itself (a pseudonym it could not obtain...). */
   problems: string[];
@@ -552,10 +554,26 @@ async function drive(c: PolicyCase, dir: string): Promise<Run> {
     ops,
     datasets: [...datasets.values()],
     createdNames: [...createdNames],
+    aliases: configuredAliases(policy.config),
     visible,
     problems,
     restricted,
   };
+}
+
+/** Every string an `aliases` map of the policy's configuration shows instead of a real value. */
+function configuredAliases(config: unknown): string[] {
+  const out: string[] = [];
+  const leaves = (v: unknown): void => {
+    if (typeof v === 'string') out.push(v);
+    else if (v && typeof v === 'object') for (const x of Object.values(v)) leaves(x);
+  };
+  const walk = (v: unknown): void => {
+    if (!v || typeof v !== 'object') return;
+    for (const [k, x] of Object.entries(v)) (k === 'aliases' ? leaves : walk)(x);
+  };
+  walk(config);
+  return out;
 }
 
 export const ANALYST = new Principal({ id: 'ann', roles: ['analyst'] });

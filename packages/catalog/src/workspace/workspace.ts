@@ -28,6 +28,8 @@ export type WorkspaceChangeKind = 'resources' | 'resource';
 export type WorkspaceChangeListener = (kind: WorkspaceChangeKind, uri: string | undefined) => void;
 
 export const WORKSPACE_URI = 'cloudg://workspace';
+/** How many names of datasets no longer loaded stay known identifiers. */
+const RETIRED_NAMES = 256;
 export const DATASETS_URI = 'cloudg://datasets';
 export function datasetSummaryUri(name: string): string {
   return `cloudg://datasets/${name}/summary`;
@@ -198,10 +200,25 @@ export class Workspace implements IdentifierSource {
 
   #identifierKey = '';
   #identifierRevision = 0;
+  /** Names of datasets unloaded, replaced or evicted, most recent last (see `#retire`). */
+  #retiredNames: string[] = [];
+  #retiredTotal = 0;
+
+  /**
+   * Take a dataset out. Its name stays a known identifier: the request that unloads it, and any
+   * later one that names it, must not show it in clear under a pseudonymising policy.
+   */
+  #retire(dataset: Dataset): void {
+    this.#datasets.delete(dataset.name);
+    this.#retiredTotal += 1;
+    this.#retiredNames = [...this.#retiredNames.filter((n) => n !== dataset.name), dataset.name].slice(
+      -RETIRED_NAMES,
+    );
+  }
 
   /** Changes whenever a dataset is added, removed, renamed or changed in place. */
   get identifierRevision(): number {
-    let key = '';
+    let key = `${this.#retiredTotal}\u0001`;
     for (const d of this.#datasets.values()) key += `${d.loadId}\u0000${d.version}\u0000${d.name}\u0001`;
     if (key !== this.#identifierKey) {
       this.#identifierKey = key;
@@ -214,6 +231,7 @@ export class Workspace implements IdentifierSource {
   *knownIdentifiers(): Generator<readonly [string, string]> {
     for (const d of this.#datasets.values()) yield [d.name, 'dataset_name'];
     for (const d of this.#datasets.values()) yield* datasetIdentifiers(d);
+    for (const name of this.#retiredNames) yield [name, 'dataset_name'];
   }
 
   // ---- names ------------------------------------------------------------------------------
@@ -328,8 +346,8 @@ export class Workspace implements IdentifierSource {
   /** Add a dataset built elsewhere. */
   add(dataset: Dataset, options: { activate?: boolean; replace?: boolean } = {}): Dataset {
     this.checkName(dataset.name, { replace: options.replace });
-    const replacing = this.#datasets.has(dataset.name);
-    if (replacing) this.#datasets.delete(dataset.name);
+    const replacing = this.#datasets.get(dataset.name);
+    if (replacing) this.#retire(replacing);
     this.#datasets.set(dataset.name, dataset);
     if (options.activate ?? true) this.#active = dataset.name;
     else if (this.#active === null) this.#active = dataset.name;
@@ -357,7 +375,7 @@ export class Workspace implements IdentifierSource {
     while (this.#datasets.size > this.maxDatasets) {
       const victim = [...this.#datasets.keys()].find((n) => n !== this.#active);
       if (victim === undefined) return;
-      this.#datasets.delete(victim);
+      this.#retire(this.#datasets.get(victim)!);
     }
   }
 
@@ -372,7 +390,7 @@ export class Workspace implements IdentifierSource {
   /** Unload a dataset; when it was active, the most recently added remaining one takes over. */
   remove(name: string): Dataset {
     const dataset = this.get(name);
-    this.#datasets.delete(dataset.name);
+    this.#retire(dataset);
     if (this.#active === dataset.name) this.#active = this.names().at(-1) ?? null;
     // The dataset is gone, so its summary URI is not announced.
     this.#notifyDataset(dataset.name, true);

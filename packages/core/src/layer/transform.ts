@@ -1,7 +1,7 @@
 /** Running the policy's pipelines and merging their reports. */
 import type { CallKind } from '../context.js';
 import { isMcpLayerError } from '../errors.js';
-import type { JsonValue } from '../json.js';
+import { type JsonValue, toJsonable } from '../json.js';
 import type {
   IdentifierSource,
   PipelineContext,
@@ -64,6 +64,23 @@ export async function restoreInput(
 
 export function isActive(pipeline: TransformPipeline | undefined): pipeline is TransformPipeline {
   return pipeline !== undefined && !pipeline.isEmpty;
+}
+
+/**
+ * An error about to reach the caller, with its message and data passed through the output
+ * pipeline as a result's would be (they can name assets: suggestions, the value asked for). The
+ * error is changed in place: it belongs to this one request. Tool calls turn errors into results
+ * (`errorResult`); resource reads, prompts and completions throw them, and use this.
+ */
+export async function errorForCaller(error: unknown, target: TransformTarget): Promise<unknown> {
+  if (!isMcpLayerError(error) || !isActive(target.pipeline)) return error;
+  const message = (await applyPipeline(target, error.message)).value;
+  if (typeof message === 'string') error.message = message;
+  if (error.data !== undefined && error.data !== null) {
+    const data = (await applyPipeline(target, toJsonable(error.data))).value;
+    Object.defineProperty(error, 'data', { value: data, enumerable: true, configurable: true });
+  }
+  return error;
 }
 
 /** Run a pipeline over one value; the value comes back unchanged with an empty report when there is none. */
