@@ -374,9 +374,14 @@ describe('Streamable HTTP, handshake era', () => {
   });
 
   it('caps live sessions with 503 and expires idle ones', async () => {
-    const port = await start({ maxSessions: 1, sessionIdleTimeoutMs: 50 });
+    const port = await start({
+      maxSessions: 1,
+      sessionIdleTimeoutMs: 50,
+      authTokens: ['s3cret:analyst:alice', 'other::bob'],
+    });
     const sid = await openSession(port);
-    const refused = await send(port, { headers: AUTH, body: initialize() });
+    // Bob holds no session, so his own quota is not the reason: the server as a whole is full.
+    const refused = await send(port, { headers: { authorization: 'Bearer other' }, body: initialize() });
     expect(refused.status).toBe(503);
     await new Promise((r) => setTimeout(r, 1300));
     const gone = await send(port, { headers: { ...AUTH, 'mcp-session-id': sid }, body: req(2, 'ping') });

@@ -25,8 +25,8 @@ import { checkModernHeaders } from './modernHeaders.js';
 import { type HttpServerOptions, type ResolvedHttpOptions, resolveHttpOptions } from './options.js';
 import { checkParamHeaders, paramHeaders } from './paramHeaders.js';
 import { BodyTooLargeError, readBody } from './readBody.js';
-import { respond } from './respond.js';
-import { SERVER_HEADER, sendEmpty, sendJson, sendRpcError } from './responses.js';
+import { type RespondOptions, respond } from './respond.js';
+import { SERVER_HEADER, sendEmpty, sendJson, sendRpcError, sendTooManySessions } from './responses.js';
 import { HttpSession, SessionStore } from './sessionStore.js';
 import { SseStream } from './sseStream.js';
 
@@ -68,7 +68,11 @@ export class McpHttpServer {
         ? TokenAuth.fromSpecs(options.authTokens, { required: options.authRequired ?? true })
         : undefined);
     this.resolver = options.principalResolver;
-    this.store = new SessionStore(this.options.maxSessions, this.options.sessionIdleTimeoutMs);
+    this.store = new SessionStore(
+      this.options.maxSessions,
+      this.options.sessionIdleTimeoutMs,
+      this.options.maxSessionsPerPrincipal,
+    );
     this.legacy = new LegacySseEndpoints(this.protocol, this.store, this.options);
     this.httpServer = createServer(
       {
@@ -346,7 +350,7 @@ export class McpHttpServer {
     }
 
     if (initialize) {
-      if (this.store.full) return sendRpcError(res, 503, 'Service Unavailable: too many sessions');
+      if (!this.admitSession(res, principal)) return;
       const entry = new HttpSession(this.protocol, 'streamable', principal);
       this.store.add(entry);
       const headers: Record<string, string> = { 'Mcp-Session-Id': entry.id };
@@ -377,11 +381,26 @@ export class McpHttpServer {
       );
     }
     entry.touch();
-    await respond(res, entry.session, message, this.respondOptions(accepts, false));
+    // The session was opened with this id and these roles; the request runs as the credential
+    // that sent it, so a session never lends its creator's identity to a later caller.
+    await respond(res, entry.session, message, { ...this.respondOptions(accepts, false), principal });
     entry.touch();
   }
 
-  /** The caller's session from `Mcp-Session-Id`, or an answer (400 missing, 404 unknown or not theirs). */
+  /** Room for a new session of this caller, or an answer: 429 over its quota, 503 when all are taken. */
+  private admitSession(res: ServerResponse, principal: Principal): boolean {
+    const admission = this.store.admit(principal.id);
+    if (admission === 'ok') return true;
+    if (admission === 'quota') sendTooManySessions(res, this.store.maxPerPrincipal);
+    else sendRpcError(res, 503, 'Service Unavailable: too many sessions');
+    return false;
+  }
+
+  /**
+   * The caller's session from `Mcp-Session-Id`, or an answer: 400 when missing, 404 when unknown,
+   * another principal's, or opened with other roles than the caller's (MCP.md 6.2; a 404 tells a
+   * client to start a session of its own, which then carries its own roles).
+   */
   private findSession(
     req: IncomingMessage,
     res: ServerResponse,
@@ -392,7 +411,7 @@ export class McpHttpServer {
       sendRpcError(res, 400, 'Bad Request: Mcp-Session-Id header is required');
       return undefined;
     }
-    const entry = this.store.find(id, 'streamable', principal.id);
+    const entry = this.store.find(id, 'streamable', principal);
     if (!entry) sendRpcError(res, 404, 'Session not found');
     return entry;
   }
@@ -426,7 +445,7 @@ export class McpHttpServer {
     sendEmpty(res, 200);
   }
 
-  private respondOptions(accepts: Accepts, modern: boolean) {
+  private respondOptions(accepts: Accepts, modern: boolean): RespondOptions {
     return {
       accepts,
       modern,

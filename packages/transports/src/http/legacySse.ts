@@ -11,7 +11,7 @@ import type { McpProtocolServer } from '../protocol/server.js';
 import { isJsonContentType, parseAccept } from './accept.js';
 import type { ResolvedHttpOptions } from './options.js';
 import { BodyTooLargeError, readBody } from './readBody.js';
-import { sendEmpty, sendRpcError } from './responses.js';
+import { sendEmpty, sendRpcError, sendTooManySessions } from './responses.js';
 import { HttpSession, type SessionStore } from './sessionStore.js';
 import { SseStream } from './sseStream.js';
 
@@ -29,8 +29,11 @@ export class LegacySseEndpoints {
       sendRpcError(res, 406, 'Not Acceptable: GET requires Accept: text/event-stream');
       return;
     }
-    if (this.store.full) {
-      sendRpcError(res, 503, 'Service Unavailable: too many sessions');
+    // An SSE session always has its stream open, so none is ever idle enough to be ended here.
+    const admission = this.store.admit(principal.id);
+    if (admission !== 'ok') {
+      if (admission === 'quota') sendTooManySessions(res, this.store.maxPerPrincipal);
+      else sendRpcError(res, 503, 'Service Unavailable: too many sessions');
       return;
     }
     const entry = new HttpSession(this.protocol, 'sse', principal);
@@ -48,7 +51,7 @@ export class LegacySseEndpoints {
       sendRpcError(res, 400, 'Bad Request: session_id is required');
       return;
     }
-    const entry = this.store.find(id, 'sse', principal.id);
+    const entry = this.store.find(id, 'sse', principal);
     const sequencer = entry && this.sequencers.get(entry);
     if (!entry || !sequencer) {
       sendRpcError(res, 404, 'Session not found');
@@ -83,7 +86,7 @@ export class LegacySseEndpoints {
     sendEmpty(res, 202);
     sequencer.submit(message, async () => {
       try {
-        const result = await entry.session.handle(message);
+        const result = await entry.session.handle(message, { principal });
         if (result !== undefined) entry.send(result);
       } catch (error) {
         this.protocol.layer.logger.error({ err: error }, 'sse message failed');

@@ -40,6 +40,12 @@ export interface HttpServerOptions extends ProtocolOptions {
   sessionIdleTimeoutMs?: number;
   /** Default 1000; more get 503. */
   maxSessions?: number;
+  /**
+   * Live sessions one principal id may hold. At the quota its least recently used idle session is
+   * ended to make room for a new one; with none idle, `initialize` gets 429 (-31029). Default a
+   * tenth of `maxSessions` (100), at least 1.
+   */
+  maxSessionsPerPrincipal?: number;
   /** Interval of `: keepalive` comments on SSE streams. Default 15 s. */
   keepaliveIntervalMs?: number;
   /**
@@ -66,6 +72,7 @@ export interface ResolvedHttpOptions {
   maxHeaderBytes: number;
   sessionIdleTimeoutMs: number;
   maxSessions: number;
+  maxSessionsPerPrincipal: number;
   keepaliveIntervalMs: number;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
@@ -88,7 +95,11 @@ export const HTTP_DEFAULTS = {
   requestTimeoutMs: 30_000,
 } as const;
 
+/** The default per-principal session quota is this fraction of the global cap. */
+const PER_PRINCIPAL_SHARE = 10;
+
 export function resolveHttpOptions(options: HttpServerOptions): ResolvedHttpOptions {
+  const maxSessions = options.maxSessions ?? HTTP_DEFAULTS.maxSessions;
   return {
     host: options.host ?? HTTP_DEFAULTS.host,
     port: options.port ?? HTTP_DEFAULTS.port,
@@ -102,7 +113,9 @@ export function resolveHttpOptions(options: HttpServerOptions): ResolvedHttpOpti
     maxBodyBytes: options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes,
     maxHeaderBytes: options.maxHeaderBytes ?? HTTP_DEFAULTS.maxHeaderBytes,
     sessionIdleTimeoutMs: options.sessionIdleTimeoutMs ?? HTTP_DEFAULTS.sessionIdleTimeoutMs,
-    maxSessions: options.maxSessions ?? HTTP_DEFAULTS.maxSessions,
+    maxSessions,
+    maxSessionsPerPrincipal:
+      options.maxSessionsPerPrincipal ?? Math.max(1, Math.floor(maxSessions / PER_PRINCIPAL_SHARE)),
     keepaliveIntervalMs: options.keepaliveIntervalMs ?? HTTP_DEFAULTS.keepaliveIntervalMs,
     headersTimeoutMs: options.headersTimeoutMs ?? HTTP_DEFAULTS.headersTimeoutMs,
     requestTimeoutMs: options.requestTimeoutMs ?? HTTP_DEFAULTS.requestTimeoutMs,

@@ -3,7 +3,7 @@
  * notifications and then its response (MCP.md 6.2).
  */
 import type { ServerResponse } from 'node:http';
-import { ErrorCode } from '@cloudg/core';
+import { ErrorCode, type Principal } from '@cloudg/core';
 import { isErrorResponse, isObject, isValidId, looksLikeRequest } from '../jsonrpc/messages.js';
 import { findMethod } from '../protocol/methods.js';
 import type { HandleResult, Session } from '../protocol/session.js';
@@ -20,6 +20,8 @@ export interface RespondOptions {
   keepaliveMs: number;
   modern: boolean;
   headers?: Record<string, string>;
+  /** The caller of this request, when it is not the session's own principal. */
+  principal?: Principal;
   /** Called with the result before it is written (for example to drop a failed session). */
   onResult?: (result: HandleResult) => void;
 }
@@ -39,13 +41,14 @@ export async function respond(
   options: RespondOptions,
 ): Promise<void> {
   const { accepts, modern } = options;
+  const principal = options.principal === undefined ? {} : { principal: options.principal };
   const headers = options.headers ?? {};
   const items = Array.isArray(message) ? message : [message];
   const single = !Array.isArray(message) && looksLikeRequest(message);
   const method = single && isObject(message) ? String(message.method) : undefined;
 
   if (!items.some(looksLikeRequest)) {
-    const result = await session.handle(message);
+    const result = await session.handle(message, principal);
     options.onResult?.(result);
     if (result === undefined) sendEmpty(res, 202, headers);
     else sendJson(res, 200, result, headers);
@@ -75,7 +78,7 @@ export async function respond(
   }
 
   if (!useSse) {
-    const result = await session.handle(message);
+    const result = await session.handle(message, principal);
     options.onResult?.(result);
     if (res.destroyed) return;
     if (result === undefined) sendEmpty(res, 202, headers);
@@ -84,7 +87,7 @@ export async function respond(
   }
 
   const stream = new SseStream(res, options.keepaliveMs, headers);
-  const result = await session.handle(message, { sink: (m) => stream.send(m) });
+  const result = await session.handle(message, { ...principal, sink: (m) => stream.send(m) });
   options.onResult?.(result);
   if (result !== undefined) stream.send(result);
   stream.end();

@@ -41,3 +41,13 @@ export function sendEmpty(res: ServerResponse, status: number, headers: Record<s
   res.writeHead(status, { ...headers, Server: SERVER_HEADER, 'Content-Length': 0 });
   res.end();
 }
+
+/** A principal over its session quota (`maxSessionsPerPrincipal`) with no idle session to end. */
+export function sendTooManySessions(res: ServerResponse, limit: number): void {
+  sendRpcError(
+    res,
+    429,
+    `Too many sessions for this principal: the limit is ${limit} (maxSessionsPerPrincipal) and none is idle; end sessions you no longer use with DELETE`,
+    { code: ErrorCode.RateLimited, data: { limit, option: 'maxSessionsPerPrincipal' } },
+  );
+}

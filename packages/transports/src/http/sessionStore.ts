@@ -1,6 +1,7 @@
 /**
- * Handshake-era HTTP sessions: 32 random hex characters, bound to the principal that created
- * them, expired after an idle period unless a stream is open, capped in number.
+ * Handshake-era HTTP sessions: 32 random hex characters, bound to the principal id and roles that
+ * created them, expired after an idle period unless a stream is open, capped in number overall
+ * and per principal id.
  */
 import { randomBytes } from 'node:crypto';
 import type { Principal } from '@cloudg/core';
@@ -14,11 +15,22 @@ const OUTBOX_LIMIT = 1024;
 
 export type SessionKind = 'streamable' | 'sse';
 
+let useCounter = 0;
+
+/** What a session is bound to: the principal id and its exact set of roles. */
+function bindingOf(principal: Principal): string {
+  // JSON of [id, sorted roles]: no separator inside an id or a role can make two bindings equal.
+  return JSON.stringify([principal.id, principal.sortedRoles()]);
+}
+
 export class HttpSession {
   readonly id = randomBytes(16).toString('hex');
   readonly principalId: string;
+  private readonly binding: string;
   readonly session: Session;
   lastSeen = Date.now();
+  /** Order of last use (many uses share a millisecond), for ending the least recently used. */
+  lastUse = ++useCounter;
   stream: SseStream | undefined;
   private readonly outbox: Array<JsonRpcMessage | JsonRpcMessage[]> = [];
 
@@ -29,6 +41,7 @@ export class HttpSession {
     principal: Principal,
   ) {
     this.principalId = principal.id;
+    this.binding = bindingOf(principal);
     this.session = protocol.createSession({
       transport: kind === 'sse' ? 'sse' : 'http',
       principal,
@@ -55,30 +68,79 @@ export class HttpSession {
 
   touch(): void {
     this.lastSeen = Date.now();
+    this.lastUse = ++useCounter;
+  }
+
+  /** Whether this caller may use the session: the same principal id with exactly the same roles. */
+  boundTo(principal: Principal): boolean {
+    return principal.id === this.principalId && bindingOf(principal) === this.binding;
+  }
+
+  /** No open stream and no request running: ending it interrupts nothing. */
+  get idle(): boolean {
+    return (this.stream === undefined || this.stream.closed) && this.session.pending === 0;
   }
 }
 
+/** The outcome of asking for room for one more session. */
+export type Admission = 'ok' | 'full' | 'quota';
+
 export class SessionStore {
   private readonly sessions = new Map<string, HttpSession>();
+  private readonly byPrincipal = new Map<string, Set<HttpSession>>();
   private reaper: NodeJS.Timeout | undefined;
 
   constructor(
     readonly maxSessions: number,
     readonly idleMs: number,
+    readonly maxPerPrincipal: number = maxSessions,
   ) {}
 
   get full(): boolean {
     return this.sessions.size >= this.maxSessions;
   }
 
-  add(entry: HttpSession): void {
-    this.sessions.set(entry.id, entry);
+  /** Live sessions of one principal id. */
+  countOf(principalId: string): number {
+    return this.byPrincipal.get(principalId)?.size ?? 0;
   }
 
-  /** The session of this kind and principal; another principal's session looks unknown. */
-  find(id: string, kind: SessionKind, principalId: string): HttpSession | undefined {
+  /**
+   * Room for one more session of this principal. At its quota, the principal's least recently
+   * used idle session (no open stream, no request running) is ended to make room; with none idle
+   * the answer is `quota`. Then `full` when the global cap is reached. Only the principal's own
+   * sessions are ever ended, so one credential cannot push anyone else out.
+   */
+  admit(principalId: string): Admission {
+    const own = this.byPrincipal.get(principalId);
+    if (own && own.size >= this.maxPerPrincipal) {
+      let oldest: HttpSession | undefined;
+      for (const entry of own) {
+        if (entry.idle && (!oldest || entry.lastUse < oldest.lastUse)) oldest = entry;
+      }
+      if (!oldest) return 'quota';
+      this.delete(oldest.id);
+    }
+    return this.full ? 'full' : 'ok';
+  }
+
+  add(entry: HttpSession): void {
+    this.sessions.set(entry.id, entry);
+    let own = this.byPrincipal.get(entry.principalId);
+    if (!own) {
+      own = new Set();
+      this.byPrincipal.set(entry.principalId, own);
+    }
+    own.add(entry);
+  }
+
+  /**
+   * The session of this kind bound to this caller. Another principal's session, or one opened
+   * with different roles, looks unknown.
+   */
+  find(id: string, kind: SessionKind, principal: Principal): HttpSession | undefined {
     const entry = this.sessions.get(id);
-    if (!entry || entry.kind !== kind || entry.principalId !== principalId) return undefined;
+    if (!entry || entry.kind !== kind || !entry.boundTo(principal)) return undefined;
     return entry;
   }
 
@@ -86,6 +148,9 @@ export class SessionStore {
     const entry = this.sessions.get(id);
     if (!entry) return;
     this.sessions.delete(id);
+    const own = this.byPrincipal.get(entry.principalId);
+    own?.delete(entry);
+    if (own?.size === 0) this.byPrincipal.delete(entry.principalId);
     entry.session.close();
     entry.stream?.end();
   }

@@ -44,16 +44,14 @@ function listMethod(kind: ListKind, field: string, items: (rc: RequestContext) =
 }
 
 const common: Record<string, MethodHandler> = {
-  'tools/list': listMethod('tools', 'tools', (rc) => rc.session.server.layer.toolsWire(rc.session.principal)),
+  'tools/list': listMethod('tools', 'tools', (rc) => rc.session.server.layer.toolsWire(rc.principal)),
   'resources/list': listMethod('resources', 'resources', (rc) =>
-    rc.session.server.layer.resourcesWire(rc.session.principal),
+    rc.session.server.layer.resourcesWire(rc.principal),
   ),
   'resources/templates/list': listMethod('resourceTemplates', 'resourceTemplates', (rc) =>
-    rc.session.server.layer.resourceTemplatesWire(rc.session.principal),
+    rc.session.server.layer.resourceTemplatesWire(rc.principal),
   ),
-  'prompts/list': listMethod('prompts', 'prompts', (rc) =>
-    rc.session.server.layer.promptsWire(rc.session.principal),
-  ),
+  'prompts/list': listMethod('prompts', 'prompts', (rc) => rc.session.server.layer.promptsWire(rc.principal)),
 
   'tools/call': async (rc) => {
     const name = requireString(rc.params, 'name');

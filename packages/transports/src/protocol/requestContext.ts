@@ -1,5 +1,5 @@
 /** What a method implementation knows about the request it serves. */
-import { type CallOptions, type Cancellation, LOG_LEVELS, type LogLevel } from '@cloudg/core';
+import { type CallOptions, type Cancellation, LOG_LEVELS, type LogLevel, type Principal } from '@cloudg/core';
 import { type JsonRpcMessage, notification, type RequestId } from '../jsonrpc/messages.js';
 import type { Envelope } from './envelope.js';
 import type { Session } from './session.js';
@@ -7,6 +7,11 @@ import type { Era } from './versions.js';
 
 export interface RequestContext {
   session: Session;
+  /**
+   * Who sent this request: the session's principal unless the transport resolved the caller of
+   * this very request (an HTTP session serves each request as the credential that sent it).
+   */
+  principal: Principal;
   id: RequestId;
   method: string;
   params: Record<string, unknown>;
@@ -28,7 +33,7 @@ function reaches(level: LogLevel, threshold: LogLevel | undefined): boolean {
 }
 
 /**
- * Layer call options for a request: the session's principal, the request's signal, and progress
+ * Layer call options for a request: the request's principal, the request's signal, and progress
  * and log callbacks that turn into notifications on the request's own channel. Progress needs a
  * `progressToken`; logs need a level: the session's `logging/setLevel` on the handshake era, the
  * request's `logLevel` on 2026-07-28, where none means no log notifications at all.
@@ -38,7 +43,7 @@ export function callOptions(rc: RequestContext): CallOptions<unknown> {
   const token =
     typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>).progressToken : undefined;
   const options: CallOptions<unknown> = {
-    principal: rc.session.principal,
+    principal: rc.principal,
     requestId: rc.id,
     signal: rc.cancellation,
     session: rc.session,

@@ -53,6 +53,8 @@ export interface HandleOptions {
   sink?: Send;
   /** Aborts the request, for example when its 2026 HTTP stream drops. */
   signal?: AbortSignal;
+  /** The caller of this message; the session's principal when not given. */
+  principal?: Principal;
 }
 
 export type HandleResult = JsonRpcResponse | JsonRpcResponse[] | undefined;
@@ -203,6 +205,7 @@ export class Session {
       const sink = options.sink ?? this.send;
       const rc: RequestContext = {
         session: this,
+        principal: options.principal ?? this.principal,
         id,
         method,
         params,
