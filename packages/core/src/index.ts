@@ -87,6 +87,7 @@ export {
   type CompletionRef,
   Layer,
   type ServerIdentity,
+  type UnchainedRequest,
 } from './layer/layer.js';
 export {
   DEFAULT_MAX_OUTPUT_CHARS,
@@ -101,12 +102,16 @@ export { META_PREFIX, MetaKey } from './meta.js';
 // Built-in middleware (section 14).
 export type { AppAgnosticMiddleware } from './middleware/app-agnostic.js';
 export {
+  AUDIT_HASH_LENGTH,
   AUDIT_LOGGER_NAME,
   AUDIT_SALT_ENV,
+  type AuditHasher,
   AuditLogMiddleware,
   type AuditLogOptions,
   type AuditRecord,
   auditHash,
+  createAuditHasher,
+  UNMATCHED_URI,
 } from './middleware/audit-log.js';
 export { type CacheStats, CachingMiddleware, type CachingOptions } from './middleware/cache.js';
 export {
@@ -133,6 +138,7 @@ export {
   composeChain,
   type Middleware,
   type NextFn,
+  type RefusedCall,
 } from './middleware/types.js';
 export {
   allowAllPolicy,

@@ -34,7 +34,9 @@ export async function runCallTool<TApp>(
   options: CallOptions<TApp>,
 ): Promise<ToolResult> {
   const principal = layer.callerOf(options);
-  const spec = layer.getTool(name, principal);
+  const spec = layer.admit({ kind: 'tool', name, arguments: args, principal, options }, () =>
+    layer.getTool(name, principal),
+  );
   const info = layer.startCall('tool', spec.name, spec, args, principal, options);
   const chain = composeChain(layer.middleware, (i) => toolTerminal(layer, i));
   try {

@@ -33,11 +33,20 @@ export async function runCompletion<TApp>(
     spec = template;
     fn = template?.completions[argument.name];
   }
-  if (!spec || !fn || !layer.isVisible(spec, principal)) return empty();
-
   const contextArguments = options.contextArguments ?? {};
   const args = { argument: argument.name, value: argument.value, context: contextArguments };
-  const info = layer.startCall('completion', name, spec, args, principal, options);
+  const visible = spec && layer.isVisible(spec, principal) ? spec : undefined;
+  if (!visible || !fn) {
+    // Nothing this caller may see, or nothing to complete: an empty answer, still accounted for.
+    const request = { kind: 'completion' as const, name, arguments: args, principal, options };
+    layer.refused({
+      ...request,
+      nameIsUri: ref.type === 'ref/resource',
+      ...(visible ? { spec: visible } : {}),
+    });
+    return empty();
+  }
+  const info = layer.startCall('completion', name, visible, args, principal, options);
   info.context.meta.completion_fn = fn;
   const chain = composeChain(layer.middleware, (i) => completionTerminal(layer, i, argument.name, fn));
   return (await chain(info)) as CompletionResult;

@@ -16,7 +16,16 @@ export async function runGetPrompt<TApp>(
   options: CallOptions<TApp>,
 ): Promise<PromptResult> {
   const principal = layer.callerOf(options);
-  const spec = layer.getPromptSpec(name, principal);
+  const request = { kind: 'prompt' as const, name, arguments: args, principal, options };
+  const spec = layer.admit(request, () => layer.getPromptSpec(name, principal));
+  layer.admit({ ...request, spec }, () => checkRequired(spec, args));
+  const info = layer.startCall('prompt', spec.name, spec, args, principal, options);
+  const chain = composeChain(layer.middleware, (i) => promptTerminal(layer, i));
+  return (await chain(info)) as PromptResult;
+}
+
+/** Required arguments are checked before the chain, as the reference does. */
+function checkRequired<TApp>(spec: PromptSpec<TApp>, args: Record<string, unknown>): void {
   const missing = spec.arguments
     .filter(
       (arg) =>
@@ -28,9 +37,6 @@ export async function runGetPrompt<TApp>(
       data: { missing },
     });
   }
-  const info = layer.startCall('prompt', spec.name, spec, args, principal, options);
-  const chain = composeChain(layer.middleware, (i) => promptTerminal(layer, i));
-  return (await chain(info)) as PromptResult;
 }
 
 async function promptTerminal<TApp>(layer: Layer<TApp>, info: CallInfo<TApp>): Promise<PromptResult> {

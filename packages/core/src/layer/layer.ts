@@ -11,7 +11,7 @@ import { NotFoundError } from '../errors.js';
 import { type JsonObject, toJsonable } from '../json.js';
 import { createLogger } from '../logger.js';
 import { messageSafe } from '../message-text.js';
-import type { CallInfo, Middleware } from '../middleware/types.js';
+import type { CallInfo, Middleware, RefusedCall } from '../middleware/types.js';
 import { allowAllPolicy, type IdentifierSource, type PolicyPort } from '../policy-port.js';
 import { Principal } from '../principal.js';
 import { Registry } from '../registry.js';
@@ -45,6 +45,20 @@ export interface CallOptions<TApp> {
   session?: unknown;
   onProgress?: ProgressCallback;
   onLog?: LogCallback;
+}
+
+/** A request as the layer received it, before it reaches the middleware chain. */
+export interface UnchainedRequest<TApp> {
+  kind: CallKind;
+  /** The name or URI as sent. */
+  name: string;
+  /** Whether `name` is a URI the caller wrote; default: only for resource reads. */
+  nameIsUri?: boolean;
+  /** The primitive, once the lookup found one. */
+  spec?: AnySpec<TApp>;
+  arguments: Record<string, unknown>;
+  principal: Principal;
+  options: CallOptions<TApp>;
 }
 
 export type ChangeKind = 'tools' | 'prompts' | 'resources' | 'resource';
@@ -149,6 +163,50 @@ export class Layer<TApp = unknown> {
       return toJsonable((await applyPipeline(target, value)).value);
     });
     return { kind, name, spec, arguments: args, principal, context, started: performance.now() };
+  }
+
+  /**
+   * Run the steps that come before the middleware chain (lookup, visibility, checks of the
+   * arguments). When one refuses the request, the refusal is reported (see `refused`) and the
+   * error goes on to the caller unchanged.
+   */
+  admit<T>(request: UnchainedRequest<TApp>, steps: () => T): T {
+    const started = performance.now();
+    try {
+      return steps();
+    } catch (error) {
+      this.refused(request, error, started);
+      throw error;
+    }
+  }
+
+  /**
+   * Tell the middleware that account for requests (`Middleware.refused`, the audit log) about one
+   * the layer answers without running the chain, so each request that reaches the layer is seen
+   * exactly once: by the chain, or here. `error` is what the caller gets, if anything.
+   */
+  refused(request: UnchainedRequest<TApp>, error?: unknown, started = performance.now()): void {
+    const observers = this.middleware.filter((mw) => mw.refused);
+    if (observers.length === 0) return;
+    const call: RefusedCall = {
+      kind: request.kind,
+      name: request.name,
+      nameIsUri: request.nameIsUri ?? request.kind === 'resource',
+      arguments: request.arguments,
+      principal: request.principal,
+      requestId: request.options.requestId ?? request.options.context?.requestId ?? null,
+      started,
+      logger: this.logger,
+    };
+    if (request.spec) call.spec = request.spec as AnySpec;
+    if (error !== undefined) call.error = error;
+    for (const mw of observers) {
+      try {
+        mw.refused?.(call);
+      } catch (err) {
+        this.logger.debug({ err }, 'middleware refusal hook failed');
+      }
+    }
   }
 
   // ---- visibility and listings -------------------------------------------------------------

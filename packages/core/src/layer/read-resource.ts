@@ -23,7 +23,10 @@ export async function runReadResource<TApp>(
   options: CallOptions<TApp>,
 ): Promise<ResourceContents[]> {
   const principal = layer.callerOf(options);
-  const { spec, variables } = layer.resolveResource(uri, principal);
+  const { spec, variables } = layer.admit(
+    { kind: 'resource', name: uri, arguments: {}, principal, options },
+    () => layer.resolveResource(uri, principal),
+  );
   const info = layer.startCall('resource', uri, spec, variables, principal, options);
   const chain = composeChain(layer.middleware, (i) => resourceTerminal(layer, i, uri));
   return (await chain(info)) as ResourceContents[];

@@ -14,7 +14,7 @@ import { Principal } from '../principal.js';
 import { Registry } from '../registry.js';
 import { ToolResult } from '../results.js';
 import type { AnySpec } from '../specs/index.js';
-import { AuditLogMiddleware, auditHash } from './audit-log.js';
+import { AuditLogMiddleware, auditHash, createAuditHasher, UNMATCHED_URI } from './audit-log.js';
 import type { Middleware } from './types.js';
 
 const quiet = pino({ level: 'silent' });
@@ -210,14 +210,17 @@ describe('AuditLogMiddleware', () => {
     await layer.readResource('test://items/alpha');
     await layer.complete({ type: 'ref/resource', uri: 'test://items/{id}' }, { name: 'id', value: 'al' });
     const [read, completion] = out.lines();
+    // A URI built from a template carries data: the template is named, the URI only hashed.
     expect(read).toMatchObject({
       kind: 'resource',
-      name: 'test://items/alpha',
+      name: 'test://items/{id}',
+      uri_hash: auditHash('s', 'test://items/alpha'),
       argument_keys: ['id'],
       argument_hashes: { id: auditHash('s', 'alpha') },
       outcome: 'ok',
       transforms: { annotations: { a: 2, z: 1 }, redacted: { email: 1 } },
     });
+    expect(out.raw[0]).not.toContain('alpha');
     expect(completion).toMatchObject({
       kind: 'completion',
       name: 'test://items/{id}',
@@ -229,6 +232,136 @@ describe('AuditLogMiddleware', () => {
       },
       outcome: 'ok',
     });
+  });
+
+  it('names a static resource by its URI, with no URI hash', async () => {
+    const out = capture();
+    const reg = registry();
+    reg.resource({ uri: 'test://status', name: 'status', handler: () => ({ ok: true }) });
+    const layer = new Layer({ registry: reg, policy, logger: quiet });
+    layer.use(new AuditLogMiddleware({ stream: out.stream, salt: 's' }).middleware);
+    await layer.readResource('test://status');
+    expect(out.lines()[0]).toMatchObject({ kind: 'resource', name: 'test://status', outcome: 'ok' });
+    expect(out.lines()[0]).not.toHaveProperty('uri_hash');
+  });
+
+  describe('requests the layer answers before the middleware chain', () => {
+    /** Hides `secret_tool`, the `hidden` prompt and the vault template; everything else as above. */
+    const hiding: PolicyPort = {
+      ...policy,
+      isAllowed: (spec: AnySpec) =>
+        !['secret_tool', 'hidden'].includes(spec.name) &&
+        !(spec.kind === 'template' && spec.uriTemplate.startsWith('test://vault/')),
+    };
+    function hidingLayer(...middleware: Middleware[]): Layer {
+      const reg = registry();
+      reg.prompt({
+        name: 'brief',
+        arguments: [{ name: 'topic', required: true }],
+        handler: (_ctx, args) => `About ${args.topic}`,
+      });
+      reg.prompt({ name: 'hidden', handler: () => 'secret' });
+      reg.resourceTemplate({ name: 'vault', uriTemplate: 'test://vault/{id}', handler: () => ({}) });
+      return new Layer({ registry: reg, policy: hiding, middleware, logger: quiet });
+    }
+
+    it('writes one not_found line for unknown and hidden tools, prompts, resources and completions', async () => {
+      const out = capture();
+      const layer = hidingLayer(new AuditLogMiddleware({ stream: out.stream, salt: 's' }).middleware);
+      await expect(
+        layer.callTool('no_such_tool', { ref: 'web-1' }, { principal: alice, requestId: 3 }),
+      ).rejects.toThrow('Unknown tool');
+      await expect(layer.callTool('secret_tool')).rejects.toThrow('Unknown tool');
+      await expect(layer.getPrompt('hidden')).rejects.toThrow('Unknown prompt');
+      await expect(layer.readResource('test://vault/arn:aws:iam::123456789012:role/admin')).rejects.toThrow(
+        'Unknown resource',
+      );
+      await expect(layer.readResource('nothing://at/all')).rejects.toThrow('Unknown resource');
+      await layer.complete({ type: 'ref/resource', uri: 'test://vault/{id}' }, { name: 'id', value: 'a' });
+      await layer.complete({ type: 'ref/prompt', name: 'brief' }, { name: 'topic', value: 'x' });
+
+      const lines = out.lines();
+      for (const [i, raw] of out.raw.entries()) expect(raw).toBe(canonicalJson(lines[i]));
+      const notFound = { code: -32602, type: 'NotFoundError' };
+      expect(lines.map((l) => [l.kind, l.name, l.outcome, l.error])).toEqual([
+        ['tool', 'no_such_tool', 'not_found', notFound],
+        ['tool', 'secret_tool', 'not_found', notFound],
+        ['prompt', 'hidden', 'not_found', notFound],
+        ['resource', UNMATCHED_URI, 'not_found', notFound],
+        ['resource', UNMATCHED_URI, 'not_found', notFound],
+        ['completion', UNMATCHED_URI, 'not_found', undefined],
+        ['completion', 'brief', 'not_found', undefined],
+      ]);
+      expect(lines[0]).toEqual({
+        argument_hashes: { ref: auditHash('s', 'web-1') },
+        argument_keys: ['ref'],
+        duration_ms: expect.any(Number),
+        error: notFound,
+        event: 'mcp.call',
+        kind: 'tool',
+        name: 'no_such_tool',
+        outcome: 'not_found',
+        principal: { id: 'alice', roles: ['analyst', 'default'] },
+        request_id: 3,
+        ts: expect.stringMatching(TS),
+      });
+      // URIs the caller wrote are only hashed.
+      expect(lines[3]).toMatchObject({
+        argument_keys: [],
+        uri_hash: auditHash('s', 'test://vault/arn:aws:iam::123456789012:role/admin'),
+      });
+      expect(lines[5]).toMatchObject({ uri_hash: auditHash('s', 'test://vault/{id}') });
+      expect(out.raw.join('\n')).not.toMatch(/123456789012|nothing:\/\/|web-1|test:\/\/vault/);
+    });
+
+    it('records a prompt refused for a missing argument before the chain, as rejected', async () => {
+      const out = capture();
+      const layer = hidingLayer(new AuditLogMiddleware({ stream: out.stream, salt: 's' }).middleware);
+      await expect(layer.getPrompt('brief', {})).rejects.toThrow('Missing required prompt arguments: topic');
+      await layer.getPrompt('brief', { topic: 'storage' });
+      expect(out.lines()).toEqual([
+        expect.objectContaining({
+          kind: 'prompt',
+          name: 'brief',
+          outcome: 'rejected',
+          error: { code: -32602, type: 'InvalidArgumentsError' },
+          sensitivity: 'internal',
+        }),
+        expect.objectContaining({ kind: 'prompt', name: 'brief', outcome: 'ok' }),
+      ]);
+    });
+
+    it('writes exactly one line per request, wherever the request ends', async () => {
+      const out = capture();
+      const audit = new AuditLogMiddleware({ stream: out.stream, salt: 's' });
+      // A second observer-less middleware, and the audit log inside it: still one line each.
+      const passThrough: Middleware = (info, next) => next(info);
+      const layer = hidingLayer(passThrough, audit.middleware);
+      const requests: Array<() => Promise<unknown>> = [
+        () => layer.callTool('lookup', { ref: 'a' }),
+        () => layer.callTool('no_such_tool'),
+        () => layer.callTool('busy_tool'),
+        () => layer.getPrompt('brief'),
+        () => layer.readResource('test://items/alpha'),
+        () => layer.readResource('test://vault/x'),
+        () => layer.complete({ type: 'ref/prompt', name: 'nope' }, { name: 'a', value: '' }),
+      ];
+      for (const request of requests) await request().catch(() => undefined);
+      expect(out.lines()).toHaveLength(requests.length);
+    });
+  });
+
+  it("hashes with a given hasher, so the policy's 12-hex decision hashes are prefixes of these", async () => {
+    const hasher = createAuditHasher('shared-key');
+    const out = capture();
+    const layer = layerWith(
+      new AuditLogMiddleware({ stream: out.stream, salt: 'ignored', hasher }).middleware,
+    );
+    await layer.callTool('lookup', { ref: 'web-1' });
+    const hash = out.lines()[0]!.argument_hashes as Record<string, string>;
+    expect(hash.ref).toBe(hasher('web-1').slice(0, 16));
+    expect(hash.ref).toBe(auditHash('shared-key', 'web-1'));
+    expect(hash.ref?.startsWith(hasher('web-1').slice(0, 12))).toBe(true);
   });
 
   describe('with a path', () => {

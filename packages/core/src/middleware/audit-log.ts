@@ -1,14 +1,20 @@
 /**
- * `AuditLogMiddleware`: one JSON line per call (tools, resources, prompts, completions), cache
- * hits and rejected calls included. Argument values never reach the log, only keyed hashes.
+ * `AuditLogMiddleware`: one JSON line per request that reaches the layer (tools, resources,
+ * prompts, completions), cache hits, rejected calls and requests refused before the chain
+ * (unknown or hidden names) included. Argument values never reach the log, only keyed hashes,
+ * and neither do URIs the caller wrote: a resource is named by its registry URI or template.
  */
-import { createHmac, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Logger } from 'pino';
+import type { CallKind } from '../context.js';
+import { NotFoundError } from '../errors.js';
 import { canonicalJson, type JsonObject } from '../json.js';
+import type { AnySpec } from '../specs/index.js';
 import type { AppAgnosticMiddleware } from './app-agnostic.js';
+import { AUDIT_HASH_LENGTH, type AuditHasher, createAuditHasher } from './audit-hash.js';
 import {
   type CallOutcome,
   describeError,
@@ -18,7 +24,9 @@ import {
   round2,
   transformReportOf,
 } from './outcome.js';
-import type { CallInfo, CallResult, NextFn } from './types.js';
+import type { CallInfo, CallResult, NextFn, RefusedCall } from './types.js';
+
+export { AUDIT_HASH_LENGTH, type AuditHasher, auditHash, createAuditHasher } from './audit-hash.js';
 
 export const AUDIT_LOGGER_NAME = 'cloudg.mcp.audit';
 export const AUDIT_SALT_ENV = 'CLOUDG_MCP_AUDIT_SALT';
@@ -30,6 +38,11 @@ export interface AuditLogOptions {
   stream?: Writable;
   /** HMAC key for argument hashes. Default `$CLOUDG_MCP_AUDIT_SALT`, else random per process. */
   salt?: string | Uint8Array;
+  /**
+   * The keyed hash to use instead of one built from `salt`: pass the policy's (`Policy.auditHasher`)
+   * so this log's 16-hex hashes start with the decision log's 12-hex ones for the same value.
+   */
+  hasher?: AuditHasher;
   /** `false` records argument keys only. Default true. */
   hashValues?: boolean;
 }
@@ -46,9 +59,48 @@ export interface AuditRecord {
   outcome: CallOutcome;
   principal: { id: string; roles: string[] };
   request_id: string | number | null;
-  sensitivity: string;
+  /** Absent for a request that matched no primitive. */
+  sensitivity?: string;
   transforms?: JsonObject;
   ts: string;
+  /** Keyed hash of the URI the caller wrote, when `name` is a template or `UNMATCHED_URI`. */
+  uri_hash?: string;
+}
+
+/** The `name` of a request for a URI that matched no resource or template the caller may see. */
+export const UNMATCHED_URI = '(unmatched uri)';
+
+/** Who and what one audit line is about. */
+interface Subject {
+  kind: CallKind;
+  name: string;
+  /** A URI the caller wrote, recorded only as a hash. */
+  uri?: string;
+  sensitivity?: string;
+  arguments: Record<string, unknown>;
+  principal: { id: string; sortedRoles(): string[] };
+  requestId: string | number | null;
+}
+
+/**
+ * The name a line records: the registry's own (a tool or prompt name, a static resource's URI,
+ * a template's URI template), never a URI the caller wrote, which may carry asset references.
+ */
+function naming(
+  kind: CallKind,
+  sent: string,
+  spec: AnySpec | undefined,
+  nameIsUri: boolean,
+): { name: string; uri?: string } {
+  if (!spec) return nameIsUri ? { name: UNMATCHED_URI, uri: sent } : { name: sent };
+  switch (spec.kind) {
+    case 'template':
+      return kind === 'resource' ? { name: spec.uriTemplate, uri: sent } : { name: spec.uriTemplate };
+    case 'resource':
+      return { name: spec.uri };
+    default:
+      return kind === 'completion' ? { name: sent } : { name: spec.name };
+  }
 }
 
 /** A random salt lives as long as the process, so hashes are comparable within one run. */
@@ -61,23 +113,6 @@ function defaultSalt(): string | Buffer {
   return processSalt;
 }
 
-/** First 16 hex characters of HMAC-SHA256(salt, canonical JSON of the value). */
-export function auditHash(salt: string | Uint8Array | KeyObject, value: unknown): string {
-  return createHmac('sha256', salt).update(canonicalText(value)).digest('hex').slice(0, 16);
-}
-
-function canonicalText(value: unknown): string {
-  // Strings, booleans and finite numbers have one JSON form already: skip the generic walk.
-  if (typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value);
-  if (typeof value === 'number' && Number.isFinite(value)) return JSON.stringify(value);
-  try {
-    return canonicalJson(value);
-  } catch {
-    // A value JSON cannot represent (a cycle) still gets a hash rather than breaking the call.
-    return String(value);
-  }
-}
-
 /**
  * One line of JSON with keys sorted at every depth. The record is built in key order, so only
  * the transform report, whose keys come from the policy, needs the canonical walk.
@@ -88,10 +123,12 @@ function serialise(record: AuditRecord): string {
 }
 
 export class AuditLogMiddleware {
-  /** Pass this to the layer (`middleware: [audit.middleware]` or `layer.use(audit.middleware)`). */
+  /**
+   * Pass this to the layer (`middleware: [audit.middleware]` or `layer.use(audit.middleware)`). It
+   * carries `refused`, through which the layer reports the requests it answers before the chain.
+   */
   readonly middleware: AppAgnosticMiddleware;
-  /** The salt as a key object: importing the raw key on every hash costs more than the hash. */
-  private readonly salt: KeyObject;
+  private readonly hasher: AuditHasher;
   private readonly hashValues: boolean;
   private readonly stream: Writable | undefined;
   private fd: number | undefined;
@@ -102,8 +139,7 @@ export class AuditLogMiddleware {
   private logger: Logger | undefined;
 
   constructor(options: AuditLogOptions = {}) {
-    const salt = options.salt ?? defaultSalt();
-    this.salt = createSecretKey(typeof salt === 'string' ? Buffer.from(salt, 'utf8') : salt);
+    this.hasher = options.hasher ?? createAuditHasher(options.salt ?? defaultSalt());
     this.hashValues = options.hashValues ?? true;
     this.stream = options.stream;
     if (options.path !== undefined) {
@@ -112,39 +148,93 @@ export class AuditLogMiddleware {
     }
     // A stream reports write errors as events; without a listener they would crash the process.
     this.stream?.on('error', (error) => this.logger?.error({ err: error }, 'audit log write failed'));
-    this.middleware = (info, next) => this.handle(info, next);
+    const middleware = (<TApp>(info: CallInfo<TApp>, next: NextFn<TApp>) =>
+      this.handle(info, next)) as AppAgnosticMiddleware;
+    this.middleware = Object.assign(middleware, { refused: (call: RefusedCall) => this.refused(call) });
   }
 
   private async handle<TApp>(info: CallInfo<TApp>, next: NextFn<TApp>): Promise<CallResult> {
     const started = performance.now();
+    const subject = () => this.subjectOfCall(info);
+    const logger = info.context.layer.logger;
     let result: CallResult;
     try {
       result = await next(info);
     } catch (error) {
       const { type, code } = describeError(error);
-      this.write(info, started, outcomeOfError(error), { code, type }, undefined);
+      this.write(logger, subject, started, outcomeOfError(error), { code, type }, undefined);
       throw error;
     }
     if (isErrorResult(result)) {
-      this.write(info, started, 'error', { code: result.errorCode ?? null }, transformReportOf(result));
+      this.write(
+        logger,
+        subject,
+        started,
+        'error',
+        { code: result.errorCode ?? null },
+        transformReportOf(result),
+      );
     } else {
-      this.write(info, started, 'ok', undefined, transformReportOf(result));
+      this.write(logger, subject, started, 'ok', undefined, transformReportOf(result));
     }
     return result;
   }
 
-  private record<TApp>(
-    info: CallInfo<TApp>,
+  /**
+   * A request the layer answered before the chain: `not_found` when it matched nothing the caller
+   * may see (or, for a completion, nothing to complete), else the outcome of its error.
+   */
+  private refused(call: RefusedCall): void {
+    const notFound = !call.spec || call.error === undefined || call.error instanceof NotFoundError;
+    const outcome: CallOutcome = notFound ? 'not_found' : outcomeOfError(call.error);
+    let error: AuditRecord['error'];
+    if (call.error !== undefined) {
+      const { type, code } = describeError(call.error);
+      error = { code, type };
+    }
+    this.write(call.logger, () => this.subjectOfRefusal(call), call.started, outcome, error, undefined);
+  }
+
+  private subjectOfCall<TApp>(info: CallInfo<TApp>): Subject {
+    const spec = info.spec as AnySpec;
+    return {
+      kind: info.kind,
+      ...naming(info.kind, info.name, spec, false),
+      sensitivity: spec.sensitivity,
+      arguments: info.arguments,
+      principal: info.principal,
+      requestId: info.context.requestId,
+    };
+  }
+
+  private subjectOfRefusal(call: RefusedCall): Subject {
+    const subject: Subject = {
+      kind: call.kind,
+      ...naming(call.kind, call.name, call.spec, call.nameIsUri),
+      arguments: call.arguments,
+      principal: call.principal,
+      requestId: call.requestId,
+    };
+    if (call.spec) subject.sensitivity = call.spec.sensitivity;
+    return subject;
+  }
+
+  private hash(value: unknown): string {
+    return this.hasher(value).slice(0, AUDIT_HASH_LENGTH);
+  }
+
+  private record(
+    subject: Subject,
     durationMs: number,
     outcome: CallOutcome,
     error?: AuditRecord['error'],
     transforms?: JsonObject,
   ): AuditRecord {
-    const keys = Object.keys(info.arguments).sort();
+    const keys = Object.keys(subject.arguments).sort();
     let hashes: Record<string, string> | undefined;
     if (this.hashValues && keys.length > 0) {
       hashes = {};
-      for (const key of keys) hashes[key] = auditHash(this.salt, info.arguments[key]);
+      for (const key of keys) hashes[key] = this.hash(subject.arguments[key]);
     }
     const reported = transforms && Object.keys(transforms).length > 0 ? transforms : undefined;
     // Keys inserted in sorted order, which `serialise` relies on. Plain assignments: object
@@ -155,30 +245,31 @@ export class AuditLogMiddleware {
     record.duration_ms = round2(durationMs);
     if (error) record.error = error;
     record.event = 'mcp.call';
-    record.kind = info.kind;
-    record.name = info.name;
+    record.kind = subject.kind;
+    record.name = subject.name;
     record.outcome = outcome;
-    record.principal = { id: info.principal.id, roles: info.principal.sortedRoles() };
-    record.request_id = info.context.requestId;
-    record.sensitivity = info.spec.sensitivity;
+    record.principal = { id: subject.principal.id, roles: subject.principal.sortedRoles() };
+    record.request_id = subject.requestId;
+    if (subject.sensitivity !== undefined) record.sensitivity = subject.sensitivity;
     if (reported) record.transforms = reported;
     record.ts = isoUtc(new Date());
+    if (subject.uri !== undefined && this.hashValues) record.uri_hash = this.hash(subject.uri);
     return record;
   }
 
   /** Never throws: an audit failure is logged and the call goes on. */
-  private write<TApp>(
-    info: CallInfo<TApp>,
+  private write(
+    logger: Logger,
+    subject: () => Subject,
     started: number,
     outcome: CallOutcome,
     error: AuditRecord['error'],
     transforms: JsonObject | undefined,
   ): void {
-    const logger = info.context.layer.logger;
     this.logger = logger;
     if (this.closed) return;
     try {
-      const record = this.record(info, performance.now() - started, outcome, error, transforms);
+      const record = this.record(subject(), performance.now() - started, outcome, error, transforms);
       if (this.fd !== undefined) {
         writeSync(this.fd, serialise(record));
       } else if (this.stream) {

@@ -14,8 +14,19 @@ import type { TransformReport } from '../policy-port.js';
 import { PromptResult, ToolResult } from '../results.js';
 import type { CallResult } from './types.js';
 
-/** The audit log's `outcome` values. */
-export type CallOutcome = 'ok' | 'error' | 'denied' | 'rate_limited' | 'rejected' | 'cancelled' | 'exception';
+/**
+ * The audit log's `outcome` values. `not_found` is for a request the layer answered before the
+ * chain because it named nothing the caller may see.
+ */
+export type CallOutcome =
+  | 'ok'
+  | 'error'
+  | 'denied'
+  | 'rate_limited'
+  | 'rejected'
+  | 'cancelled'
+  | 'exception'
+  | 'not_found';
 
 /** The outcome of a call that threw. Cancellation is checked before the generic layer error. */
 export function outcomeOfError(error: unknown): CallOutcome {

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { ResourceContents } from '../content.js';
 import type { CallKind, ToolContext } from '../context.js';
 import type { Principal } from '../principal.js';
@@ -28,8 +29,45 @@ export interface CallInfo<TApp = unknown> {
 
 export type NextFn<TApp = unknown> = (info: CallInfo<TApp>) => Promise<CallResult>;
 
-/** `(info, next)`: run code around the rest of the chain, or throw an McpLayerError to refuse. */
-export type Middleware<TApp = unknown> = (info: CallInfo<TApp>, next: NextFn<TApp>) => Promise<CallResult>;
+/**
+ * A request the layer answered without running the middleware chain: an unknown or hidden name,
+ * arguments refused before the chain, a completion with nothing to complete.
+ */
+export interface RefusedCall {
+  kind: CallKind;
+  /** The name as the caller sent it: a tool or prompt name, or a URI (see `nameIsUri`). */
+  name: string;
+  /**
+   * True when `name` is a URI the caller wrote (a resource read, a completion of a resource
+   * template), which may carry asset references and so is data rather than a name.
+   */
+  nameIsUri: boolean;
+  /** The primitive the request resolved to, when it was refused after the lookup. */
+  spec?: AnySpec;
+  /** Arguments as received. */
+  arguments: Record<string, unknown>;
+  principal: Principal;
+  requestId: string | number | null;
+  /** What the caller gets; undefined when the answer is empty rather than an error (completions). */
+  error?: unknown;
+  /** `performance.now()` when the request entered the layer. */
+  started: number;
+  /** The layer's logger. */
+  logger: Logger;
+}
+
+/**
+ * `(info, next)`: run code around the rest of the chain, or throw an McpLayerError to refuse.
+ * A middleware that accounts for requests (the audit log) may also carry `refused`, which the
+ * layer calls for each request it answers without running the chain, so that between the two
+ * it sees every request exactly once.
+ */
+export type Middleware<TApp = unknown> = ((
+  info: CallInfo<TApp>,
+  next: NextFn<TApp>,
+) => Promise<CallResult>) & {
+  readonly refused?: (call: RefusedCall) => void;
+};
 
 /** Compose middleware around a terminal, outermost first. */
 export function composeChain<TApp>(
