@@ -5,6 +5,7 @@
 import type { ServerResponse } from 'node:http';
 import { ErrorCode, type Principal } from '@cloudg/core';
 import { isErrorResponse, isObject, isValidId, looksLikeRequest } from '../jsonrpc/messages.js';
+import { isBatchLimitRefusal } from '../protocol/batchLimits.js';
 import { findMethod } from '../protocol/methods.js';
 import type { HandleResult, Session } from '../protocol/session.js';
 import type { Accepts } from './accept.js';
@@ -27,6 +28,8 @@ export interface RespondOptions {
 }
 
 function statusOf(result: HandleResult, modern: boolean): number {
+  // A batch over maxBatchItems or maxBatchResponseBytes: send a smaller one.
+  if (isBatchLimitRefusal(result)) return 413;
   // A 2026 request for a method that does not exist is a 404 (so clients can tell it from a legacy server).
   if (modern && result && !Array.isArray(result) && isErrorResponse(result)) {
     if (result.error.code === ErrorCode.MethodNotFound) return 404;
@@ -51,7 +54,7 @@ export async function respond(
     const result = await session.handle(message, principal);
     options.onResult?.(result);
     if (result === undefined) sendEmpty(res, 202, headers);
-    else sendJson(res, 200, result, headers);
+    else sendJson(res, statusOf(result, modern), result, headers);
     return;
   }
 

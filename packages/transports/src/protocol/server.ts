@@ -4,6 +4,7 @@
  */
 import type { Layer, LogLevel } from '@cloudg/core';
 import { DEFAULT_PAGE_SIZE } from '../paging/cursor.js';
+import { checkLimit, DEFAULT_MAX_BATCH_ITEMS, DEFAULT_MAX_BATCH_RESPONSE_BYTES } from './batchLimits.js';
 import { serverInfo } from './capabilities.js';
 import { type ChangeEvent, expandChange } from './changes.js';
 import type { ListenStream } from './listen.js';
@@ -22,6 +23,13 @@ export interface ProtocolOptions {
   cacheScope?: CacheScope;
   /** `serverInfo.title`; the layer's name by default. */
   title?: string;
+  /** Messages one JSON-RPC batch may hold; a larger batch is refused before anything runs. Default 100. */
+  maxBatchItems?: number;
+  /**
+   * Bytes the answers to one batch may add up to (as JSON); past it the batch's unfinished
+   * requests are cancelled and the batch gets one error instead. Default 16 MiB.
+   */
+  maxBatchResponseBytes?: number;
 }
 
 export class McpProtocolServer {
@@ -31,6 +39,8 @@ export class McpProtocolServer {
   readonly cacheTtlMs: number;
   readonly cacheScope: CacheScope;
   readonly title: string | undefined;
+  readonly maxBatchItems: number;
+  readonly maxBatchResponseBytes: number;
   /** Open `subscriptions/listen` requests. */
   readonly listens = new Set<ListenStream>();
   private readonly sessions = new Set<Session>();
@@ -46,6 +56,11 @@ export class McpProtocolServer {
     this.cacheTtlMs = options.cacheTtlMs ?? 0;
     this.cacheScope = options.cacheScope ?? 'private';
     this.title = options.title;
+    this.maxBatchItems = checkLimit(options.maxBatchItems ?? DEFAULT_MAX_BATCH_ITEMS, 'maxBatchItems');
+    this.maxBatchResponseBytes = checkLimit(
+      options.maxBatchResponseBytes ?? DEFAULT_MAX_BATCH_RESPONSE_BYTES,
+      'maxBatchResponseBytes',
+    );
     this.stopListening = layer.onChange((kind, uri) => {
       for (const event of expandChange(kind, uri)) this.dispatch(event);
     });

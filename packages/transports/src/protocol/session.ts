@@ -6,6 +6,7 @@
 import {
   Cancellation,
   CancelledError,
+  type CancelSource,
   ErrorCode,
   isMcpLayerError,
   type LogLevel,
@@ -24,6 +25,7 @@ import {
   type RequestId,
   resultResponse,
 } from '../jsonrpc/messages.js';
+import { responseTooLarge, tooManyItems } from './batchLimits.js';
 import type { ChangeEvent } from './changes.js';
 import { type Envelope, hasEnvelope, MetaKeys, readEnvelope } from './envelope.js';
 import { findMethod } from './methods.js';
@@ -52,7 +54,7 @@ export interface HandleOptions {
   /** Where notifications of this request go (an SSE stream); the session's `send` otherwise. */
   sink?: Send;
   /** Aborts the request, for example when its 2026 HTTP stream drops. */
-  signal?: AbortSignal;
+  signal?: CancelSource;
   /** The caller of this message; the session's principal when not given. */
   principal?: Principal;
 }
@@ -126,9 +128,34 @@ export class Session {
         : 'JSON-RPC batches are not supported before initialize';
       return errorResponse(null, invalidRequest(message).toJsonRpc());
     }
-    const results = await Promise.all(batch.map((item) => this.handleOne(item, options)));
-    const responses = results.filter((r): r is JsonRpcResponse => r !== undefined);
-    return responses.length > 0 ? responses : undefined;
+    const { maxBatchItems, maxBatchResponseBytes } = this.server;
+    if (batch.length > maxBatchItems) return tooManyItems(batch.length, maxBatchItems);
+    // The answers are counted as they arrive; once they pass the limit, whatever still runs is
+    // cancelled, so a batch can neither build a huge answer nor keep working for one.
+    const stop = new Cancellation();
+    const outer = options.signal;
+    const stopForwarding = outer ? onCancel(outer, () => stop.abort()) : undefined;
+    let bytes = 2;
+    let over = false;
+    try {
+      const results = await Promise.all(
+        batch.map(async (item) => {
+          const result = await this.handleOne(item, { ...options, signal: stop });
+          if (result === undefined || over) return result;
+          bytes += Buffer.byteLength(JSON.stringify(result)) + 1;
+          if (bytes > maxBatchResponseBytes) {
+            over = true;
+            stop.abort();
+          }
+          return result;
+        }),
+      );
+      if (over) return responseTooLarge(maxBatchResponseBytes);
+      const responses = results.filter((r): r is JsonRpcResponse => r !== undefined);
+      return responses.length > 0 ? responses : undefined;
+    } finally {
+      stopForwarding?.();
+    }
   }
 
   private async handleOne(message: unknown, options: HandleOptions): Promise<JsonRpcResponse | undefined> {
