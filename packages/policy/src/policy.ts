@@ -5,6 +5,7 @@
 import {
   AccessDeniedError,
   type AnySpec,
+  type AuditHasher,
   type CallCheck,
   type CallKind,
   type Capability,
@@ -14,6 +15,7 @@ import {
   type PolicyPort,
   Principal,
   type TransformPipeline,
+  UNMATCHED_URI,
 } from '@cloudg/core';
 import {
   type AliasMap,
@@ -23,7 +25,7 @@ import {
   type TransformBuildContext,
 } from '@cloudg/privacy';
 import { type DecisionCounters, type DecisionEntry, DecisionLog } from './audit/decision-log.js';
-import { type ArgumentHasher, createArgumentHasher } from './audit/hash.js';
+import { type ArgumentHasher, createArgumentHasher, createPolicyAuditHasher } from './audit/hash.js';
 import { compileAccessLists } from './decide/access-lists.js';
 import { type Decision, decide, effectiveCeiling, type PolicyAccess } from './decide/decide.js';
 import { type Primitive, primitiveOf } from './decide/primitive.js';
@@ -70,7 +72,7 @@ export interface PolicyOptions extends SourceOptions {
   clock?: Clock;
   /** Unix seconds for decision log timestamps. */
   now?: () => number;
-  /** Environment the vault reads its key from. Default `process.env`. */
+  /** Environment the vault reads its key from, and the audit salt (`CLOUDG_MCP_AUDIT_SALT`). Default `process.env`. */
   vaultEnv?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -90,6 +92,12 @@ export class Policy implements PolicyPort {
   /** Ancestors resolved through `extends`, root first. */
   readonly extendsChain: readonly string[];
   readonly vault: PolicyVault;
+  /**
+   * The keyed hash behind both audit trails: the decision log keeps 12 hex characters of it.
+   * Give it to `AuditLogMiddleware` (`hasher`), whose 16 then start with those 12. Keyed by
+   * `$CLOUDG_MCP_AUDIT_SALT` when set, else by a key derived from the vault's hash key.
+   */
+  readonly auditHasher: AuditHasher;
   /** What the catalog's privacy tools show: status, previews, detectors, the decision log, reveal. */
   readonly introspection: PolicyIntrospector;
   /** The merged document as written (before defaults), the base of `derive()`. */
@@ -168,7 +176,8 @@ export class Policy implements PolicyPort {
       policyName: config.name,
       ...(options.now ? { now: options.now } : {}),
     });
-    this.hashArguments = createArgumentHasher(this.vault);
+    this.auditHasher = createPolicyAuditHasher(this.vault, options.vaultEnv ?? process.env);
+    this.hashArguments = createArgumentHasher(this.auditHasher);
     const context: TransformBuildContext = {
       vault: this.vault,
       detectors: config.detectors,
@@ -331,12 +340,15 @@ export class Policy implements PolicyPort {
   }
 
   recordHidden(kind: CallKind, name: string, principal: Principal): void {
+    // A resource URI is the caller's text and may carry asset references: it is hashed like an
+    // argument, under `uri`, and the entry is named by a fixed marker instead.
+    const uri = kind === 'resource';
     this.log.record('not_found', {
       kind,
-      name,
+      name: uri ? UNMATCHED_URI : name,
       principal: principal.id,
       roles: principal.sortedRoles(),
-      arguments: {},
+      arguments: uri ? this.hashArguments({ uri: name }) : {},
       reason: 'unknown or hidden by policy',
     });
   }

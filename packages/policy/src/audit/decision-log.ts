@@ -16,11 +16,14 @@ export interface DecisionEntry {
   ts: number;
   decision: DecisionOutcome;
   kind: PolicyCallKind;
-  /** Tool or prompt name, resource URI or URI template. */
+  /**
+   * Tool or prompt name, static resource URI or URI template; for a resource URI that matched
+   * nothing the caller may see, `(unmatched uri)`, with the URI's hash under `arguments.uri`.
+   */
   name: string;
   principal: string;
   roles: string[];
-  /** Argument name to a 12-hex keyed hash of its JSON value. */
+  /** Argument name to a 12-hex keyed hash of its JSON value (the audit log's 16-hex hash, cut). */
   arguments: Record<string, string>;
   reason?: string;
 }

@@ -1,6 +1,16 @@
-/** Keyed hashes of argument values for the decision log. */
-import { createHmac, randomBytes } from 'node:crypto';
-import { canonicalJson } from '@cloudg/core';
+/**
+ * Keyed hashes of argument values for the decision log. They come from the same keyed hash as
+ * the JSONL audit log's (core's `createAuditHasher`: HMAC-SHA256 of the canonical JSON), cut to
+ * 12 hex characters instead of 16, so a value can be followed from one trail to the other.
+ */
+import { randomBytes } from 'node:crypto';
+import { AUDIT_SALT_ENV, type AuditHasher, createAuditHasher } from '@cloudg/core';
+
+/** Hex characters the decision log keeps of the shared audit hash. */
+export const DECISION_HASH_LENGTH = 12;
+
+/** What the vault's hash key is asked for to derive the audit key (never a value from a call). */
+const VAULT_AUDIT_KEY_LABEL = 'cloudg/audit-key';
 
 /** A vault that can produce keyed digests (the policy's token vault). */
 export interface HashingVault {
@@ -10,20 +20,28 @@ export interface HashingVault {
 export type ArgumentHasher = (args: Record<string, unknown>) => Record<string, string>;
 
 /**
- * Hash each argument's canonical JSON, labelled `audit`, to 12 hex digits: with the
- * vault's hash key when there is a vault, so an auditor holding the key can check a value;
- * otherwise with a random key of this process.
+ * The key both audit trails hash with, in this order: the audit salt (`$CLOUDG_MCP_AUDIT_SALT`),
+ * so an operator who set it gets the same hashes from the policy and the middleware; else a key
+ * derived from the vault's hash key, stable across restarts when the vault key is; else a random
+ * key of this process.
  */
-export function createArgumentHasher(vault?: HashingVault): ArgumentHasher {
-  const key = randomBytes(32);
-  const digest = vault
-    ? (json: string) => vault.hashValue(`audit\u0000${json}`).slice(0, 12)
-    : (json: string) => createHmac('sha256', key).update(`audit\u0000${json}`).digest('hex').slice(0, 12);
+export function createPolicyAuditHasher(
+  vault: HashingVault | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): AuditHasher {
+  const salt = env[AUDIT_SALT_ENV];
+  if (salt) return createAuditHasher(salt);
+  if (vault) return createAuditHasher(vault.hashValue(VAULT_AUDIT_KEY_LABEL));
+  return createAuditHasher(randomBytes(32));
+}
+
+/** Each argument's audit hash, cut to the decision log's 12 hex characters, by sorted name. */
+export function createArgumentHasher(hasher: AuditHasher): ArgumentHasher {
   return (args) => {
     const out: Record<string, string> = {};
     for (const name of Object.keys(args).sort()) {
       const value = args[name];
-      if (value !== undefined) out[name] = digest(canonicalJson(value));
+      if (value !== undefined) out[name] = hasher(value).slice(0, DECISION_HASH_LENGTH);
     }
     return out;
   };
