@@ -117,7 +117,10 @@ export async function createLayerFromOptions(options: ServerLayerOptions = {}): 
   if (options.readOnly) registry = readOnlyRegistry(registry);
 
   const stack: Middleware<Workspace>[] = [];
-  const audit = options.auditLog ? new AuditLogMiddleware({ path: options.auditLog }) : undefined;
+  // The policy's hasher: the decision log's 12-hex hashes are then prefixes of the audit log's 16.
+  const audit = options.auditLog
+    ? new AuditLogMiddleware({ path: options.auditLog, hasher: policy.auditHasher })
+    : undefined;
   if (audit) stack.push(audit.middleware);
   const metrics = new MetricsMiddleware();
   stack.push(metrics.middleware);

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sampleEstateDir } from '@cloudg/catalog';
@@ -64,6 +64,41 @@ describe('createLayerFromOptions', () => {
     await expect(
       createLayerFromOptions({ policy: policyFile, auditLog, datasets: [`own=${auditLog}`] }),
     ).rejects.toMatchObject({ code: -31001 });
+  });
+
+  it('writes one audit line per request, hashes shared with the decision log, URIs never in clear', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cloudg-audit-'));
+    const auditLog = join(dir, 'audit.jsonl');
+    const server = await createLayerFromOptions({
+      policy: { extends: 'open', audit: true },
+      datasets: [`prod=${MAP}`],
+      auditLog,
+    });
+    const ref = 'arn:aws:organizations::111111111111:ou/o-sample/ou-work';
+    const found = await server.layer.callTool('get_asset', { ref });
+    expect(found.isError).toBe(false);
+    await expect(server.layer.callTool('no_such_tool', { ref })).rejects.toThrow('Unknown tool');
+    await server.layer.readResource(`cloudg://assets/${ref}`);
+    await expect(server.layer.readResource(`cloudg://nowhere/${ref}`)).rejects.toThrow('Unknown resource');
+    server.close();
+
+    const text = readFileSync(auditLog, 'utf8');
+    expect(text).not.toContain('111111111111');
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((l) => [l.kind, l.name, l.outcome])).toEqual([
+      ['tool', 'get_asset', 'ok'],
+      ['tool', 'no_such_tool', 'not_found'],
+      ['resource', 'cloudg://assets/{+ref}', 'ok'],
+      ['resource', '(unmatched uri)', 'not_found'],
+    ]);
+    const decision = server.policy.auditLog.find((e) => e.name === 'get_asset')?.arguments.ref;
+    expect(decision).toMatch(/^[0-9a-f]{12}$/);
+    const logged = (lines[0]?.argument_hashes ?? {}) as Record<string, string>;
+    expect(logged.ref).toMatch(new RegExp(`^${decision}[0-9a-f]{4}$`));
+    expect(lines[2]?.uri_hash).toMatch(/^[0-9a-f]{16}$/);
   });
 
   it('names a dataset after the directory of an inventory map when no name is given', async () => {
