@@ -16,7 +16,7 @@ export interface ServeOptions {
   host?: string;
   port?: number;
   path?: string;
-  /** Token specs `TOKEN[:ROLES[:ID]]`; `TOKEN` may be `env:VAR`. HTTP only. */
+  /** Token specs `TOKEN[:ROLES[:ID]]`; `TOKEN` may be `env:VAR`. Validated always, used over HTTP only. */
   authTokens?: readonly string[];
   allowedOrigins?: readonly string[];
   allowedHosts?: readonly string[];
@@ -61,9 +61,11 @@ export function checkServeOptions(options: ServeOptions): { flavor: 'native'; au
   if (options.pageSize !== undefined && !(Number.isInteger(options.pageSize) && options.pageSize >= 0)) {
     throw new ServeOptionsError('--page-size must be a whole number, 0 or more');
   }
+  // Every spec is read whatever the transport, so a bad one (an empty env: variable) stops start-up
+  // over stdio too, where tokens are then ignored.
   const specs = options.authTokens ?? [];
-  const auth = specs.length > 0 && transport !== 'stdio' ? TokenAuth.fromSpecs(specs) : undefined;
-  return { flavor, auth };
+  const tokens = specs.length > 0 ? TokenAuth.fromSpecs(specs) : undefined;
+  return { flavor, auth: transport === 'stdio' ? undefined : tokens };
 }
 
 function describeUrl(host: string, port: number, path: string): string {

@@ -185,8 +185,13 @@ describe('serve options', () => {
     );
     expect(() => checkServeOptions({ logLevel: 'chatty' })).toThrow("Unknown log level 'chatty'");
     expect(checkServeOptions({ transport: 'http', authTokens: ['s3cret:analyst:alice'] }).auth).toBeDefined();
-    // Tokens do not apply to stdio.
+    // Tokens do not apply to stdio, but a bad spec stops it all the same.
     expect(checkServeOptions({ transport: 'stdio', authTokens: ['s3cret'] }).auth).toBeUndefined();
+    for (const transport of ['stdio', undefined] as const) {
+      expect(() => checkServeOptions({ transport, authTokens: ['env:NOT_SET_ANYWHERE_42:x'] })).toThrow(
+        "Environment variable 'NOT_SET_ANYWHERE_42' for an auth token is empty",
+      );
+    }
   });
 });
 
