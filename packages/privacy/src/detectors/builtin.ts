@@ -1,6 +1,12 @@
 /**
  * The built-in content detectors, in priority order: when two matches start at the same
  * position, the detector listed first wins.
+ *
+ * Every pattern takes time linear in the text it scans (bench/detectors.ts measures it, and
+ * test/linearity.test.ts runs each over long adversarial inputs). Keep it so: start a pattern
+ * at something distinctive (a literal, or a lookbehind that only the first character of a run
+ * passes), and never follow an open-ended quantifier with something that can fail and make it
+ * give back characters that another attempt, at the next position, reads again.
  */
 import { DETECTOR_DESCRIPTIONS } from './descriptions.js';
 import type { Detector, Validator } from './types.js';
@@ -41,6 +47,14 @@ function define(d: Def): Detector {
 const notPlaceholder = (entity: string): Validator => entityIf(entity, (v) => !isPlaceholder(v));
 const GUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 const IP_ENTITIES = ['private_ip', 'public_ip', 'special_ip', 'private_cidr', 'public_cidr', 'special_cidr'];
+/**
+ * The `://` of a URL whose scheme (`[a-z][a-z0-9+.-]*` after a word boundary) precedes it.
+ * The scan stops only at `://` and checks the scheme backwards: a pattern that starts with
+ * the scheme tries every word boundary of a long `a.b.c...` run and reads the rest of the run
+ * from each, which is quadratic. The backward check reads at most the run since the last
+ * `:` or `/`, so every character is read a bounded number of times.
+ */
+const URL_START = '://(?<=\\b[a-z][a-z0-9+.-]*://)';
 /** Characters that end a reference embedded in text (URIs, ARNs, resource ids). */
 const REF_TAIL = `[^\\s"'<>()\\[\\]{},;]*[^\\s"'<>()\\[\\]{},;.:]`;
 const TLDS = [
@@ -132,7 +146,7 @@ export function builtinDetectors(): Detector[] {
       entity: 'password',
       category: 'secret',
       confidence: 0.95,
-      pattern: '\\b[a-z][a-z0-9+.-]*://[^\\s:/@]+:([^\\s/@]+)@',
+      pattern: `${URL_START}[^\\s:/@]+:([^\\s/@]+)@`,
       flags: 'i',
       hints: ['://'],
       group: 1,
@@ -157,8 +171,10 @@ export function builtinDetectors(): Detector[] {
       entity: 'aws_secret_access_key',
       category: 'secret',
       confidence: 0.95,
+      // The key starts after a character that cannot be part of it, so the gap after the label
+      // ends in one of `_ "':-`: a class test instead of a lookbehind at every gap length.
       pattern:
-        '(?:aws[\\w .-]{0,20}?secret|(?<![a-z])sk(?![a-z]))[\\w "\':=-]{0,20}?(?<![A-Za-z0-9/+=])([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])',
+        '(?:aws[\\w .-]{0,20}?secret|(?<![a-z])sk(?![a-z]))[\\w "\':=-]{0,19}?[_ "\':-]([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])',
       flags: 'i',
       hints: ['secret', 'sk'],
       group: 1,
@@ -169,8 +185,11 @@ export function builtinDetectors(): Detector[] {
       entity: 'secret_value',
       category: 'secret',
       confidence: 0.85,
+      // Starts at the keyword. An earlier version also matched the name characters before it
+      // (`db_` of `db_password`), lazily from every position of the run: quadratic on a long
+      // run of `a-a-a-...` or dots, and it never changed what is reported (the value groups).
       pattern:
-        '(?<![A-Za-z0-9])[A-Za-z0-9_.-]*?(?:password|passwd|pwd|passphrase|secret|api[_-]?key|access[_-]?token|auth[_-]?token|token|bearer|private[_-]?key)["\']?[ \\t]*[:=][ \\t]*(?:"([^"\\n]{4,})"|\'([^\'\\n]{4,})\'|([^\\s"\',;{}]{4,}))',
+        '(?:password|passwd|pwd|passphrase|secret|api[_-]?key|access[_-]?token|auth[_-]?token|token|bearer|private[_-]?key)["\']?[ \\t]*[:=][ \\t]*(?:"([^"\\n]{4,})"|\'([^\'\\n]{4,})\'|([^\\s"\',;{}]{4,}))',
       flags: 'i',
       hints: ['pass', 'pwd', 'secret', 'key', 'token', 'bearer'],
       group: [1, 2, 3],
@@ -326,7 +345,7 @@ export function builtinDetectors(): Detector[] {
       entity: 'url_username',
       category: 'pii',
       confidence: 0.9,
-      pattern: '\\b[a-z][a-z0-9+.-]*://([^\\s:/@]+)@',
+      pattern: `${URL_START}([^\\s:/@]+)@`,
       flags: 'i',
       hints: ['://'],
       group: 1,

@@ -60,8 +60,11 @@ const LETTER_RUN = /[A-Za-z]{4,}/g;
 export function looksHighEntropy(value: string, bits = 4): boolean {
   if (HEX.test(value)) return false;
   if (!/[a-z]/.test(value) || !/[A-Z]/.test(value) || !/[0-9]/.test(value)) return false;
-  const runs = value.match(LETTER_RUN);
-  if (runs && runs.length >= 3) return false;
+  // Counted up to three, not collected: the candidate may be a megabyte of base64.
+  LETTER_RUN.lastIndex = 0;
+  let runs = 0;
+  while (runs < 3 && LETTER_RUN.exec(value) !== null) runs++;
+  if (runs >= 3) return false;
   return shannonEntropy(value) >= bits;
 }
 
