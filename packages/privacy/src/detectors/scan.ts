@@ -7,6 +7,7 @@
  * hint at all costs one regex test plus the detectors that have no hints.
  */
 import type { Detector, Span } from './types.js';
+import { forEachMatch } from './windows.js';
 
 function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -71,6 +72,8 @@ export class DetectorSet {
     const worded = this.anyWord?.test(text) === true;
     // Allocated on the first span only: most strings match nothing.
     let raw: Span[] | null = null;
+    // How many detectors reported: one detector's spans are already sorted and disjoint.
+    let reporting = 0;
     const len = text.length;
     for (let di = 0; di < this.detectors.length; di++) {
       const d = this.detectors[di]!;
@@ -79,10 +82,12 @@ export class DetectorSet {
         const byChar = (this.charMasks[di]! & present) !== 0;
         if (!byChar && !(worded && this.wordTests[di]?.test(text))) continue;
       }
+      const before = raw?.length ?? 0;
       raw = collect(text, d, raw);
+      if ((raw?.length ?? 0) > before) reporting++;
     }
     if (raw === null) return NONE;
-    if (raw.length === 1) return raw;
+    if (reporting === 1) return raw;
     raw.sort((a, b) => a.start - b.start || this.order.get(a.detector)! - this.order.get(b.detector)!);
     const out: Span[] = [];
     let end = -1;
@@ -100,37 +105,54 @@ const NONE: Span[] = [];
 /** Adds every validated span of one detector to `out` (created on demand) and returns it. */
 function collect(text: string, d: Detector, into: Span[] | null): Span[] | null {
   let out = into;
+  const add = (m: RegExpExecArray, offset: number): undefined => {
+    const span = toSpan(m, offset, d);
+    if (span !== null) {
+      out ??= [];
+      out.push(span);
+    }
+    return undefined;
+  };
+  // A user's pattern may be superlinear: it sees long strings in bounded windows (windows.ts).
+  if (!d.builtin) {
+    forEachMatch(d.pattern, text, add);
+    return out;
+  }
+  // Built-in patterns are linear in their input, and some matches (a private key block) are
+  // long: they run on the whole string.
   const re = d.pattern;
   re.lastIndex = 0;
-  let m: RegExpExecArray | null = re.exec(text);
-  while (m !== null) {
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     if (m[0].length === 0) re.lastIndex++;
-    let start = m.index;
-    let value: string | undefined = m[0];
-    const g = d.group;
-    if (g !== 0) {
-      value = undefined;
-      for (const gi of typeof g === 'number' ? [g] : g) {
-        const gv = m[gi];
-        if (gv !== undefined) {
-          // Group detectors compile with the `d` flag, so the exact sub-span is known.
-          const at = m.indices?.[gi];
-          start = at ? at[0] : m.index + m[0].lastIndexOf(gv);
-          value = gv;
-          break;
-        }
-      }
-    }
-    if (value !== undefined && value.length > 0) {
-      const entity = d.validate ? d.validate(value) : d.entity;
-      if (entity !== null) {
-        out ??= [];
-        out.push({ start, end: start + value.length, entity, detector: d });
-      }
-    }
-    m = re.exec(text);
+    add(m, 0);
   }
   return out;
+}
+
+/** The validated span of one match (`offset` added to its positions), or null. */
+function toSpan(m: RegExpExecArray, offset: number, d: Detector): Span | null {
+  let start = m.index;
+  let value: string | undefined = m[0];
+  const g = d.group;
+  if (g !== 0) {
+    value = undefined;
+    const groups = typeof g === 'number' ? [g] : g;
+    for (let i = 0; i < groups.length; i++) {
+      const gi = groups[i]!;
+      const gv = m[gi];
+      if (gv !== undefined) {
+        // Group detectors compile with the `d` flag, so the exact sub-span is known.
+        const at = m.indices?.[gi];
+        start = at ? at[0] : m.index + m[0].lastIndexOf(gv);
+        value = gv;
+        break;
+      }
+    }
+  }
+  if (value === undefined || value.length === 0) return null;
+  const entity = d.validate ? d.validate(value) : d.entity;
+  if (entity === null) return null;
+  return { start: start + offset, end: start + offset + value.length, entity, detector: d };
 }
 
 const sets = new WeakMap<readonly Detector[], DetectorSet>();
