@@ -104,6 +104,7 @@ export {
 } from './dataset/summary.js';
 // ---- loaders ----
 export { detectDirectoryKind, detectDocumentKind } from './loaders/detect.js';
+export type { FileAccess } from './loaders/file-access.js';
 export { type ControlRef, type ScannerFinding, scannerFindingId } from './loaders/finding-factory.js';
 export { canonicalFramework } from './loaders/frameworks.js';
 export {
