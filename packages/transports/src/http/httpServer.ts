@@ -10,13 +10,14 @@ import { ErrorCode, type Layer, Principal } from '@cloudg/core';
 import { type PrincipalResolver, RequestInfo, resolvePrincipal } from '../auth/principalResolver.js';
 import { TokenAuth } from '../auth/tokenAuth.js';
 import { ProtocolError } from '../jsonrpc/errors.js';
-import { isObject, isValidId } from '../jsonrpc/messages.js';
+import { isObject, isValidId, looksLikeRequest } from '../jsonrpc/messages.js';
 import { parseJsonBytes } from '../jsonrpc/parseJson.js';
 import { checkEnvelopeKeys, hasEnvelope, readEnvelope } from '../protocol/envelope.js';
 import { isHandshakeVersion, isModernVersion } from '../protocol/negotiate.js';
 import { McpProtocolServer } from '../protocol/server.js';
 import { DEFAULT_HTTP_VERSION, HANDSHAKE_VERSIONS, MODERN_VERSION } from '../protocol/versions.js';
 import { type Accepts, isJsonContentType, parseAccept } from './accept.js';
+import { RequestAdmission } from './admission.js';
 import { Cors } from './cors.js';
 import { headerValue } from './headerValue.js';
 import { isLoopbackAddress, OriginHostGuard } from './hostHeaderGuard.js';
@@ -26,7 +27,14 @@ import { type HttpServerOptions, type ResolvedHttpOptions, resolveHttpOptions } 
 import { checkParamHeaders, paramHeaders } from './paramHeaders.js';
 import { BodyTooLargeError, readBody } from './readBody.js';
 import { type RespondOptions, respond } from './respond.js';
-import { SERVER_HEADER, sendEmpty, sendJson, sendRpcError, sendTooManySessions } from './responses.js';
+import {
+  SERVER_HEADER,
+  sendBusy,
+  sendEmpty,
+  sendJson,
+  sendRpcError,
+  sendTooManySessions,
+} from './responses.js';
 import { HttpSession, SessionStore } from './sessionStore.js';
 import { SseStream } from './sseStream.js';
 
@@ -51,6 +59,8 @@ export class McpHttpServer {
   /** The response being written on each connection (Node serves a connection's requests one at a time). */
   private readonly responding = new WeakMap<Socket, ServerResponse>();
   private bound: BoundAddress | undefined;
+  /** How many requests run at once, and how long the rest may wait (see admission.ts). */
+  readonly admission: RequestAdmission;
 
   constructor(layer: Layer<unknown>, options: HttpServerOptions = {}) {
     this.options = resolveHttpOptions(options);
@@ -74,6 +84,10 @@ export class McpHttpServer {
       this.options.maxSessionsPerPrincipal,
     );
     this.legacy = new LegacySseEndpoints(this.protocol, this.store, this.options);
+    this.admission = new RequestAdmission({
+      maxInFlight: this.options.maxInFlightRequests,
+      maxQueueWaitMs: this.options.maxQueueWaitMs,
+    });
     this.httpServer = createServer(
       {
         maxHeaderSize: this.options.maxHeaderBytes,
@@ -148,6 +162,7 @@ export class McpHttpServer {
     // Let the listen requests write their final results before the sockets go.
     await new Promise((resolve) => setImmediate(resolve));
     this.store.closeAll();
+    this.admission.close();
     this.protocol.close();
     const closed = new Promise<void>((resolve) => this.httpServer.close(() => resolve()));
     for (const socket of this.sockets) socket.destroy();
@@ -262,6 +277,7 @@ export class McpHttpServer {
       return sendRpcError(res, 400, 'Parse error', { code: ErrorCode.ParseError });
     }
 
+    let serve: () => Promise<void>;
     if (Array.isArray(message)) {
       if (message.some((m) => isObject(m) && hasEnvelope(m.params))) {
         return sendRpcError(
@@ -270,14 +286,24 @@ export class McpHttpServer {
           `JSON-RPC batches are not supported by protocol version ${MODERN_VERSION}`,
         );
       }
+      serve = () => this.postHandshake(req, res, principal, message, accepts);
     } else if (
       isObject(message) &&
       (hasEnvelope(message.params) || isModernVersion(headerValue(req.headers, 'mcp-protocol-version')))
     ) {
       // A 2026 request, or one whose header says so: a missing envelope is then -32602, not a version error.
-      return this.postModern(req, res, principal, message, accepts);
+      serve = () => this.postModern(req, res, principal, message, accepts);
+    } else {
+      serve = () => this.postHandshake(req, res, principal, message, accepts);
     }
-    return this.postHandshake(req, res, principal, message, accepts);
+    // Notifications and responses (cancellations among them) and listen streams go straight
+    // through; requests take their turn, or are shed when they cannot get one in time.
+    if (!needsAdmission(message)) return serve();
+    return this.admission.submit(
+      serve,
+      () => sendBusy(res, singleId(message), this.options),
+      () => !res.destroyed && !res.writableEnded,
+    );
   }
 
   /** A 2026-07-28 request: the envelope and header ladder, then a one-shot session. */
@@ -453,6 +479,17 @@ export class McpHttpServer {
       keepaliveMs: this.options.keepaliveIntervalMs,
     };
   }
+}
+
+/** Whether a POST body holds work to admit: any request other than a `subscriptions/listen` stream. */
+function needsAdmission(message: unknown): boolean {
+  if (Array.isArray(message)) return message.some(looksLikeRequest);
+  return looksLikeRequest(message) && isObject(message) && message.method !== 'subscriptions/listen';
+}
+
+/** The id of a single request, for its shed answer. */
+function singleId(message: unknown): string | number | null {
+  return isObject(message) && isValidId(message.id) ? message.id : null;
 }
 
 /**

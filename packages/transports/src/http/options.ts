@@ -46,6 +46,17 @@ export interface HttpServerOptions extends ProtocolOptions {
    * tenth of `maxSessions` (100), at least 1.
    */
   maxSessionsPerPrincipal?: number;
+  /**
+   * Requests served at once (POSTs holding a request; `subscriptions/listen` streams and
+   * notifications do not count). Others wait their turn. Default 128; 0 for no limit.
+   */
+  maxInFlightRequests?: number;
+  /**
+   * How long a request may wait for its turn. One that waited longer is answered at once with 503,
+   * `Retry-After: 1` and JSON-RPC -31029 instead of being served late. Default 1000 ms; 0 lets
+   * requests wait without limit.
+   */
+  maxQueueWaitMs?: number;
   /** Interval of `: keepalive` comments on SSE streams. Default 15 s. */
   keepaliveIntervalMs?: number;
   /**
@@ -73,6 +84,8 @@ export interface ResolvedHttpOptions {
   sessionIdleTimeoutMs: number;
   maxSessions: number;
   maxSessionsPerPrincipal: number;
+  maxInFlightRequests: number;
+  maxQueueWaitMs: number;
   keepaliveIntervalMs: number;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
@@ -90,10 +103,18 @@ export const HTTP_DEFAULTS = {
   maxHeaderBytes: 64 * 1024,
   sessionIdleTimeoutMs: 3600_000,
   maxSessions: 1000,
+  maxInFlightRequests: 128,
+  maxQueueWaitMs: 1000,
   keepaliveIntervalMs: 15_000,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
 } as const;
+
+function count(value: number, name: string): number {
+  if (!(Number.isInteger(value) && value >= 0))
+    throw new RangeError(`${name} must be 0 or a positive integer`);
+  return value;
+}
 
 /** The default per-principal session quota is this fraction of the global cap. */
 const PER_PRINCIPAL_SHARE = 10;
@@ -116,6 +137,11 @@ export function resolveHttpOptions(options: HttpServerOptions): ResolvedHttpOpti
     maxSessions,
     maxSessionsPerPrincipal:
       options.maxSessionsPerPrincipal ?? Math.max(1, Math.floor(maxSessions / PER_PRINCIPAL_SHARE)),
+    maxInFlightRequests: count(
+      options.maxInFlightRequests ?? HTTP_DEFAULTS.maxInFlightRequests,
+      'maxInFlightRequests',
+    ),
+    maxQueueWaitMs: count(options.maxQueueWaitMs ?? HTTP_DEFAULTS.maxQueueWaitMs, 'maxQueueWaitMs'),
     keepaliveIntervalMs: options.keepaliveIntervalMs ?? HTTP_DEFAULTS.keepaliveIntervalMs,
     headersTimeoutMs: options.headersTimeoutMs ?? HTTP_DEFAULTS.headersTimeoutMs,
     requestTimeoutMs: options.requestTimeoutMs ?? HTTP_DEFAULTS.requestTimeoutMs,

@@ -1,6 +1,6 @@
 /** Small writers for plain HTTP answers; every answer names the server. */
 import type { ServerResponse } from 'node:http';
-import { ErrorCode } from '@cloudg/core';
+import { ErrorCode, SERVER_BUSY_MESSAGE } from '@cloudg/core';
 
 export const SERVER_HEADER = 'cloudg-mcp';
 
@@ -50,4 +50,25 @@ export function sendTooManySessions(res: ServerResponse, limit: number): void {
     `Too many sessions for this principal: the limit is ${limit} (maxSessionsPerPrincipal) and none is idle; end sessions you no longer use with DELETE`,
     { code: ErrorCode.RateLimited, data: { limit, option: 'maxSessionsPerPrincipal' } },
   );
+}
+
+/** Seconds a shed client is told to wait before it retries. */
+export const BUSY_RETRY_AFTER_SECONDS = 1;
+
+/** A request shed because it could not start within `maxQueueWaitMs`: 503, retry later (-31029). */
+export function sendBusy(
+  res: ServerResponse,
+  id: string | number | null,
+  limits: { maxInFlightRequests: number; maxQueueWaitMs: number },
+): void {
+  sendRpcError(res, 503, SERVER_BUSY_MESSAGE, {
+    code: ErrorCode.RateLimited,
+    id,
+    headers: { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) },
+    data: {
+      retry_after: BUSY_RETRY_AFTER_SECONDS,
+      max_in_flight_requests: limits.maxInFlightRequests,
+      max_queue_wait_ms: limits.maxQueueWaitMs,
+    },
+  });
 }
