@@ -7,12 +7,17 @@
  *   pnpm --filter @cloudg/transports bench   (BENCH_SECONDS=5, BENCH_ROUNDS=3, BENCH_CONNECTIONS=16)
  *
  * Targets: native >= 10x the SDK's requests/s, >= 1/4 of the bare echo's, p99 < 10 ms.
+ *
+ * Then overload: a fresh native server answering a realistic `find_assets` (servers.mjs) to 50,
+ * 150 and 300 connections opened at once (BENCH_OVERLOAD=50,150,300, BENCH_OVERLOAD_SECONDS=10,
+ * BENCH_ROUNDS rounds each; BENCH_OVERLOAD= skips it): p50, p99 and maximum latency, requests
+ * shed with 503 and requests left without an answer for 10 s. Target: no request over 2 s.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
-type Kind = 'native' | 'native-json' | 'sdk' | 'bare';
+type Kind = 'native' | 'native-json' | 'native-find' | 'sdk' | 'bare';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -158,4 +163,88 @@ async function main(): Promise<void> {
   );
 }
 
+const OVERLOAD_LEVELS = (process.env.BENCH_OVERLOAD ?? '50,150,300')
+  .split(',')
+  .filter((v) => v.trim() !== '')
+  .map(Number);
+const OVERLOAD_SECONDS = Number(process.env.BENCH_OVERLOAD_SECONDS ?? 10);
+/** A request without an answer after this long counts as lost (autocannon then reconnects). */
+const OVERLOAD_TIMEOUT_S = 10;
+const FIND_BODY = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'find_assets', arguments: { provider: 'aws' }, _meta: ENVELOPE },
+});
+const FIND_HEADERS = { ...HEADERS, 'mcp-name': 'find_assets' };
+
+interface OverloadFigures {
+  requests: number;
+  p50: number;
+  p99: number;
+  max: number;
+  shed: number;
+  lost: number;
+  other: number;
+}
+
+/** One overload run: every connection opens at once against a fresh server, as in a reconnect storm. */
+async function overloadRun(connections: number): Promise<OverloadFigures> {
+  const { child, port } = await startChild('native-find');
+  try {
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const options = { url, method: 'POST' as const, headers: FIND_HEADERS, body: FIND_BODY };
+    // JIT warm-up on a few connections, closed before the measured run opens its own.
+    await autocannon({ ...options, connections: 4, duration: 1 });
+    const result = await autocannon({
+      ...options,
+      connections,
+      duration: OVERLOAD_SECONDS,
+      timeout: OVERLOAD_TIMEOUT_S,
+    });
+    const stats = (result as unknown as { statusCodeStats: Record<string, { count: number }> })
+      .statusCodeStats;
+    const shed = stats['503']?.count ?? 0;
+    const ok = stats['200']?.count ?? 0;
+    return {
+      requests: result.requests.total,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      max: result.latency.max,
+      shed,
+      lost: result.timeouts,
+      other: result.requests.total - ok - shed,
+    };
+  } finally {
+    child.kill();
+  }
+}
+
+async function overload(): Promise<void> {
+  if (OVERLOAD_LEVELS.length === 0) return;
+  console.log(
+    `\noverload: tools/call find_assets (2,000 assets, 50-item page), 2026-07-28, connections opened at once, ` +
+      `${ROUNDS} rounds of ${OVERLOAD_SECONDS} s per level; median [min-max] over rounds\n`,
+  );
+  console.log('conns   requests        p50 ms          p99 ms          max ms            shed       lost');
+  let worst = 0;
+  for (const connections of OVERLOAD_LEVELS) {
+    const runs: OverloadFigures[] = [];
+    for (let round = 0; round < ROUNDS; round++) runs.push(await overloadRun(connections));
+    const cell = (pick: (r: OverloadFigures) => number, width: number) => {
+      const values = runs.map(pick);
+      return `${median(values)} [${Math.min(...values)}-${Math.max(...values)}]`.padStart(width);
+    };
+    worst = Math.max(worst, ...runs.map((r) => r.max));
+    const other = runs.reduce((n, r) => n + r.other, 0);
+    console.log(
+      `${String(connections).padStart(5)}  ${cell((r) => r.requests, 9)}  ${cell((r) => r.p50, 14)}  ${cell((r) => r.p99, 14)}  ` +
+        `${cell((r) => r.max, 16)}  ${cell((r) => r.shed, 12)}  ${cell((r) => r.lost, 9)}` +
+        (other > 0 ? `  (${other} other answers)` : ''),
+    );
+  }
+  console.log(`\nworst single request: ${worst} ms  (target: none over 2000 ms)`);
+}
+
 await main();
+await overload();
