@@ -197,24 +197,30 @@ export class AuditLogMiddleware {
 
   private subjectOfCall<TApp>(info: CallInfo<TApp>): Subject {
     const spec = info.spec as AnySpec;
-    return {
+    // Plain assignments, not spreads: this runs on every audited call.
+    const named = naming(info.kind, info.name, spec, false);
+    const subject: Subject = {
       kind: info.kind,
-      ...naming(info.kind, info.name, spec, false),
+      name: named.name,
       sensitivity: spec.sensitivity,
       arguments: info.arguments,
       principal: info.principal,
       requestId: info.context.requestId,
     };
+    if (named.uri !== undefined) subject.uri = named.uri;
+    return subject;
   }
 
   private subjectOfRefusal(call: RefusedCall): Subject {
+    const named = naming(call.kind, call.name, call.spec, call.nameIsUri);
     const subject: Subject = {
       kind: call.kind,
-      ...naming(call.kind, call.name, call.spec, call.nameIsUri),
+      name: named.name,
       arguments: call.arguments,
       principal: call.principal,
       requestId: call.requestId,
     };
+    if (named.uri !== undefined) subject.uri = named.uri;
     if (call.spec) subject.sensitivity = call.spec.sensitivity;
     return subject;
   }
