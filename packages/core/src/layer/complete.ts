@@ -4,7 +4,7 @@ import { type CallInfo, composeChain } from '../middleware/types.js';
 import type { CompletionResult } from '../results.js';
 import type { AnySpec, CompletionFn, PromptSpec, ResourceTemplateSpec } from '../specs/index.js';
 import type { CallOptions, CompletionRef, Layer } from './layer.js';
-import { applyPipeline, pipelineTarget, type TransformTarget } from './transform.js';
+import { applyPipeline, errorForCaller, pipelineTarget, type TransformTarget } from './transform.js';
 
 export const MAX_COMPLETION_VALUES = 100;
 /** No candidates; a new object each time, since callers may fill in the one they get. */
@@ -49,7 +49,14 @@ export async function runCompletion<TApp>(
   const info = layer.startCall('completion', name, visible, args, principal, options);
   info.context.meta.completion_fn = fn;
   const chain = composeChain(layer.middleware, (i) => completionTerminal(layer, i, argument.name, fn));
-  return (await chain(info)) as CompletionResult;
+  try {
+    return (await chain(info)) as CompletionResult;
+  } catch (error) {
+    throw await errorForCaller(
+      error,
+      pipelineTarget(layer, info.spec as AnySpec, principal, 'completion', 'output', info.context),
+    );
+  }
 }
 
 async function completionTerminal<TApp>(

@@ -7,7 +7,7 @@ import { type PromptMessage, PromptResult, userMessage } from '../results.js';
 import type { AnySpec, PromptSpec } from '../specs/index.js';
 import { transformContent } from './finalize.js';
 import type { CallOptions, Layer } from './layer.js';
-import { pipelineTarget, restoreInput, type TransformTarget } from './transform.js';
+import { errorForCaller, pipelineTarget, restoreInput, type TransformTarget } from './transform.js';
 
 export async function runGetPrompt<TApp>(
   layer: Layer<TApp>,
@@ -21,7 +21,14 @@ export async function runGetPrompt<TApp>(
   layer.admit({ ...request, spec }, () => checkRequired(spec, args));
   const info = layer.startCall('prompt', spec.name, spec, args, principal, options);
   const chain = composeChain(layer.middleware, (i) => promptTerminal(layer, i));
-  return (await chain(info)) as PromptResult;
+  try {
+    return (await chain(info)) as PromptResult;
+  } catch (error) {
+    throw await errorForCaller(
+      error,
+      pipelineTarget(layer, spec as AnySpec, principal, 'prompt', 'output', info.context),
+    );
+  }
 }
 
 /** Required arguments are checked before the chain, as the reference does. */

@@ -10,6 +10,7 @@ import { pipelineText, renderJson } from './finalize.js';
 import type { CallOptions, Layer } from './layer.js';
 import {
   applyPipeline,
+  errorForCaller,
   isActive,
   mergeReports,
   pipelineTarget,
@@ -29,7 +30,14 @@ export async function runReadResource<TApp>(
   );
   const info = layer.startCall('resource', uri, spec, variables, principal, options);
   const chain = composeChain(layer.middleware, (i) => resourceTerminal(layer, i, uri));
-  return (await chain(info)) as ResourceContents[];
+  try {
+    return (await chain(info)) as ResourceContents[];
+  } catch (error) {
+    throw await errorForCaller(
+      error,
+      pipelineTarget(layer, spec as AnySpec, principal, 'resource', 'output', info.context),
+    );
+  }
 }
 
 async function resourceTerminal<TApp>(
@@ -63,6 +71,12 @@ async function resourceTerminal<TApp>(
   return normalizeContents(raw, uri, spec.mimeType, target('output'));
 }
 
+async function transformUri(target: TransformTarget, uri: string): Promise<string> {
+  if (!isActive(target.pipeline)) return uri;
+  const run = await applyPipeline(target, { uri });
+  return isPlainObject(run.value) && typeof run.value.uri === 'string' ? run.value.uri : uri;
+}
+
 function looksLikeContents(value: unknown): value is ResourceContents[] {
   return (
     Array.isArray(value) &&
@@ -79,10 +93,13 @@ function looksLikeContents(value: unknown): value is ResourceContents[] {
 /** Strings become text, bytes a base64 blob, content lists pass through, anything else indented JSON. */
 async function normalizeContents(
   raw: unknown,
-  uri: string,
+  requested: string,
   mimeType: string,
   target: TransformTarget,
 ): Promise<ResourceContents[]> {
+  // The URI read names what it holds (an asset, a dataset): it goes back transformed, like the
+  // URI of an embedded resource, even though the caller sent it.
+  const uri = await transformUri(target, requested);
   if (raw instanceof Uint8Array) {
     return [
       { uri, mimeType, blob: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64') },
@@ -101,7 +118,7 @@ async function normalizeContents(
         continue;
       }
       const run = await applyPipeline(target, item.text);
-      out.push({ ...item, text: pipelineText(run.value) });
+      out.push({ ...item, uri: await transformUri(target, item.uri), text: pipelineText(run.value) });
     }
     return out;
   }
