@@ -1,5 +1,6 @@
 export { coerceToSchema } from './coerce.js';
 export { InputSchemaError, type JsonSchemaValidator, jsonSchemaValidator } from './json-schema.js';
+export { assertNestingWithin, MAX_ARGUMENT_DEPTH } from './nesting.js';
 export {
   type ArgsInput,
   type ArgsObject,

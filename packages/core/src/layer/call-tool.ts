@@ -1,4 +1,6 @@
 /** `tools/call`: the lifecycle of section 4.1 from lookup to finalisation. */
+
+import { assertNestingWithin } from '../arguments/nesting.js';
 import { onCancel } from '../cancellation.js';
 import { NEVER_ABORTED, type ToolContext } from '../context.js';
 import {
@@ -34,9 +36,15 @@ export async function runCallTool<TApp>(
   options: CallOptions<TApp>,
 ): Promise<ToolResult> {
   const principal = layer.callerOf(options);
-  const spec = layer.admit({ kind: 'tool', name, arguments: args, principal, options }, () =>
-    layer.getTool(name, principal),
-  );
+  const request = { kind: 'tool' as const, name, arguments: args, principal, options };
+  const spec = layer.admit(request, () => layer.getTool(name, principal));
+  try {
+    layer.admit({ ...request, spec }, () => assertNestingWithin(args));
+  } catch (error) {
+    // Like any other invalid arguments, an answer the caller reads as a tool error.
+    if (!isMcpLayerError(error)) throw error;
+    return errorResult(error.message, error.code, error.data, outputTarget(layer, spec, principal, request));
+  }
   const info = layer.startCall('tool', spec.name, spec, args, principal, options);
   const chain = composeChain(layer.middleware, (i) => toolTerminal(layer, i));
   try {

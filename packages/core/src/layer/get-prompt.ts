@@ -1,4 +1,6 @@
 /** `prompts/get`: required arguments, middleware, policy, input pipeline, handler, output pipeline over messages. */
+
+import { assertNestingWithin } from '../arguments/nesting.js';
 import type { Content } from '../content.js';
 import { InvalidArgumentsError, isMcpLayerError, McpLayerError } from '../errors.js';
 import { isPlainObject } from '../json.js';
@@ -18,7 +20,10 @@ export async function runGetPrompt<TApp>(
   const principal = layer.callerOf(options);
   const request = { kind: 'prompt' as const, name, arguments: args, principal, options };
   const spec = layer.admit(request, () => layer.getPromptSpec(name, principal));
-  layer.admit({ ...request, spec }, () => checkRequired(spec, args));
+  layer.admit({ ...request, spec }, () => {
+    assertNestingWithin(args);
+    checkRequired(spec, args);
+  });
   const info = layer.startCall('prompt', spec.name, spec, args, principal, options);
   const chain = composeChain(layer.middleware, (i) => promptTerminal(layer, i));
   try {
