@@ -164,14 +164,92 @@ describe('secret name/value pairs', () => {
 });
 
 describe('mention search stays linear on hostile text', () => {
-  it('handles a megabyte of repeated first words without trying every identifier at every place', () => {
+  it('many identifiers sharing a first word, and a megabyte of that word, cost one pass', () => {
+    // 32 values of different lengths that all start with the word `a`, and text made of `a`s:
+    // every word run is a candidate for every length. Before the rolling hash this took seconds.
+    const shared = new IdentifierLexicon(
+      Array.from({ length: 32 }, (_, i) => [`a ${'b'.repeat(200 + i)}`, 'tag_value'] as const),
+    );
+    const text = 'a '.repeat(500_000);
+    expect(shared.mentionsIn(text)).toEqual([]);
+    const planted = `x a ${'b'.repeat(210)} y`;
+    expect(shared.mentionsIn(planted)).toEqual([{ start: 2, end: 2 + 2 + 210, entity: 'tag_value' }]);
+  });
+
+  it('a megabyte of distinct first words that are not identifiers', () => {
     const many = new IdentifierLexicon(
       Array.from({ length: 5000 }, (_, i) => [`api-${i}.svc.example`, 'resource_name'] as const),
     );
-    const text = 'api-1 '.repeat(200_000);
-    expect(many.mentionsIn(text)).toEqual([]);
+    expect(many.mentionsIn('api-1 '.repeat(200_000))).toEqual([]);
     expect(many.mentionsIn('call api-42.svc.example now')).toEqual([
       { start: 5, end: 23, entity: 'resource_name' },
     ]);
+  });
+});
+
+describe('what the review of the first version found', () => {
+  it('a secret-named pair leaves the key rules of its siblings in force', () => {
+    const out = standard().apply(
+      { name: 'DB_PASS', value: 'p1', client_secret: 'zzz-plain-secret', password: 'hunter2prod' },
+      ctx(),
+    ) as Record<string, string>;
+    expect(out).toEqual({
+      name: 'DB_PASS',
+      value: '[REDACTED:sensitive_field]',
+      client_secret: '[REDACTED:sensitive_field]',
+      password: '[REDACTED:sensitive_field]',
+    });
+  });
+
+  it('a known value that is a secret is redacted, never pseudonymised into the vault', () => {
+    const withKey = new IdentifierLexicon([['AKIAIOSFODNN7EXAMPLE', 'tag_value']]);
+    const out = strict().apply(
+      { note: 'AKIAIOSFODNN7EXAMPLE', tags: { k: 'AKIAIOSFODNN7EXAMPLE' } },
+      ctx({ identifiers: withKey }),
+    );
+    expect(JSON.stringify(out)).not.toContain('tag-');
+    expect(JSON.stringify(out)).not.toContain('AKIAIOSFODNN7EXAMPLE');
+  });
+
+  it('a restored value inside longer text goes back as the caller wrote it, however plain', () => {
+    const token = vault.pseudonymize('bastion', 'resource_name');
+    const restored = new Map<string, string>();
+    const args = new Depseudonymizer({}, { vault }).apply(
+      { ref: token, query: `${token} x` },
+      ctx({ direction: 'input', restored }),
+    );
+    expect(args).toEqual({ ref: 'bastion', query: 'bastion x' });
+    const out = strict().apply({ message: "No asset 'bastion' here", value: 'bastion x' }, ctx({ restored }));
+    expect(out).toEqual({ message: `No asset '${token}' here`, value: `${token} x` });
+  });
+
+  it('a caller whose plan keeps identifiers gets real values, not its pseudonyms back', () => {
+    const restored = new Map([['bastion', 'res-0000000000']]);
+    expect(standard().apply({ name: 'bastion' }, ctx({ restored }))).toEqual({ name: 'bastion' });
+  });
+
+  it('a known value the sanitizer fenced is still pseudonymised inside the fence', () => {
+    const fenced = '⟦untrusted⟧ team-falcon-7 ⟦/untrusted⟧';
+    const out = strict().apply({ k: fenced, [fenced]: 1 }, ctx({ identifiers: lexicon })) as Record<
+      string,
+      unknown
+    >;
+    expect(JSON.stringify(out)).not.toContain('team-falcon-7');
+    expect(String(out.k)).toMatch(/^⟦untrusted⟧ .+ ⟦\/untrusted⟧$/);
+  });
+
+  it('a key first seen with no identifiers is checked again once they are known', () => {
+    const r = strict();
+    const key = 'backups of payments-ledger-db';
+    expect(Object.keys(r.apply({ [key]: 2 }, ctx()) as object)).toEqual([key]);
+    expect(Object.keys(r.apply({ [key]: 2 }, ctx({ identifiers: lexicon })) as object)).not.toContain(key);
+  });
+
+  it.each([
+    [{ key: 'PASS', value: 31 }],
+    [{ name: 'pass_rate', value: '0.95' }],
+    [{ Name: 'PassRate', Value: '0.95' }],
+  ])('%o is not a secret', (pair) => {
+    expect(standard().apply(pair, ctx())).toEqual(pair);
   });
 });

@@ -106,16 +106,78 @@ export interface IdentifierHit {
 
 /** The identifiers one string a client reads leaks, by the rule above. */
 /**
- * The words a format-preserving ARN pseudonym keeps: the service and the resource type
- * (`arn:aws:guardduty:…`, `…:log-group:…`). They name kinds of things; an asset whose id happens
- * to equal one (the sample estate's `guardduty`, `log-group`) does not leak through them.
+ * Resource-type words of AWS ARNs (`…:log-group:…`, `…:instance/…`): facts of the ARN format that
+ * a format-preserving ARN pseudonym keeps, like the service (`arn:aws:guardduty:…`).
+ */
+const ARN_RESOURCE_TYPES = new Set([
+  'instance',
+  'volume',
+  'snapshot',
+  'image',
+  'vpc',
+  'subnet',
+  'security-group',
+  'network-interface',
+  'internet-gateway',
+  'natgateway',
+  'route-table',
+  'vpc-peering-connection',
+  'loadbalancer',
+  'targetgroup',
+  'listener',
+  'log-group',
+  'role',
+  'user',
+  'group',
+  'policy',
+  'instance-profile',
+  'function',
+  'layer',
+  'db',
+  'cluster',
+  'table',
+  'key',
+  'alias',
+  'secret',
+  'detector',
+  'hub',
+  'trail',
+  'repository',
+  'restapis',
+  'stage',
+  'regional',
+  'global',
+  'webacl',
+  'account',
+  'organization',
+  'ou',
+  'root',
+  'task',
+  'task-definition',
+  'service',
+  'container-instance',
+  'stream',
+  'queue',
+  'topic',
+  'parameter',
+  'certificate',
+  'distribution',
+]);
+
+/**
+ * The text with the two kept parts of every ARN masked: the service always, the resource type
+ * when it is one of the format's words. An asset whose id equals one of them (the sample estate's
+ * `guardduty`, `log-group`) does not leak through them; a bucket or topic name in the same place
+ * (`arn:aws:s3:::prod-data/logs`) is still searched.
  */
 function maskArnWords(text: string): string {
-  return text.replace(
-    /\barn:(aws[a-z-]*):([a-z0-9-]+):([a-z0-9-]*):([^:\s"]*):([a-z0-9-]+)(?=[:/])/g,
-    (_m, partition: string, _service: string, region: string, account: string) =>
-      `arn:${partition}:\u2026:${region}:${account}:\u2026`,
-  );
+  return text
+    .replace(
+      /\barn:(aws[a-z-]*):([a-z0-9-]+):([a-z0-9-]*):([^:\s"]*):([a-z0-9-]+)(?=[:/])/g,
+      (_m, partition: string, _service: string, region: string, account: string, type: string) =>
+        `arn:${partition}:\u2026:${region}:${account}:${ARN_RESOURCE_TYPES.has(type) ? '\u2026' : type}`,
+    )
+    .replace(/\barn:(aws[a-z-]*):([a-z0-9-]+):/g, (_m, partition: string) => `arn:${partition}:\u2026:`);
 }
 
 export class IdentifierMatcher {

@@ -23,6 +23,14 @@ const AWS_ACCOUNT = /^\d{12}$/;
  * a name happens to equal one (pseudonymising `aws` or `HIGH` would garble every result).
  */
 const VOCABULARY: ReadonlySet<string> = new Set([
+  // The field names of the catalog's results: a tag value planted as `items` or `total` must not
+  // rename those keys in every result it would otherwise match.
+  ...'id name type title kind uri arn tags metadata dataset datasets items total returned offset truncated next_cursor cursor limit key value values assets edges findings regions accounts providers provider region account_id asset_id asset_name asset_type asset_types source target relations outgoing incoming groups group_by group_count summary severity status count added removed changed unchanged new resolved base active active_dataset loaded loaded_at version cached description path parent_id ous roots policies valid suggestions message code top_values distinct_values edge_type findings_count open_findings max_severity risk_score internet_exposed'.split(
+    ' ',
+  ),
+  // Words so common in cloud data that a whole value equal to one identifies nothing (every AWS
+  // VPC has a security group named `default`, and instance tenancy is `default` too).
+  'default',
   ...PROVIDERS,
   ...PROVIDERS.map((p) => p.toLowerCase()),
   ...SEVERITIES,

@@ -24,10 +24,14 @@ export function pipelineText(value: unknown): string {
   return typeof value === 'string' ? value : renderJson(toJsonable(value));
 }
 
+/** Real → shown pairs that links of one result revealed, so every link of it can follow them. */
+type Replacements = Array<[string, string]>;
+
 async function transformLink(
   target: TransformTarget,
   link: ResourceLink,
   report: TransformReport,
+  collected?: Replacements,
 ): Promise<ResourceLink> {
   const fields: Record<string, string> = { uri: link.uri, name: link.name };
   if (link.title !== undefined) fields.title = link.title;
@@ -45,7 +49,14 @@ async function transformLink(
   // them, however plain a word it is.
   const replaced = replacedSegments(link.uri, next.uri);
   if (next.name !== link.name && link.name !== '') replaced.push([link.name, next.name]);
-  for (const [real, shown] of replaced) {
+  collected?.push(...replaced);
+  return followReplacements(next, replaced);
+}
+
+/** A link whose name, title and description have each real word of `pairs` replaced. */
+function followReplacements(link: ResourceLink, pairs: Replacements): ResourceLink {
+  const next = { ...link };
+  for (const [real, shown] of pairs) {
     next.name = replaceWord(next.name, real, shown);
     if (next.title !== undefined) next.title = replaceWord(next.title, real, shown);
     if (next.description !== undefined) next.description = replaceWord(next.description, real, shown);
@@ -140,11 +151,12 @@ async function transformBlock(
   target: TransformTarget,
   block: Content,
   report: TransformReport,
+  collected?: Replacements,
 ): Promise<Content> {
   if (block.type === 'text') {
     return { ...block, text: await transformText(target, block.text, block._meta, report) };
   }
-  if (block.type === 'resource_link') return transformLink(target, block, report);
+  if (block.type === 'resource_link') return transformLink(target, block, report, collected);
   if (block.type === 'resource') {
     // The URI names what is embedded (an asset reference, a dataset), so it is transformed too.
     const run = await applyPipeline(target, { uri: block.resource.uri });
@@ -164,10 +176,13 @@ export async function transformContent(
   target: TransformTarget,
   blocks: Content[],
   report: TransformReport,
+  collected?: Replacements,
 ): Promise<Content[]> {
   const out: Content[] = [];
   for (const block of blocks) {
-    const transformed = isActive(target.pipeline) ? await transformBlock(target, block, report) : block;
+    const transformed = isActive(target.pipeline)
+      ? await transformBlock(target, block, report, collected)
+      : block;
     out.push(stripStructured(transformed));
   }
   return out;
@@ -185,10 +200,11 @@ export async function finalizeToolResult(
 ): Promise<ToolResult> {
   const report: TransformReport = {};
   const active = isActive(target.pipeline);
+  const replacements: Replacements = [];
   let result: ToolResult;
   if (raw instanceof ToolResult) {
     result = raw;
-    result.content = await transformContent(target, result.content, report);
+    result.content = await transformContent(target, result.content, report, replacements);
     if (active) {
       if (result.structured !== undefined) {
         const run = await applyPipeline(target, result.structured);
@@ -216,7 +232,14 @@ export async function finalizeToolResult(
     result = new ToolResult({ content: [{ type: 'text', text }], structured });
   }
   for (const link of links) {
-    result.content.push(active ? await transformLink(target, link, report) : link);
+    result.content.push(active ? await transformLink(target, link, report, replacements) : link);
+  }
+  // One link's URI can reveal what another's name says ("prod neighbors" beside a link to the
+  // account whose id differs from its name): every link follows every replacement of the result.
+  if (replacements.length > 0) {
+    result.content = result.content.map((block) =>
+      block.type === 'resource_link' ? followReplacements(block, replacements) : block,
+    );
   }
   if (Object.keys(report).length > 0) {
     const existing = result.meta[MetaKey.transforms];

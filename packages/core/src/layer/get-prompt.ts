@@ -3,13 +3,20 @@
 import { assertNestingWithin } from '../arguments/nesting.js';
 import type { Content } from '../content.js';
 import { InvalidArgumentsError, isMcpLayerError, McpLayerError } from '../errors.js';
-import { isPlainObject } from '../json.js';
+import { isPlainObject, type JsonValue, toJsonable } from '../json.js';
 import { type CallInfo, composeChain } from '../middleware/types.js';
 import { type PromptMessage, PromptResult, userMessage } from '../results.js';
 import type { AnySpec, PromptSpec } from '../specs/index.js';
 import { transformContent } from './finalize.js';
 import type { CallOptions, Layer } from './layer.js';
-import { errorForCaller, pipelineTarget, restoreInput, type TransformTarget } from './transform.js';
+import {
+  applyPipeline,
+  errorForCaller,
+  isActive,
+  pipelineTarget,
+  restoreInput,
+  type TransformTarget,
+} from './transform.js';
 
 export async function runGetPrompt<TApp>(
   layer: Layer<TApp>,
@@ -89,5 +96,16 @@ async function promptTerminal<TApp>(layer: Layer<TApp>, info: CallInfo<TApp>): P
     messages.push({ role: message.role, content });
   }
   result.messages = messages;
+  // The description and _meta reach the client too (a handler may name the asset in them).
+  if (isActive(output.pipeline)) {
+    if (result.description !== undefined) {
+      const run = await applyPipeline(output, result.description);
+      result.description = typeof run.value === 'string' ? run.value : undefined;
+    }
+    if (Object.keys(result.meta).length > 0) {
+      const run = await applyPipeline(output, result.meta);
+      result.meta = isPlainObject(run.value) ? (toJsonable(run.value) as Record<string, JsonValue>) : {};
+    }
+  }
   return result;
 }

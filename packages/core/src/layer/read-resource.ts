@@ -53,12 +53,18 @@ async function resourceTerminal<TApp>(
     pipelineTarget(layer, anySpec, principal, 'resource', direction, info.context);
 
   let raw: unknown;
+  // The URI of what is read, in real values: the caller's URI with any pseudonyms it carried
+  // restored, so the output pipeline turns it back into the caller's pseudonyms, not new ones.
+  let realUri = uri;
   try {
     if (spec.kind === 'template') {
       const variables = await restoreInput(layer.policy, target('input'), info.arguments);
       const vars = isPlainObject(variables)
         ? (variables as Record<string, string>)
         : (info.arguments as Record<string, string>);
+      if (vars !== info.arguments && spec.template.variables.some((v) => vars[v] !== info.arguments[v])) {
+        realUri = spec.template.expand(vars);
+      }
       raw = await spec.handler(info.context, vars);
     } else {
       raw = await spec.handler(info.context);
@@ -68,7 +74,7 @@ async function resourceTerminal<TApp>(
     layer.logger.error({ err: error, uri }, `Resource ${uri} failed`);
     throw new McpLayerError('Internal error', { cause: error });
   }
-  return normalizeContents(raw, uri, spec.mimeType, target('output'));
+  return normalizeContents(raw, realUri, spec.mimeType, target('output'));
 }
 
 async function transformUri(target: TransformTarget, uri: string): Promise<string> {

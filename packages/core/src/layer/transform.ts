@@ -75,7 +75,8 @@ export function isActive(pipeline: TransformPipeline | undefined): pipeline is T
 export async function errorForCaller(error: unknown, target: TransformTarget): Promise<unknown> {
   if (!isMcpLayerError(error) || !isActive(target.pipeline)) return error;
   const message = (await applyPipeline(target, error.message)).value;
-  if (typeof message === 'string') error.message = message;
+  // A pipeline that made something else of the text (dropped it) leaves no text to show.
+  error.message = typeof message === 'string' ? message : 'Request failed';
   if (error.data !== undefined && error.data !== null) {
     const data = (await applyPipeline(target, toJsonable(error.data))).value;
     Object.defineProperty(error, 'data', { value: data, enumerable: true, configurable: true });

@@ -33,7 +33,7 @@ export interface FoundValue {
 
 /**
  * What a redactor asks of the identifiers an application knows. `IdentifierLexicon` implements
- * it; any object with the same two methods works.
+ * it; any object with the same three methods works.
  */
 export interface KnownIdentifiers {
   /** The entity of a value that is exactly a known identifier. */
@@ -112,6 +112,8 @@ function firstWordRun(value: string): [number, number] | null {
 export class MentionFinder {
   private readonly byFirstWord = new Map<string, Shape[]>();
   private readonly values = new Set<string>();
+  /** Rolling hashes of the values (mixed with their length), to reject candidates in O(1). */
+  private readonly hashes = new Set<number>();
 
   constructor(values: Iterable<string>) {
     const seen = new Set<string>();
@@ -120,6 +122,7 @@ export class MentionFinder {
       const run = firstWordRun(value);
       if (run === null) continue;
       this.values.add(value);
+      this.hashes.add(mix(hashOf(value), value.length));
       const first = value.slice(run[0], run[1]);
       const key = `${first}\u0000${run[0]}\u0000${value.length}`;
       if (seen.has(key)) continue;
@@ -144,10 +147,16 @@ export class MentionFinder {
     return this.values.size === 0;
   }
 
-  /** The values found in `text`, in order and without overlaps. */
+  /**
+   * The values found in `text`, in order and without overlaps. Each word run costs one map
+   * lookup, and each candidate shape after it a constant-time hash comparison (the text's prefix
+   * hashes are computed once, on the first candidate), so the search is linear in the text
+   * whatever the values; only a hash hit is confirmed by comparing the characters.
+   */
   find(text: string): FoundValue[] {
     const out: FoundValue[] = [];
     if (text.length < 4 || this.values.size === 0) return out;
+    let prefix: Uint32Array | null = null;
     let covered = 0;
     let i = 0;
     const len = text.length;
@@ -164,6 +173,8 @@ export class MentionFinder {
         if (from < covered || to > len) continue;
         if (from > 0 && isWordChar(text.charCodeAt(from - 1))) continue;
         if (to < len && isWordChar(text.charCodeAt(to))) continue;
+        prefix ??= prefixHashes(text);
+        if (!this.hashes.has(mix(rangeHash(prefix, from, to), shape.length))) continue;
         const value = text.slice(from, to);
         if (!this.values.has(value)) continue;
         out.push({ start: from, end: to, value });
@@ -174,6 +185,39 @@ export class MentionFinder {
     }
     return out;
   }
+}
+
+// ---- rolling hashes ------------------------------------------------------------------------
+
+/** An odd multiplier chosen per process, so planted values cannot be built to collide. */
+const BASE = (Math.floor(Math.random() * 0x3fffffff) * 2 + 0x10001) >>> 0;
+/** BASE^k mod 2^32 for every length a mention can have. */
+const POWERS = (() => {
+  const p = new Uint32Array(MAX_MENTION_LENGTH + 1);
+  p[0] = 1;
+  for (let k = 1; k <= MAX_MENTION_LENGTH; k++) p[k] = Math.imul(p[k - 1]!, BASE) >>> 0;
+  return p;
+})();
+
+function hashOf(value: string): number {
+  let h = 0;
+  for (let i = 0; i < value.length; i++) h = (Math.imul(h, BASE) + value.charCodeAt(i)) >>> 0;
+  return h;
+}
+
+function prefixHashes(text: string): Uint32Array {
+  const h = new Uint32Array(text.length + 1);
+  for (let i = 0; i < text.length; i++) h[i + 1] = (Math.imul(h[i]!, BASE) + text.charCodeAt(i)) >>> 0;
+  return h;
+}
+
+/** The hash of `text.slice(from, to)` from its prefix hashes (to - from <= MAX_MENTION_LENGTH). */
+function rangeHash(prefix: Uint32Array, from: number, to: number): number {
+  return (prefix[to]! - Math.imul(prefix[from]!, POWERS[to - from]!)) >>> 0;
+}
+
+function mix(hash: number, length: number): number {
+  return (hash ^ Math.imul(length, 0x9e3779b1)) >>> 0;
 }
 
 /**

@@ -82,6 +82,9 @@ export class Depseudonymizer implements Transform {
         if (vault) {
           const out = vault.detokenizeText(cur, options);
           if (out !== cur) {
+            // The whole string as restored, with what the caller wrote: an echo of it (a value
+            // that names no asset, say) goes back as the caller wrote it.
+            ctx.restored?.set(this.strip ? stripFences(out) : out, s);
             cur = out;
             changed = true;
           }

@@ -140,6 +140,8 @@ export class Redactor implements Transform {
   ): {
     value: unknown;
     counts: Record<string, Record<string, number>>;
+    /** Rewrites a path of object keys as this pass shows them, when identifiers took part. */
+    shownPath?: (path: string) => string;
   } {
     const vault = ctx.vault ?? this.vault;
     const namespace = vault ? vault.namespaceFor(ctx.principal?.id ?? null) : undefined;
@@ -174,7 +176,18 @@ export class Redactor implements Transform {
         pass.count('pseudonymized', 'resource_name_mention', n),
       );
     }
-    return { value: out, counts: pass.counts };
+    if (pass.restored) {
+      out = replaceRestored(out, pass.restored, this.skipKeys, (n) =>
+        pass.count('pseudonymized', 'restored_value', n),
+      );
+    }
+    if (!pass.knowsIdentifiers) return { value: out, counts: pass.counts };
+    const shownPath = (path: string) =>
+      path
+        .split('.')
+        .map((k) => pass.shownKey(k))
+        .join('.');
+    return { value: out, counts: pass.counts, shownPath };
   }
 
   /** Detectors and key rules with the strategy this redactor gives each (section 12.4). */
@@ -183,47 +196,75 @@ export class Redactor implements Transform {
   }
 
   apply(value: unknown, ctx: TransformContext): unknown {
-    const { value: out, counts } = this.run(value, ctx);
+    const { value: out, counts, shownPath } = this.run(value, ctx);
     mergeReport(ctx.report, counts);
+    // The sanitizer ran first and reported where it fenced text by the keys of the path; those
+    // keys are data too (a dataset name keying a relation list), so they are shown as values are.
+    const untrusted = ctx.report.untrusted;
+    if (shownPath && untrusted && untrusted.paths.length > 0) untrusted.paths = untrusted.paths.map(shownPath);
     return out;
   }
 }
 
 export { mergeReport };
 
+/** Restored values looked for inside text, longest first; a request rarely restores more. */
+const MAX_RESTORED_IN_TEXT = 32;
+
+function isWordCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45;
+}
+
 /**
- * Replaces names that key rules pseudonymised (and values the caller sent as pseudonyms)
- * wherever else they appear in the same result: strings that are exactly such a name, and
- * mentions inside longer text under the known-identifier rule (distinctive names only, so
- * `web` or `prod` in prose are left alone). Linear in the text: see `MentionFinder`.
+ * Puts the caller's pseudonyms back inside text wherever a value restored from them stands
+ * between non-word characters (`No asset 'bastion' here`), however plain a word: it is the
+ * caller's own reference, echoed. Whole values were handled during the walk. Each restored value
+ * costs one native substring search per string, and at most 32 are looked for.
  */
-function replaceMentions(
+function replaceRestored(
   value: unknown,
-  names: Map<string, string>,
+  restored: ReadonlyMap<string, string>,
   skipKeys: ReadonlySet<string>,
   onCount: (n: number) => void,
 ): unknown {
-  const finder = new MentionFinder(names.keys());
+  const pairs = [...restored]
+    .filter(([real]) => real.length >= 3)
+    .sort((a, b) => b[0].length - a[0].length)
+    .slice(0, MAX_RESTORED_IN_TEXT);
+  if (pairs.length === 0) return value;
   let total = 0;
-  const visit = (v: unknown): unknown => {
-    if (typeof v === 'string') {
-      const whole = names.get(v);
-      if (whole !== undefined) {
-        total++;
-        return whole;
-      }
-      if (finder.isEmpty) return v;
-      const found = finder.find(v);
-      if (found.length === 0) return v;
-      let out = '';
+  const replaceIn = (text: string): string => {
+    let out = text;
+    for (const [real, token] of pairs) {
+      let at = out.indexOf(real);
+      if (at === -1) continue;
+      let built = '';
       let last = 0;
-      for (const f of found) {
-        out += v.slice(last, f.start) + (names.get(f.value) ?? f.value);
-        last = f.end;
+      while (at !== -1) {
+        const end = at + real.length;
+        const bounded =
+          (at === 0 || !isWordCode(out.charCodeAt(at - 1))) &&
+          (end === out.length || !isWordCode(out.charCodeAt(end)));
+        if (bounded) {
+          built += out.slice(last, at) + token;
+          last = end;
+          total++;
+        }
+        at = out.indexOf(real, bounded ? end : at + 1);
       }
-      total += found.length;
-      return out + v.slice(last);
+      if (last > 0) out = built + out.slice(last);
     }
+    return out;
+  };
+  const result = mapTextValues(value, skipKeys, replaceIn);
+  if (total) onCount(total);
+  return result;
+}
+
+/** `value` with `fn` applied to every string value outside `skipKeys`; unchanged parts are shared. */
+function mapTextValues(value: unknown, skipKeys: ReadonlySet<string>, fn: (s: string) => string): unknown {
+  const visit = (v: unknown): unknown => {
+    if (typeof v === 'string') return fn(v);
     if (typeof v !== 'object' || v === null) return v;
     if (Array.isArray(v)) {
       let out: unknown[] | null = null;
@@ -247,7 +288,41 @@ function replaceMentions(
     });
     return out ?? v;
   };
-  const result = visit(value);
+  return visit(value);
+}
+
+/**
+ * Replaces names that key rules pseudonymised wherever else they appear in the same result: strings that are exactly such a name, and
+ * mentions inside longer text under the known-identifier rule (distinctive names only, so
+ * `web` or `prod` in prose are left alone). Linear in the text: see `MentionFinder`.
+ */
+function replaceMentions(
+  value: unknown,
+  names: Map<string, string>,
+  skipKeys: ReadonlySet<string>,
+  onCount: (n: number) => void,
+): unknown {
+  const finder = new MentionFinder(names.keys());
+  let total = 0;
+  const replaceIn = (v: string): string => {
+    const whole = names.get(v);
+    if (whole !== undefined) {
+      total++;
+      return whole;
+    }
+    if (finder.isEmpty) return v;
+    const found = finder.find(v);
+    if (found.length === 0) return v;
+    let out = '';
+    let last = 0;
+    for (const f of found) {
+      out += v.slice(last, f.start) + (names.get(f.value) ?? f.value);
+      last = f.end;
+    }
+    total += found.length;
+    return out + v.slice(last);
+  };
+  const result = mapTextValues(value, skipKeys, replaceIn);
   if (total) onCount(total);
   return result;
 }

@@ -7,6 +7,7 @@ import type { Span } from '../../detectors/types.js';
 import type { IdentifierMention, KnownIdentifiers } from '../../identifiers/lexicon.js';
 import { normalizeKey } from '../../util/keys.js';
 import { applyStrategy, DROP, type Dropped, effectiveKind, type StrategyEnv } from '../applyStrategy.js';
+import { FENCE_CLOSE, FENCE_OPEN } from '../sanitize.js';
 import { REPORT_KEY, type Strategy } from '../strategies.js';
 import type { RedactionPlan, RulePlan } from './plan.js';
 
@@ -91,10 +92,15 @@ const NAME_VALUE_PAIRS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /**
- * Abbreviations that name a secret in environment variables (`DB_PASS`, `MYSQL_PW`) but are too
- * short to treat as secret-like in ordinary field names (`pass_rate`).
+ * Abbreviations that end the name of a secret environment variable (`DB_PASS`, `MYSQL_PW`,
+ * `SMTP_CREDS`) but are too short to treat as secret-like anywhere else (`pass_rate`, a
+ * compliance `PASS`).
  */
-const ENV_SECRET_WORDS = /(?:^|_)(?:pass|pw|pass_word|creds?)(?:_|$)/;
+const ENV_SECRET_WORDS = /_(?:pass|pw|creds?)$/;
+
+const FENCE_PREFIX = `${FENCE_OPEN} `;
+const FENCE_SUFFIX = ` ${FENCE_CLOSE}`;
+const FENCED_MIN = FENCE_PREFIX.length + FENCE_SUFFIX.length;
 
 /** Key rules whose verdict a known identifier never overrides. */
 const SECRET_CATEGORIES: ReadonlySet<string> = new Set(['secret', 'credential', 'private_key']);
@@ -111,8 +117,8 @@ export class RedactPass {
   private readonly sensitive: RulePlan | undefined;
   /** Known identifiers, when the plan acts on at least one of their entities. */
   private readonly identifiers: KnownIdentifiers | undefined;
-  /** Values restored from pseudonyms on the way in, when there are any. */
-  private readonly restored: Map<string, string> | undefined;
+  /** Values restored from pseudonyms on the way in, when there are any (see `replaceRestored`). */
+  readonly restored: Map<string, string> | undefined;
 
   constructor(
     private readonly cfg: PassConfig,
@@ -131,10 +137,10 @@ export class RedactPass {
     ) {
       this.identifiers = ids;
     }
-    if (known.restored && known.restored.size > 0) {
+    // A caller who sees real values (a role whose plan keeps identifiers) gets them back as
+    // they are; only a plan that hides identifiers puts the caller's pseudonyms back.
+    if (known.restored && known.restored.size > 0 && cfg.plan.actsBeyondSecrets) {
       this.restored = known.restored;
-      // Restored values are looked for inside free text too, by the name-mention pass.
-      for (const [real, token] of known.restored) this.names.set(real, token);
     }
   }
 
@@ -150,14 +156,38 @@ export class RedactPass {
         return token;
       }
     }
-    if (this.identifiers !== undefined) {
-      const entity = this.identifiers.entityOf(s);
-      if (entity !== undefined) {
-        const strategy = this.cfg.plan.strategyForKnown(entity);
-        if (strategy.kind !== 'keep') return this.applyWhole(strategy, s, entity);
-      }
-    }
-    return undefined;
+    if (this.identifiers === undefined) return undefined;
+    // Text the sanitizer fenced is still the value it was: look inside the markers.
+    const fenced = s.length > FENCED_MIN && s.startsWith(FENCE_PREFIX) && s.endsWith(FENCE_SUFFIX);
+    const value = fenced ? s.slice(FENCE_PREFIX.length, s.length - FENCE_SUFFIX.length) : s;
+    const entity = this.identifiers.entityOf(value);
+    if (entity === undefined) return undefined;
+    const strategy = this.cfg.plan.strategyForKnown(entity);
+    if (strategy.kind === 'keep') return undefined;
+    // A secret stays a secret even when the application lists the value (a key pasted into a
+    // tag): the detectors decide, and a pseudonym never carries it into the vault.
+    if (this.holdsSecret(value)) return undefined;
+    const out = this.applyWhole(strategy, value, entity);
+    return fenced && typeof out === 'string' ? `${FENCE_PREFIX}${out}${FENCE_SUFFIX}` : out;
+  }
+
+  /** Whether known identifiers take part in this pass. */
+  get knowsIdentifiers(): boolean {
+    return this.identifiers !== undefined || this.restored !== undefined;
+  }
+
+  /** An object key as this pass shows it: a known identifier or restored value replaced. */
+  shownKey(k: string): string {
+    const known = this.knownWhole(k);
+    return typeof known === 'string' ? known : k;
+  }
+
+  /** Whether a secret, credential or private-key detector finds anything in `s`. */
+  private holdsSecret(s: string): boolean {
+    const scanner = this.cfg.plan.scanner;
+    if (!scanner.canMatch(s)) return false;
+    for (const span of scanner.scan(s)) if (SECRET_CATEGORIES.has(span.detector.category)) return true;
+    return false;
   }
 
   count(kind: string, entity: string, n = 1): void {
@@ -200,7 +230,8 @@ export class RedactPass {
     // Keys of aggregations are data: `{"111111111111": 3}` names an account as much as a value does.
     const known = this.knownWhole(k);
     if (known !== undefined) return known;
-    if (info.plainKey) return k;
+    // With identifiers in play a key's verdict depends on them, so the plain-key shortcut waits.
+    if (info.plainKey && this.identifiers === undefined) return k;
     const cache = this.caches.keys;
     let entry = cache.get(k);
     if (entry === undefined) {
@@ -211,7 +242,7 @@ export class RedactPass {
       }
     }
     if (entry === UNCHANGED) {
-      info.plainKey = true;
+      if (this.identifiers === undefined) info.plainKey = true;
       return k;
     }
     this.record(entry);
@@ -295,7 +326,7 @@ export class RedactPass {
     if (secretValue !== null && this.sensitive) {
       const rule = this.sensitive;
       return this.walkDict(obj, (k, item) =>
-        k === secretValue ? this.applyRule(rule, item) : this.walk(item),
+        k === secretValue ? this.applyRule(rule, item) : this.walkEntry(this.info(k), item, obj),
       );
     }
     return this.walkDict(obj);
@@ -505,7 +536,8 @@ export class RedactPass {
     const strategy = this.cfg.plan.resolve(
       entity === 'person' ? ['person', 'pii'] : ['tag_value', 'free_text'],
     );
-    if (strategy.kind === 'keep') return this.scanString(val);
+    // A secret pasted into a tag is redacted by its detector, not pseudonymised into the vault.
+    if (strategy.kind === 'keep' || this.holdsSecret(val)) return this.scanString(val);
     return this.applyWhole(strategy, val, entity);
   }
 }
