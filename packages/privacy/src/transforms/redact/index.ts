@@ -201,7 +201,8 @@ export class Redactor implements Transform {
     // The sanitizer ran first and reported where it fenced text by the keys of the path; those
     // keys are data too (a dataset name keying a relation list), so they are shown as values are.
     const untrusted = ctx.report.untrusted;
-    if (shownPath && untrusted && untrusted.paths.length > 0) untrusted.paths = untrusted.paths.map(shownPath);
+    if (shownPath && untrusted && untrusted.paths.length > 0)
+      untrusted.paths = untrusted.paths.map(shownPath);
     return out;
   }
 }
