@@ -141,7 +141,8 @@ function toSpan(m: RegExpExecArray, offset: number, d: Detector): Span | null {
       const gi = groups[i]!;
       const gv = m[gi];
       if (gv !== undefined) {
-        // Group detectors compile with the `d` flag, so the exact sub-span is known.
+        // Custom group detectors compile with the `d` flag, so the exact sub-span is known;
+        // a built-in group is the last occurrence of its text in the match (builtin.ts).
         const at = m.indices?.[gi];
         start = at ? at[0] : m.index + m[0].lastIndexOf(gv);
         value = gv;

@@ -27,7 +27,10 @@ const PLACEHOLDER_RUN = /^(?:\*+|x+|#+|-+|\.+)$/i;
 
 /** True for values that only stand in for a secret: empty, `null`, `${VAR}`, `<redacted>`, `****`... */
 export function isPlaceholder(value: string): boolean {
-  const v = value.trim().replace(/^["']|["']$/g, '');
+  let v = value.trim();
+  // One quote off each end (character tests: the value may be long).
+  if (v.startsWith('"') || v.startsWith("'")) v = v.slice(1);
+  if (v.endsWith('"') || v.endsWith("'")) v = v.slice(0, -1);
   const lower = v.toLowerCase();
   if (PLACEHOLDER_WORDS.has(lower)) return true;
   if (PLACEHOLDER_RUN.test(v)) return true;
