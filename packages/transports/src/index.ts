@@ -12,6 +12,7 @@ export {
 } from './auth/principalResolver.js';
 export { bearerToken, TokenAuth, type TokenAuthOptions, type TokenValue } from './auth/tokenAuth.js';
 export { defaultTokenId, parseTokenSpec, type TokenSpec } from './auth/tokenSpec.js';
+export type { AdmissionOptions, RequestAdmission } from './http/admission.js';
 export {
   type GuardRejection,
   isLoopbackAddress,
@@ -42,6 +43,7 @@ export type {
   RequestId,
 } from './jsonrpc/messages.js';
 export { DEFAULT_PAGE_SIZE, decodeCursor, encodeCursor, type ListKind, paginate } from './paging/cursor.js';
+export { DEFAULT_MAX_BATCH_ITEMS, DEFAULT_MAX_BATCH_RESPONSE_BYTES } from './protocol/batchLimits.js';
 export { MetaKeys } from './protocol/envelope.js';
 export { negotiateVersion } from './protocol/negotiate.js';
 export { type CacheScope, McpProtocolServer, type ProtocolOptions } from './protocol/server.js';
