@@ -72,8 +72,6 @@ export class DetectorSet {
     const worded = this.anyWord?.test(text) === true;
     // Allocated on the first span only: most strings match nothing.
     let raw: Span[] | null = null;
-    // How many detectors reported: one detector's spans are already sorted and disjoint.
-    let reporting = 0;
     const len = text.length;
     for (let di = 0; di < this.detectors.length; di++) {
       const d = this.detectors[di]!;
@@ -82,12 +80,10 @@ export class DetectorSet {
         const byChar = (this.charMasks[di]! & present) !== 0;
         if (!byChar && !(worded && this.wordTests[di]?.test(text))) continue;
       }
-      const before = raw?.length ?? 0;
       raw = collect(text, d, raw);
-      if ((raw?.length ?? 0) > before) reporting++;
     }
     if (raw === null) return NONE;
-    if (reporting === 1) return raw;
+    if (raw.length === 1) return raw;
     raw.sort((a, b) => a.start - b.start || this.order.get(a.detector)! - this.order.get(b.detector)!);
     const out: Span[] = [];
     let end = -1;
@@ -105,17 +101,16 @@ const NONE: Span[] = [];
 /** Adds every validated span of one detector to `out` (created on demand) and returns it. */
 function collect(text: string, d: Detector, into: Span[] | null): Span[] | null {
   let out = into;
-  const add = (m: RegExpExecArray, offset: number): undefined => {
-    const span = toSpan(m, offset, d);
-    if (span !== null) {
-      out ??= [];
-      out.push(span);
-    }
-    return undefined;
-  };
   // A user's pattern may be superlinear: it sees long strings in bounded windows (windows.ts).
   if (!d.builtin) {
-    forEachMatch(d.pattern, text, add);
+    forEachMatch(d.pattern, text, (m, offset) => {
+      const span = toSpan(m, offset, d);
+      if (span !== null) {
+        out ??= [];
+        out.push(span);
+      }
+      return undefined;
+    });
     return out;
   }
   // Built-in patterns are linear in their input, and some matches (a private key block) are
@@ -124,36 +119,46 @@ function collect(text: string, d: Detector, into: Span[] | null): Span[] | null 
   re.lastIndex = 0;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     if (m[0].length === 0) re.lastIndex++;
-    add(m, 0);
+    const span = toSpan(m, 0, d);
+    if (span !== null) {
+      out ??= [];
+      out.push(span);
+    }
   }
   return out;
 }
 
 /** The validated span of one match (`offset` added to its positions), or null. */
 function toSpan(m: RegExpExecArray, offset: number, d: Detector): Span | null {
+  const g = d.group;
   let start = m.index;
   let value: string | undefined = m[0];
-  const g = d.group;
-  if (g !== 0) {
+  if (typeof g === 'number') {
+    if (g !== 0) {
+      value = m[g];
+      if (value !== undefined) start = groupStart(m, g, value);
+    }
+  } else {
     value = undefined;
-    const groups = typeof g === 'number' ? [g] : g;
-    for (let i = 0; i < groups.length; i++) {
-      const gi = groups[i]!;
-      const gv = m[gi];
-      if (gv !== undefined) {
-        // Custom group detectors compile with the `d` flag, so the exact sub-span is known;
-        // a built-in group is the last occurrence of its text in the match (builtin.ts).
-        const at = m.indices?.[gi];
-        start = at ? at[0] : m.index + m[0].lastIndexOf(gv);
-        value = gv;
-        break;
-      }
+    for (let i = 0; i < g.length && value === undefined; i++) {
+      value = m[g[i]!];
+      if (value !== undefined) start = groupStart(m, g[i]!, value);
     }
   }
   if (value === undefined || value.length === 0) return null;
   const entity = d.validate ? d.validate(value) : d.entity;
   if (entity === null) return null;
   return { start: start + offset, end: start + offset + value.length, entity, detector: d };
+}
+
+/**
+ * Where group `g` (text `value`) starts. Custom group detectors compile with the `d` flag, so
+ * the exact index is known; a built-in group is the last occurrence of its text in the match
+ * (builtin.ts).
+ */
+function groupStart(m: RegExpExecArray, g: number, value: string): number {
+  const at = m.indices?.[g];
+  return at ? at[0] : m.index + m[0].lastIndexOf(value);
 }
 
 const sets = new WeakMap<readonly Detector[], DetectorSet>();
