@@ -15,7 +15,6 @@ function previewVault(host: IntrospectionHost): TokenVault {
   return new TokenVault({
     key: randomBytes(32),
     scope: host.vault.stats?.().scope ?? host.config.vault.scope,
-    saveOnExit: false,
   });
 }
 

@@ -13,9 +13,9 @@ let dir: string;
 let path: string;
 const opened: TokenVault[] = [];
 
-/** A vault that will not save itself at exit (the test decides when to save). */
+/** A vault on the test's file; it saves when the test says so (no exit hook by default). */
 function vault(options: ConstructorParameters<typeof TokenVault>[0] = {}): TokenVault {
-  const v = new TokenVault({ key: KEY, path, saveOnExit: false, ...options });
+  const v = new TokenVault({ key: KEY, path, ...options });
   opened.push(v);
   return v;
 }
@@ -201,10 +201,10 @@ describe('saving when it matters', () => {
     expect(vault().stats().entries).toBe(1);
   });
 
-  it('saves every changed vault with a path from the exit hook', () => {
-    const a = new TokenVault({ key: KEY, path });
+  it('saves every changed vault that asked for it from the exit hook', () => {
+    const a = new TokenVault({ key: KEY, path, saveOnExit: true });
     const bPath = join(dir, 'b.json');
-    const b = new TokenVault({ key: KEY, path: bPath });
+    const b = new TokenVault({ key: KEY, path: bPath, saveOnExit: true });
     opened.push(a, b);
     a.pseudonymize('a', 'person');
     expect(saveAllOnExit()).toBeGreaterThanOrEqual(1);
@@ -212,17 +212,35 @@ describe('saving when it matters', () => {
     expect(a.dirty).toBe(false);
   });
 
-  it('leaves the file behind when a process simply exits', () => {
+  /** Run a script in a child process that imports the vault module; returns its stdout. */
+  function runScript(body: string): string {
     const entry = join(dirname(fileURLToPath(import.meta.url)), 'index.ts');
-    const script = `
-      import { TokenVault } from ${JSON.stringify(entry)};
-      const v = new TokenVault({ key: ${JSON.stringify(KEY)}, path: ${JSON.stringify(path)} });
-      v.pseudonymize(${JSON.stringify(ARN)}, 'aws_arn');
-    `;
+    const script = `import { TokenVault } from ${JSON.stringify(entry)};\n${body}`;
     const root = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
-    execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root });
+    return execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+  }
+
+  it('leaves the file behind when a process that opted in simply exits', () => {
+    runScript(`
+      const v = new TokenVault({ key: ${JSON.stringify(KEY)}, path: ${JSON.stringify(path)}, saveOnExit: true });
+      v.pseudonymize(${JSON.stringify(ARN)}, 'aws_arn');
+    `);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     const loaded = vault();
     expect(loaded.detokenize(loaded.lookup(ARN, 'aws_arn')!)).toBe(ARN);
+  });
+
+  it('registers no process handler by default: the application saves the vault, not an exit hook', () => {
+    const out = runScript(`
+      const before = process.listenerCount('exit');
+      const v = new TokenVault({ key: ${JSON.stringify(KEY)}, path: ${JSON.stringify(path)} });
+      v.pseudonymize(${JSON.stringify(ARN)}, 'aws_arn');
+      process.stdout.write(JSON.stringify({ added: process.listenerCount('exit') - before, dirty: v.dirty }));
+    `);
+    expect(JSON.parse(out)).toEqual({ added: 0, dirty: true });
+    expect(readdirSync(dir)).toEqual([]);
   });
 });

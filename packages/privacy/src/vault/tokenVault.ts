@@ -102,7 +102,7 @@ export class TokenVault {
     this.keys = deriveVaultKeys(options);
     if (this.path !== null) {
       if (existsSync(this.path)) this.load();
-      if (options.saveOnExit ?? true) registerForExitSave(this);
+      if (options.saveOnExit === true) registerForExitSave(this);
     }
   }
 

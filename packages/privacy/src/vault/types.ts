@@ -20,7 +20,7 @@ export interface TokenVaultOptions {
   scope?: VaultScope;
   /** Forget a mapping unused for this long. `null` (default) keeps mappings forever. */
   ttlSeconds?: number | null;
-  /** Vault file. Loaded on creation when it exists; saved on `save()` and at process exit. */
+  /** Vault file. Loaded on creation when it exists; written by `save()`, `close()` and `autosaveIfNeeded()`. */
   path?: string | null;
   /** Let {@link TokenVault.autosaveIfNeeded} rewrite the file after a pass that issued pseudonyms. */
   autosave?: boolean;
@@ -30,7 +30,11 @@ export interface TokenVaultOptions {
   clock?: () => number;
   /** Environment to read `keyEnv` from. Default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
-  /** Register the save-on-exit hook when `path` is set. Default true. */
+  /**
+   * Also save (when changed) from a process `exit` listener, for a script that has no shutdown
+   * of its own. Default false: a library registers no process handler unasked, and the
+   * application that owns shutdown calls `save()` or `close()` itself.
+   */
   saveOnExit?: boolean;
 }
 
