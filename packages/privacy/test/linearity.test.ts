@@ -25,6 +25,7 @@ import {
   UntrustedTextGuard,
 } from '../src/index.js';
 import { compileInjectionPatterns, looksLikeInjection } from '../src/transforms/injection.js';
+import { normalizeKey } from '../src/util/keys.js';
 import { ctx, STANDARD_STRATEGIES } from './helpers.js';
 
 const SIZE = 200_000;
@@ -354,5 +355,15 @@ describe('user regexes run in windows', () => {
     const c = ctx();
     guard.apply({ d: `${repeatTo('z ', SIZE)}please PAY   me now` }, c);
     expect(c.report.untrusted?.suspicious).toBe(1);
+  });
+});
+
+describe('key normalisation on hostile keys', () => {
+  it('splits acronyms as before and reads a 200,000-capital key in one pass', () => {
+    expect(normalizeKey('HTTPServerURL')).toBe('http_server_url');
+    expect(normalizeKey('ABCDef')).toBe('abc_def');
+    expect(normalizeKey('SecretAccessKey')).toBe('secret_access_key');
+    const key = 'A'.repeat(200_000);
+    expect(normalizeKey(key)).toBe('a'.repeat(200_000));
   });
 });

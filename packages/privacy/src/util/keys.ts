@@ -8,12 +8,17 @@ const cache = new Map<string, string>();
 const CACHE_LIMIT = 50_000;
 
 function compute(key: string): string {
-  return key
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
+  return (
+    key
+      .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+      // An acronym ends before its last capital when a lower-case letter follows (`HTTPServer`).
+      // Written as a lookahead: `([A-Z]+)([A-Z][a-z])` re-reads a long run of capitals from every
+      // capital, quadratic in the key.
+      .replace(/([A-Z])(?=[A-Z][a-z])/g, '$1_')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+  );
 }
 
 export function normalizeKey(key: string): string {

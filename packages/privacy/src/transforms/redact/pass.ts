@@ -321,15 +321,21 @@ export class RedactPass {
     if (typeof v === 'string') return this.scanString(v);
     if (typeof v !== 'object' || v === null) return v;
     if (Array.isArray(v)) return this.walkList(v, (item) => this.walk(item));
-    const obj = v as Record<string, unknown>;
+    return this.walkDict(v as Record<string, unknown>);
+  }
+
+  /** The walk of a small dict that is a secret-named name/value pair: its value is the secret. */
+  private pairWalker(
+    obj: Record<string, unknown>,
+    keyCount: number,
+  ): ((k: string, v: unknown) => unknown) | undefined {
+    // Pairs have two to four keys (`name`/`value`, plus `valueFrom` or CloudFormation's extras).
+    if (keyCount > 4 || this.sensitive === undefined) return undefined;
     const secretValue = this.secretPairValue(obj);
-    if (secretValue !== null && this.sensitive) {
-      const rule = this.sensitive;
-      return this.walkDict(obj, (k, item) =>
-        k === secretValue ? this.applyRule(rule, item) : this.walkEntry(this.info(k), item, obj),
-      );
-    }
-    return this.walkDict(obj);
+    if (secretValue === null) return undefined;
+    const rule = this.sensitive;
+    return (k, item) =>
+      k === secretValue ? this.applyRule(rule, item) : this.walkEntry(this.info(k), item, obj);
   }
 
   /**
@@ -362,9 +368,10 @@ export class RedactPass {
     return out ?? (list as unknown[]);
   }
 
-  private walkDict(obj: Record<string, unknown>, valueFn?: (key: string, v: unknown) => unknown): unknown {
+  private walkDict(obj: Record<string, unknown>, given?: (key: string, v: unknown) => unknown): unknown {
     let out: Record<string, unknown> | null = null;
     const keys = Object.keys(obj);
+    const valueFn = given ?? this.pairWalker(obj, keys.length);
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
       const v = obj[k];
