@@ -4,7 +4,8 @@
  */
 import type { CallKind } from './context.js';
 import type { McpLayerError } from './errors.js';
-import type { JsonObject, JsonValue } from './json.js';
+import type { JsonValue } from './json.js';
+import type { PolicyIntrospection } from './policy-introspection.js';
 import type { Principal } from './principal.js';
 import type { AnySpec } from './specs/index.js';
 
@@ -55,27 +56,6 @@ export interface CallCheck {
   arguments: Record<string, unknown>;
 }
 
-/**
- * What a policy can tell about itself, for the catalog's privacy tools (`privacy_status`,
- * `preview_transform`, `list_detectors`, `privacy_audit_log`, `reveal_token`). Optional: a
- * policy without it simply has nothing to report.
- */
-export interface PolicyIntrospection {
-  /** The policy as it applies to a caller (name, description, loaded_from, extends, ceilings, pipeline, vault, counters). */
-  status(principal: Principal, facts: { visibleTools: number }): JsonObject;
-  /** Run the caller's generic output pipeline, or a tool's, over sample data without touching the real vault. */
-  preview(
-    data: unknown,
-    options: { principal: Principal; tool?: AnySpec },
-  ): Promise<{ transformed: unknown; report: TransformReport }>;
-  /** Detectors and key rules with the strategy this caller's pipeline would apply, optionally for one category. */
-  listDetectors(principal: Principal, category?: string): JsonObject;
-  /** Recent decisions: every principal's for admins, the caller's own otherwise. */
-  decisionLog(principal: Principal, options: { limit: number; decision?: string }): JsonObject;
-  /** The real value behind a pseudonym, or the text with every pseudonym it holds reversed. */
-  reveal(token: string, principal: Principal): JsonObject;
-}
-
 export interface PolicyPort {
   readonly name: string;
   /** Whether the principal may see the primitive at all (hidden ones look unknown). */
@@ -90,7 +70,7 @@ export interface PolicyPort {
   recordHidden?(kind: CallKind, name: string, principal: Principal): void;
   /** Record that the input pipeline refused a call that `checkCall` had allowed. */
   recordRejection?(spec: AnySpec, principal: Principal, error: McpLayerError): void;
-  /** Self-description for the privacy tools. */
+  /** What the policy can tell about itself (status, previews, detectors, decisions, reveals). */
   readonly introspection?: PolicyIntrospection;
   /** Persist the pseudonym vault, if the policy has one with a path. */
   saveVault?(path?: string): string | null | Promise<string | null>;

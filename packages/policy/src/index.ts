@@ -14,22 +14,7 @@ export {
   PolicyValidationError,
   TransformSpecError,
 } from './errors.js';
-export {
-  AUDIT_ADMIN_ROLES,
-  type CatalogueDetector,
-  type DecisionLogEntry,
-  type DecisionLogResult,
-  type DetectorListingResult,
-  type IntrospectedVault,
-  type KeyRuleItem,
-  type PlannedDetector,
-  PolicyIntrospector,
-  type PrivacyStatus,
-  type PseudonymisationStatus,
-  type RevealResult,
-  type StepDescription,
-  type StrategyItem,
-} from './introspection/index.js';
+export { type IntrospectedVault, PolicyIntrospector } from './introspection/index.js';
 export { mergePolicyDicts, type PolicyDict } from './load/merge.js';
 export { listProfiles, PROFILES_DIR } from './load/profiles.js';
 export { DEFAULT_PROFILE, POLICY_ENV, type PolicySourceValue } from './load/source.js';

@@ -14,6 +14,7 @@ import {
   type McpLayerError,
   type PolicyPort,
   Principal,
+  type Sensitivity,
   type TransformPipeline,
   UNMATCHED_URI,
 } from '@cloudg/core';
@@ -393,7 +394,7 @@ export class Policy implements PolicyPort {
   }
 
   /** The ceiling that applies to a caller with no primitive in view (caller-only rules). */
-  maxSensitivityFor(principal: Principal = Principal.local()): string | null {
+  maxSensitivityFor(principal: Principal = Principal.local()): Sensitivity | null {
     return effectiveCeiling(this.access, matchingRules(this.rules, principal, undefined));
   }
 

@@ -2,7 +2,7 @@
  * The policy decision log (section 15.1): a ring buffer of access decisions and the same
  * events as lines on the audit logger. Arguments are kept as keyed hashes, never values.
  */
-import type { Logger } from '@cloudg/core';
+import type { DecisionRecord, Logger } from '@cloudg/core';
 import type { PolicyCallKind } from '../schema/config.js';
 import { Ring } from './ring.js';
 
@@ -11,21 +11,16 @@ const RECENT = 64;
 
 export type DecisionOutcome = 'allowed' | 'denied' | 'rate_limited' | 'rejected' | 'not_found';
 
-export interface DecisionEntry {
-  /** Unix time in seconds. */
-  ts: number;
+/**
+ * One entry of the ring buffer: core's `DecisionRecord` with this policy's outcomes and kinds.
+ * `name` is the tool or prompt name, static resource URI or URI template; for a resource URI
+ * that matched nothing the caller may see, `(unmatched uri)`, with the URI's hash under
+ * `arguments.uri`. `arguments` maps each name to a 12-hex keyed hash of its JSON value (the
+ * audit log's 16-hex hash, cut).
+ */
+export interface DecisionEntry extends DecisionRecord {
   decision: DecisionOutcome;
   kind: PolicyCallKind;
-  /**
-   * Tool or prompt name, static resource URI or URI template; for a resource URI that matched
-   * nothing the caller may see, `(unmatched uri)`, with the URI's hash under `arguments.uri`.
-   */
-  name: string;
-  principal: string;
-  roles: string[];
-  /** Argument name to a 12-hex keyed hash of its JSON value (the audit log's 16-hex hash, cut). */
-  arguments: Record<string, string>;
-  reason?: string;
 }
 
 export interface DecisionCounters {

@@ -2,36 +2,16 @@
  * `privacy_audit_log` (section 15.1): the newest entries of the decision log. Administrators
  * (`admin`, `privacy-admin`) see every principal's; anyone else only their own.
  */
-import type { Principal } from '@cloudg/core';
+import type { DecisionLogQuery, DecisionLogView, DecisionRecord, Principal } from '@cloudg/core';
 import type { DecisionEntry } from '../audit/decision-log.js';
 import type { IntrospectionHost } from './host.js';
 
 /** Roles that see every principal's decisions. */
 export const AUDIT_ADMIN_ROLES: readonly string[] = ['admin', 'privacy-admin'];
 
-export type DecisionLogEntry = {
-  ts: number;
-  decision: string;
-  kind: string;
-  name: string;
-  principal: string;
-  roles: string[];
-  arguments: Record<string, string>;
-  reason?: string;
-};
-
-export type DecisionLogResult = {
-  policy: string;
-  audit_enabled: boolean;
-  scope: 'all' | 'own';
-  /** Entries in view after the `decision` filter, before `limit`. */
-  total: number;
-  /** The last `limit` of them, oldest first. */
-  entries: DecisionLogEntry[];
-};
-
-function toEntry(e: DecisionEntry): DecisionLogEntry {
-  const out: DecisionLogEntry = {
+/** A copy, so the caller's result does not share arrays with the ring buffer. */
+function toEntry(e: DecisionEntry): DecisionRecord {
+  const out: DecisionRecord = {
     ts: e.ts,
     decision: e.decision,
     kind: e.kind,
@@ -47,8 +27,8 @@ function toEntry(e: DecisionEntry): DecisionLogEntry {
 export function decisionLog(
   host: IntrospectionHost,
   principal: Principal,
-  options: { limit: number; decision?: string },
-): DecisionLogResult {
+  options: DecisionLogQuery,
+): DecisionLogView {
   const all = AUDIT_ADMIN_ROLES.some((role) => principal.hasRole(role));
   const inView = host.auditLog.filter(
     (e) =>

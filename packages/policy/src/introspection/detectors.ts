@@ -3,7 +3,13 @@
  * caller's generic pipeline gives each. Without a redact step nothing is redacted, so the plain
  * catalogue is listed with no strategy attached.
  */
-import type { Principal } from '@cloudg/core';
+import type {
+  CatalogueDetector,
+  KeyRuleDescription,
+  PlannedDetector,
+  PolicyDetectors,
+  Principal,
+} from '@cloudg/core';
 import {
   builtinKeyRules,
   compileCustomDetectors,
@@ -12,42 +18,6 @@ import {
   Redactor,
 } from '@cloudg/privacy';
 import type { IntrospectionHost } from './host.js';
-
-/** A detector as a redactor plans it. */
-export type PlannedDetector = {
-  name: string;
-  entity: string;
-  category: string;
-  confidence: number;
-  strategy: string;
-  refined?: Record<string, string>;
-  active: boolean;
-};
-
-/** A detector with no redactor in the way. */
-export type CatalogueDetector = {
-  name: string;
-  entity: string;
-  category: string;
-  confidence: number;
-  /** Null for a custom detector, which has no description. */
-  description: string | null;
-  enabled: boolean;
-};
-
-export type KeyRuleItem = {
-  name: string;
-  entity: string;
-  category: string;
-  key_pattern: string;
-  strategy?: string;
-};
-
-export type DetectorListingResult = {
-  policy: string;
-  detectors: PlannedDetector[] | CatalogueDetector[];
-  key_rules: KeyRuleItem[];
-};
 
 /**
  * The detectors a redactor would start from (built-ins plus those registered in code, as
@@ -63,7 +33,7 @@ function catalogue(host: IntrospectionHost): Detector[] {
   return all;
 }
 
-function withoutRedactor(host: IntrospectionHost, category: string | undefined): DetectorListingResult {
+function withoutRedactor(host: IntrospectionHost, category: string | undefined): PolicyDetectors {
   const disabled = new Set(host.config.disabled_detectors);
   const detectors: CatalogueDetector[] = catalogue(host)
     .filter((d) => category === undefined || d.category === category)
@@ -75,7 +45,7 @@ function withoutRedactor(host: IntrospectionHost, category: string | undefined):
       description: d.description ?? null,
       enabled: d.enabled && !disabled.has(d.name),
     }));
-  const key_rules: KeyRuleItem[] = builtinKeyRules()
+  const key_rules: KeyRuleDescription[] = builtinKeyRules()
     .filter((r) => category === undefined || r.category === category)
     .map((r) => ({ name: r.name, entity: r.entity, category: r.category, key_pattern: r.pattern.source }));
   return { policy: host.name, detectors, key_rules };
@@ -85,7 +55,7 @@ export function listDetectors(
   host: IntrospectionHost,
   principal: Principal,
   category?: string,
-): DetectorListingResult {
+): PolicyDetectors {
   // The first redact step sees the data first; its strategies are the ones that take effect.
   const redactor = host
     .genericPipeline(principal)
@@ -94,6 +64,6 @@ export function listDetectors(
   const listing = redactor.describe(category === undefined ? {} : { category });
   const detectors: PlannedDetector[] = listing.detectors.map(({ builtin: _builtin, ...d }) => d);
   // A rule whose strategy is `keep` is inactive; the listing says so through the strategy alone.
-  const key_rules: KeyRuleItem[] = listing.key_rules.map(({ active: _active, ...r }) => r);
+  const key_rules: KeyRuleDescription[] = listing.key_rules.map(({ active: _active, ...r }) => r);
   return { policy: host.name, detectors, key_rules };
 }

@@ -3,7 +3,7 @@
  * a few closures over its private state, so the privacy tools see exactly what the layer uses and
  * nothing here reaches into the policy's internals.
  */
-import type { AnySpec, Capability, Logger, Principal } from '@cloudg/core';
+import type { AnySpec, Capability, Logger, Principal, Sensitivity } from '@cloudg/core';
 import type { AliasMap, Pipeline, PseudonymVault, VaultStats } from '@cloudg/privacy';
 import type { DecisionCounters, DecisionEntry } from '../audit/decision-log.js';
 import type { NormalizedSpec } from '../pipeline/specs.js';
@@ -31,7 +31,7 @@ export interface IntrospectionHost {
   readonly vault: IntrospectedVault;
   readonly counters: Readonly<DecisionCounters>;
   readonly auditLog: DecisionEntry[];
-  maxSensitivityFor(principal: Principal): string | null;
+  maxSensitivityFor(principal: Principal): Sensitivity | null;
   deniedCapabilitiesFor(principal: Principal): Capability[];
   /** The caller's generic output pipeline (section 10.5), built with the policy's vault. */
   genericPipeline(principal: Principal): BuiltPipeline;

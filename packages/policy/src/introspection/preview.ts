@@ -5,7 +5,7 @@
  * pseudonym) and nothing reaches the policy's vault or its transform caches.
  */
 import { randomBytes } from 'node:crypto';
-import type { AnySpec, Principal, TransformReport } from '@cloudg/core';
+import type { AnySpec, Principal, TransformPreview, TransformReport } from '@cloudg/core';
 import { TokenVault, type TransformContext } from '@cloudg/privacy';
 import { primitiveOf } from '../decide/primitive.js';
 import type { IntrospectionHost } from './host.js';
@@ -22,7 +22,7 @@ export function preview(
   host: IntrospectionHost,
   data: unknown,
   options: { principal: Principal; tool?: AnySpec },
-): { transformed: unknown; report: TransformReport } {
+): TransformPreview {
   const { principal, tool } = options;
   const specs = tool ? host.outputSpecs(tool, principal) : host.genericPipeline(principal).specs;
   if (specs.length === 0) return { transformed: data, report: {} };

@@ -4,12 +4,8 @@
  * module only reverses within the caller's namespace and writes the second audit warning, which
  * carries a keyed hash of the token, never the token or the value.
  */
-import type { Principal } from '@cloudg/core';
+import type { Principal, RevealResult } from '@cloudg/core';
 import type { IntrospectedVault, IntrospectionHost } from './host.js';
-
-export type RevealResult =
-  | { pseudonym: string; found: true; value: string; entity_type: string | null }
-  | { pseudonym: string; found: boolean; value: string | null; replaced: number };
 
 /**
  * Reverse the pseudonyms embedded in a text and count them. The vault's `detokenized` counter

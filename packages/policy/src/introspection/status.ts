@@ -1,33 +1,8 @@
 /** `privacy_status`: the policy as it applies to one caller (section 14). */
-import type { Principal } from '@cloudg/core';
+import type { PolicyStatus, Principal } from '@cloudg/core';
 import type { DecisionCounters } from '../audit/decision-log.js';
 import type { IntrospectionHost } from './host.js';
-import { describeSteps, pseudonymises, type StepDescription } from './steps.js';
-
-export type PseudonymisationStatus = {
-  active: boolean;
-  vault_scope: string;
-  vault_entries: number;
-  by_entity: Record<string, number>;
-  /** `config`, `env` or `random`; null for a vault that does not say. */
-  key_source: string | null;
-};
-
-export type PrivacyStatus = {
-  policy: string;
-  description: string;
-  loaded_from: string;
-  extends: string[];
-  principal: { id: string; roles: string[] };
-  max_sensitivity: string | null;
-  denied_capabilities: string[];
-  visible_tools: number;
-  output_pipeline: StepDescription[];
-  pseudonymisation: PseudonymisationStatus;
-  audit_enabled: boolean;
-  /** Only the decisions that happened: a fresh policy has none. */
-  counters: Partial<Record<keyof DecisionCounters, number>>;
-};
+import { describeSteps, pseudonymises } from './steps.js';
 
 const COUNTER_ORDER: readonly (keyof DecisionCounters)[] = [
   'allowed',
@@ -38,8 +13,9 @@ const COUNTER_ORDER: readonly (keyof DecisionCounters)[] = [
   'reveal',
 ];
 
-function nonZero(counters: Readonly<DecisionCounters>): PrivacyStatus['counters'] {
-  const out: PrivacyStatus['counters'] = {};
+/** Only the decisions that happened: a fresh policy has none. */
+function nonZero(counters: Readonly<DecisionCounters>): PolicyStatus['counters'] {
+  const out: PolicyStatus['counters'] = {};
   for (const key of COUNTER_ORDER) if (counters[key] > 0) out[key] = counters[key];
   return out;
 }
@@ -52,7 +28,7 @@ export function privacyStatus(
   host: IntrospectionHost,
   principal: Principal,
   facts: { visibleTools: number },
-): PrivacyStatus {
+): PolicyStatus {
   const generic = host.genericPipeline(principal);
   const stats = host.vault.stats?.();
   return {

@@ -4,29 +4,19 @@
  * or a regex would show the caller the very values the step hides. The redactor also lists its
  * strategy table, active detectors and key rules, which only name entities.
  */
-import type { JsonObject, JsonValue } from '@cloudg/core';
+import type { JsonValue, PipelineStepDescription, StrategyRow } from '@cloudg/core';
 import { Redactor, type Transform } from '@cloudg/privacy';
 import type { NormalizedSpec } from '../pipeline/specs.js';
 import type { BuiltPipeline } from './host.js';
 
-/** One row of a strategy table. A list rather than a mapping: entity names such as `secret` as
- * keys would look like sensitive fields to the caller's own redactor. */
-export type StrategyItem = { applies_to: string; strategy: string; options: JsonObject };
-
-export type StepDescription = {
-  type: string;
-  id?: string;
-  default?: string;
-  strategies?: StrategyItem[];
-  active_detectors?: string[];
-  key_rules?: string[];
-  min_confidence?: number;
-  pseudonymize_allowed?: boolean;
-};
-
-function describeRedactor(spec: NormalizedSpec, redactor: Redactor): Omit<StepDescription, 'type' | 'id'> {
+function describeRedactor(
+  spec: NormalizedSpec,
+  redactor: Redactor,
+): Omit<PipelineStepDescription, 'type' | 'id'> {
   const { plan } = redactor;
-  const strategies: StrategyItem[] = [];
+  // A list rather than a mapping: entity names such as `secret` as keys would look like
+  // sensitive fields to the caller's own redactor.
+  const strategies: StrategyRow[] = [];
   for (const [appliesTo, strategy] of plan.table) {
     // The fallback is the `default` field.
     if (appliesTo === 'default') continue;
@@ -48,14 +38,14 @@ function describeRedactor(spec: NormalizedSpec, redactor: Redactor): Omit<StepDe
   };
 }
 
-function describeStep(spec: NormalizedSpec, transform: Transform | undefined): StepDescription {
-  const step: StepDescription = { type: spec.type };
+function describeStep(spec: NormalizedSpec, transform: Transform | undefined): PipelineStepDescription {
+  const step: PipelineStepDescription = { type: spec.type };
   if (spec.id !== spec.type) step.id = spec.id;
   if (transform instanceof Redactor) Object.assign(step, describeRedactor(spec, transform));
   return step;
 }
 
-export function describeSteps(built: BuiltPipeline): StepDescription[] {
+export function describeSteps(built: BuiltPipeline): PipelineStepDescription[] {
   return built.specs.map((spec, i) => describeStep(spec, built.pipeline.transforms[i]));
 }
 

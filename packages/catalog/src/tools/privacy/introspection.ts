@@ -1,4 +1,12 @@
-import type { JsonObject, PolicyPort, Principal, ToolContext } from '@cloudg/core';
+import type {
+  DecisionLogView,
+  PolicyDetectors,
+  PolicyPort,
+  PolicyStatus,
+  Principal,
+  RevealResult,
+  ToolContext,
+} from '@cloudg/core';
 
 /**
  * The privacy tools reach the policy only through core's `PolicyPort` and its optional
@@ -9,8 +17,8 @@ export function policyOf<TApp>(ctx: ToolContext<TApp>): PolicyPort {
   return ctx.layer.policy;
 }
 
-/** `privacy_status` for a policy that cannot describe itself. */
-export function bareStatus(policy: PolicyPort, principal: Principal, visibleTools: number): JsonObject {
+/** `privacy_status` for a policy that cannot describe itself: the same shape, nothing in it. */
+export function bareStatus(policy: PolicyPort, principal: Principal, visibleTools: number): PolicyStatus {
   return {
     policy: policy.name,
     description: null,
@@ -25,4 +33,19 @@ export function bareStatus(policy: PolicyPort, principal: Principal, visibleTool
     audit_enabled: false,
     counters: {},
   };
+}
+
+/** `list_detectors` for a policy that cannot describe itself. */
+export function bareDetectors(policy: PolicyPort): PolicyDetectors {
+  return { policy: policy.name, detectors: [], key_rules: [] };
+}
+
+/** `privacy_audit_log` for a policy that keeps no decision log. */
+export function bareDecisionLog(policy: PolicyPort): DecisionLogView {
+  return { policy: policy.name, audit_enabled: false, scope: 'own', total: 0, entries: [] };
+}
+
+/** `reveal_token` for a policy without a vault: nothing to reveal. */
+export function bareReveal(token: string): RevealResult {
+  return { pseudonym: token, found: false, value: null, replaced: 0 };
 }

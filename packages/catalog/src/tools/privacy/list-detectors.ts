@@ -1,7 +1,7 @@
 import type { Registry } from '@cloudg/core';
 import * as z from 'zod';
 import type { Workspace } from '../../workspace/workspace.js';
-import { policyOf } from './introspection.js';
+import { bareDetectors, policyOf } from './introspection.js';
 
 export function registerListDetectors(registry: Registry<Workspace>): void {
   registry.tool({
@@ -22,7 +22,7 @@ export function registerListDetectors(registry: Registry<Workspace>): void {
     handler: (ctx, args) => {
       const policy = policyOf(ctx);
       const category = args.category?.trim().toLowerCase() || undefined;
-      if (!policy.introspection) return { policy: policy.name, detectors: [], key_rules: [] };
+      if (!policy.introspection) return bareDetectors(policy);
       return policy.introspection.listDetectors(ctx.principal, category);
     },
   });

@@ -2,7 +2,7 @@ import type { Registry } from '@cloudg/core';
 import * as z from 'zod';
 import { parseEnum } from '../../conventions/enums.js';
 import type { Workspace } from '../../workspace/workspace.js';
-import { policyOf } from './introspection.js';
+import { bareDecisionLog, policyOf } from './introspection.js';
 
 /** Decisions the policy records (section 15.1 of the privacy reference). */
 export const DECISIONS = ['allowed', 'denied', 'rate_limited', 'rejected', 'not_found'] as const;
@@ -35,9 +35,7 @@ export function registerPrivacyAuditLog(registry: Registry<Workspace>): void {
             DECISIONS.map((d) => d.toUpperCase()),
           ).toLowerCase()
         : undefined;
-      if (!policy.introspection) {
-        return { policy: policy.name, audit_enabled: false, scope: 'own', total: 0, entries: [] };
-      }
+      if (!policy.introspection) return bareDecisionLog(policy);
       return policy.introspection.decisionLog(ctx.principal, {
         limit: args.limit,
         ...(decision ? { decision } : {}),

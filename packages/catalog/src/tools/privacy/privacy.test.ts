@@ -1,12 +1,18 @@
 import {
   type AnySpec,
   allowAllPolicy,
-  type JsonObject,
+  type DecisionLogQuery,
+  type DecisionLogView,
+  type DecisionRecord,
   Layer,
+  type PlannedDetector,
+  type PolicyDetectors,
   type PolicyIntrospection,
   type PolicyPort,
+  type PolicyStatus,
   Principal,
   Registry,
+  type RevealResult,
 } from '@cloudg/core';
 import { Policy } from '@cloudg/policy';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -26,17 +32,60 @@ class TableIntrospection implements PolicyIntrospection {
     ['res-3c1f1e6b50', { value: 'web-1', entity: 'resource_name' }],
     ['person-6bbd789f86', { value: 'alice@example.com', entity: 'person' }],
   ]);
-  readonly entries: JsonObject[] = [
-    { ts: 1, decision: 'allowed', kind: 'tool', name: 'get_asset', principal: 'local', roles: ['local'] },
-    { ts: 2, decision: 'denied', kind: 'tool', name: 'map_inventory', principal: 'ann', roles: ['analyst'] },
-    { ts: 3, decision: 'denied', kind: 'tool', name: 'run_scanners', principal: 'local', roles: ['local'] },
+  readonly entries: DecisionRecord[] = [
+    {
+      ts: 1,
+      decision: 'allowed',
+      kind: 'tool',
+      name: 'get_asset',
+      principal: 'local',
+      roles: ['local'],
+      arguments: {},
+    },
+    {
+      ts: 2,
+      decision: 'denied',
+      kind: 'tool',
+      name: 'map_inventory',
+      principal: 'ann',
+      roles: ['analyst'],
+      arguments: {},
+    },
+    {
+      ts: 3,
+      decision: 'denied',
+      kind: 'tool',
+      name: 'run_scanners',
+      principal: 'local',
+      roles: ['local'],
+      arguments: {},
+    },
   ];
 
   constructor(private readonly name: string) {}
 
-  status(principal: Principal, facts: { visibleTools: number }): JsonObject {
+  status(principal: Principal, facts: { visibleTools: number }): PolicyStatus {
     this.asked.status = facts.visibleTools;
-    return { policy: this.name, principal: principal.toJSON(), visible_tools: facts.visibleTools };
+    return {
+      policy: this.name,
+      description: 'a table',
+      loaded_from: 'test',
+      extends: [],
+      principal: principal.toJSON(),
+      max_sensitivity: null,
+      denied_capabilities: [],
+      visible_tools: facts.visibleTools,
+      output_pipeline: [],
+      pseudonymisation: {
+        active: true,
+        vault_scope: 'global',
+        vault_entries: this.pseudonyms.size,
+        by_entity: {},
+        key_source: null,
+      },
+      audit_enabled: true,
+      counters: {},
+    };
   }
 
   async preview(data: unknown, options: { principal: Principal; tool?: AnySpec }) {
@@ -44,16 +93,24 @@ class TableIntrospection implements PolicyIntrospection {
     return { transformed: data, report: { previewed_for: options.principal.id } };
   }
 
-  listDetectors(_principal: Principal, category?: string): JsonObject {
+  listDetectors(_principal: Principal, category?: string): PolicyDetectors {
     this.asked.category = category;
+    const planned = (name: string, entity: string, group: string): PlannedDetector => ({
+      name,
+      entity,
+      category: group,
+      confidence: 0.9,
+      strategy: 'redact',
+      active: true,
+    });
     const detectors = [
-      { name: 'aws_access_key_id', entity: 'aws_access_key_id', category: 'credential' },
-      { name: 'ipv4', entity: 'ip_address', category: 'network' },
+      planned('aws_access_key_id', 'aws_access_key_id', 'credential'),
+      planned('ipv4', 'ip_address', 'network'),
     ].filter((d) => category === undefined || d.category === category);
     return { policy: this.name, detectors, key_rules: [] };
   }
 
-  decisionLog(principal: Principal, options: { limit: number; decision?: string }): JsonObject {
+  decisionLog(principal: Principal, options: DecisionLogQuery): DecisionLogView {
     const all = principal.hasRole('admin');
     const entries = this.entries
       .filter((e) => all || e.principal === principal.id)
@@ -67,7 +124,7 @@ class TableIntrospection implements PolicyIntrospection {
     };
   }
 
-  reveal(token: string): JsonObject {
+  reveal(token: string): RevealResult {
     const hit = this.pseudonyms.get(token);
     if (hit) return { pseudonym: token, found: true, value: hit.value, entity_type: hit.entity };
     let replaced = 0;
@@ -169,6 +226,21 @@ describe('privacy tools', () => {
       });
     });
 
+    it("privacy_status has the shape @cloudg/policy's status has: the same keys at every level", async () => {
+      const bare = (await layer.callTool('privacy_status', {})).structured as Record<string, unknown>;
+      const real = layerWith(ws, Policy.fromProfile('standard'));
+      const full = (await real.callTool('privacy_status', {})).structured as Record<string, unknown>;
+      const keys = (value: unknown) => Object.keys(value as object).sort();
+      expect(keys(bare)).toEqual(keys(full));
+      expect(keys(bare.pseudonymisation)).toEqual(keys(full.pseudonymisation));
+      expect(keys(bare.principal)).toEqual(keys(full.principal));
+      // What a bare port cannot know is null, never a different type.
+      for (const key of ['description', 'loaded_from']) {
+        expect(bare[key]).toBeNull();
+        expect(typeof full[key]).toBe('string');
+      }
+    });
+
     it('preview_transform returns the sample unchanged, parsing a JSON string first', async () => {
       const data = {
         arn: 'arn:aws:iam::111111111111:role/app-role',
@@ -258,7 +330,16 @@ describe('privacy tools', () => {
       expect(table.asked.category).toBe('credential');
       expect(out).toEqual({
         policy: 'standard',
-        detectors: [{ name: 'aws_access_key_id', entity: 'aws_access_key_id', category: 'credential' }],
+        detectors: [
+          {
+            name: 'aws_access_key_id',
+            entity: 'aws_access_key_id',
+            category: 'credential',
+            confidence: 0.9,
+            strategy: 'redact',
+            active: true,
+          },
+        ],
         key_rules: [],
       });
     });

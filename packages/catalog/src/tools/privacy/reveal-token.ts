@@ -1,7 +1,7 @@
 import type { Registry } from '@cloudg/core';
 import * as z from 'zod';
 import type { Workspace } from '../../workspace/workspace.js';
-import { policyOf } from './introspection.js';
+import { bareReveal, policyOf } from './introspection.js';
 
 /**
  * The caller must see the pseudonym as sent and get the real value back untouched: no input
@@ -35,7 +35,7 @@ export function registerRevealToken(registry: Registry<Workspace>): void {
     },
     handler: (ctx, args) => {
       const policy = policyOf(ctx);
-      if (!policy.introspection) return { pseudonym: args.token, found: false, value: null, replaced: 0 };
+      if (!policy.introspection) return bareReveal(args.token);
       return policy.introspection.reveal(args.token, ctx.principal);
     },
   });
