@@ -12,14 +12,18 @@ import { META_PREFIX } from './meta.js';
 export const DATA_META_KEY = `${META_PREFIX}data`;
 export const RENDER_META_KEY = `${META_PREFIX}render`;
 
-/** How the text is built from the data: `prefix + indented JSON + suffix`. */
+/**
+ * How the text is built from the data: `prefix + JSON + suffix`. The JSON is compact unless the
+ * layer renders indented JSON (`LayerOptions.prettyJson`), the same as a tool result's text.
+ */
 export interface RenderRule {
   prefix?: string;
   suffix?: string;
 }
 
-function render(data: JsonValue, rule: RenderRule): string {
-  return `${rule.prefix ?? ''}${JSON.stringify(data, null, 2)}${rule.suffix ?? ''}`;
+function render(data: JsonValue, rule: RenderRule, pretty = false): string {
+  const json = pretty ? JSON.stringify(data, null, 2) : JSON.stringify(data);
+  return `${rule.prefix ?? ''}${json}${rule.suffix ?? ''}`;
 }
 
 function ruleOf(value: JsonValue | undefined): RenderRule {
@@ -66,9 +70,9 @@ export function readStructured(
   return { data: meta[DATA_META_KEY] as JsonValue, rule: ruleOf(meta[RENDER_META_KEY]) };
 }
 
-/** Render the text again from (transformed) data. */
-export function renderStructured(data: JsonValue, rule: RenderRule): string {
-  return render(data, rule);
+/** Render the text again from (transformed) data; `pretty` indents the JSON by two spaces. */
+export function renderStructured(data: JsonValue, rule: RenderRule, pretty = false): string {
+  return render(data, rule, pretty);
 }
 
 /** `_meta` without the data and render keys; undefined when nothing else is left. */

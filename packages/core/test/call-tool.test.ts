@@ -276,16 +276,31 @@ describe('tools/call lifecycle (section 4.1)', () => {
   it('step 10: a non-object result is wrapped as {"result": value}', async () => {
     const result = await testLayer().callTool('numbers');
     expect(result.structured).toEqual({ result: [1, 2, 3] });
-    expect(result.content).toEqual([{ type: 'text', text: JSON.stringify({ result: [1, 2, 3] }, null, 2) }]);
+    expect(result.content).toEqual([{ type: 'text', text: '{"result":[1,2,3]}' }]);
   });
 
-  it('steps 11-13: plain results: output pipeline, indented JSON text, report, duration', async () => {
+  it('steps 11-13: plain results: output pipeline, compact JSON text, report, duration', async () => {
     const layer = testLayer({ policy: new RecordingPolicy({ output: new MaskingPipeline() }) });
     const result = await layer.callTool('echo', { text: 'secret-abc ' });
     expect(result.structured).toEqual({ echo: '[REDACTED] ' });
-    expect(result.content).toEqual([{ type: 'text', text: '{\n  "echo": "[REDACTED] "\n}' }]);
+    expect(result.content).toEqual([{ type: 'text', text: '{"echo":"[REDACTED] "}' }]);
     expect(result.meta['cloudg/transforms']).toEqual({ redacted: { secret: 1 } });
     expect(typeof result.meta['cloudg/duration_ms']).toBe('number');
+  });
+
+  it('prettyJson indents the text block by two spaces; structuredContent is the same either way', async () => {
+    const compact = await testLayer().callTool('numbers');
+    const indented = await testLayer({ prettyJson: true }).callTool('numbers');
+    expect(indented.content).toEqual([
+      { type: 'text', text: '{\n  "result": [\n    1,\n    2,\n    3\n  ]\n}' },
+    ]);
+    expect(indented.structured).toEqual(compact.structured);
+    const masked = testLayer({
+      prettyJson: true,
+      policy: new RecordingPolicy({ output: new MaskingPipeline() }),
+    });
+    const echo = await masked.callTool('echo', { text: 'secret-abc ' });
+    expect(echo.content).toEqual([{ type: 'text', text: '{\n  "echo": "[REDACTED] "\n}' }]);
   });
 
   it('step 11: a handler-built ToolResult has structured, text, embedded text, links and _meta transformed', async () => {
@@ -316,7 +331,7 @@ describe('tools/call lifecycle (section 4.1)', () => {
     const layer = testLayer({ maxOutputChars: 100 });
     const result = await layer.callTool('big', { size: 500 });
     const text = (result.content[0] as { text: string }).text;
-    const full = JSON.stringify({ data: 'x'.repeat(500) }, null, 2);
+    const full = JSON.stringify({ data: 'x'.repeat(500) });
     expect(text).toBe(full.slice(0, 100) + TRUNCATION_MARKER);
     expect(text.endsWith('... [truncated by cloudg mcp layer]')).toBe(true);
     expect(result.meta['cloudg/transforms']).toEqual({ truncated_chars: full.length - 100 });

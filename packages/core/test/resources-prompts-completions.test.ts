@@ -10,15 +10,16 @@ import {
 import { MaskingPipeline, RecordingPolicy, ReversingPipeline, testLayer } from './helpers.js';
 
 describe('resources/read (section 4.3)', () => {
-  it('serves an exact URI as indented JSON with the spec MIME type', async () => {
+  it('serves an exact URI as compact JSON with the spec MIME type', async () => {
     const contents = await testLayer().readResource('test://status');
     expect(contents).toEqual([
-      {
-        uri: 'test://status',
-        mimeType: 'application/json',
-        text: JSON.stringify({ ok: true, token: 'secret-status' }, null, 2),
-      },
+      { uri: 'test://status', mimeType: 'application/json', text: '{"ok":true,"token":"secret-status"}' },
     ]);
+  });
+
+  it('serves indented JSON when the layer has prettyJson', async () => {
+    const [contents] = await testLayer({ prettyJson: true }).readResource('test://status');
+    expect((contents as { text: string }).text).toBe('{\n  "ok": true,\n  "token": "secret-status"\n}');
   });
 
   it('serves strings as text and bytes as a base64 blob that is not transformed', async () => {

@@ -75,7 +75,7 @@ describe('text rendered from data', () => {
         role: 'user',
         content: {
           type: 'text',
-          text: 'Context (JSON):\n```json\n{\n  "name": "res-pseudonym",\n  "type": "EC2"\n}\n```',
+          text: 'Context (JSON):\n```json\n{"name":"res-pseudonym","type":"EC2"}\n```',
         },
       },
       {
@@ -85,16 +85,14 @@ describe('text rendered from data', () => {
           resource: {
             uri: 'cloudg://assets/res-pseudonym',
             mimeType: 'application/json',
-            text: '{\n  "name": "res-pseudonym"\n}',
+            text: '{"name":"res-pseudonym"}',
           },
         },
       },
     ]);
     expect(JSON.stringify(prompt)).not.toContain('web-1');
     const tool = (await layer.callTool('report')).toWire();
-    expect(tool.content).toEqual([
-      { type: 'text', text: 'Owner: {\n  "owner": {\n    "name": "res-pseudonym"\n  }\n}' },
-    ]);
+    expect(tool.content).toEqual([{ type: 'text', text: 'Owner: {"owner":{"name":"res-pseudonym"}}' }]);
     expect((tool._meta as Record<string, unknown>)['cloudg/transforms']).toEqual({
       pseudonymized: { resource_name: 1 },
     });
@@ -107,9 +105,38 @@ describe('text rendered from data', () => {
     expect(text).not.toContain('cloudg/data');
     expect(text).not.toContain('cloudg/render');
     expect((prompt.messages as Array<{ content: { text?: string } }>)[1]!.content.text).toContain(
-      '"name": "web-1"',
+      '"name":"web-1"',
     );
     const tool = JSON.stringify((await layer.callTool('report')).toWire());
     expect(tool).not.toContain('cloudg/data');
+  });
+
+  it("follows the layer's prettyJson, with and without transforms, like a tool result's text", async () => {
+    const texts = async (layer: Layer) => {
+      const prompt = (await layer.getPrompt('investigate')).toWire();
+      const messages = prompt.messages as Array<{ content: { text?: string; resource?: { text: string } } }>;
+      const tool = (await layer.callTool('report')).toWire();
+      return [
+        messages[1]!.content.text,
+        messages[2]!.content.resource!.text,
+        (tool.content as Array<{ text: string }>)[0]!.text,
+      ];
+    };
+    expect(await texts(new Layer({ registry: registry(), prettyJson: true }))).toEqual([
+      'Context (JSON):\n```json\n{\n  "name": "web-1",\n  "type": "EC2"\n}\n```',
+      '{\n  "name": "web-1"\n}',
+      'Owner: {\n  "owner": {\n    "name": "alice"\n  }\n}',
+    ]);
+    expect(await texts(new Layer({ registry: registry(), policy: keyPolicy, prettyJson: true }))).toEqual([
+      'Context (JSON):\n```json\n{\n  "name": "res-pseudonym",\n  "type": "EC2"\n}\n```',
+      '{\n  "name": "res-pseudonym"\n}',
+      'Owner: {\n  "owner": {\n    "name": "res-pseudonym"\n  }\n}',
+    ]);
+    // Compact whether or not a pipeline rendered the text again.
+    expect(await texts(new Layer({ registry: registry() }))).toEqual([
+      'Context (JSON):\n```json\n{"name":"web-1","type":"EC2"}\n```',
+      '{"name":"web-1"}',
+      'Owner: {"owner":{"name":"alice"}}',
+    ]);
   });
 });

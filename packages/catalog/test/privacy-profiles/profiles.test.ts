@@ -264,7 +264,7 @@ describe('prompts under strict', () => {
     const context = prompt.messages[1]?.content;
     expect(context?.type).toBe('text');
     // The first completion is orders-db: the context describes a relational database.
-    expect((context as { text: string }).text).toContain('"type": "RDS_INSTANCE"');
+    expect((context as { text: string }).text).toContain('"type":"RDS_INSTANCE"');
   });
 
   it('pseudonymise the identifiers in prompt context and embedded resources, as tools do', async () => {

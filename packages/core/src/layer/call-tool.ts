@@ -98,6 +98,7 @@ async function toolTerminal<TApp>(layer: Layer<TApp>, info: CallInfo<TApp>): Pro
   return finalizeToolResult(raw, ctx.links, output, {
     maxOutputChars: layer.maxOutputChars,
     started: info.started,
+    prettyJson: layer.prettyJson,
   });
 }
 

@@ -12,16 +12,22 @@ export const TRUNCATION_MARKER = '... [truncated by cloudg mcp layer]';
 export interface FinalizeOptions {
   maxOutputChars: number;
   started: number;
+  /** Indent the JSON of the text block (`LayerOptions.prettyJson`). Default compact. */
+  prettyJson?: boolean;
 }
 
-/** Indented JSON, the text block clients that ignore `structuredContent` read. */
-export function renderJson(value: JsonValue): string {
-  return JSON.stringify(value, null, 2);
+/**
+ * The JSON of the text block clients that ignore `structuredContent` read. Compact by default:
+ * a model pays for every indentation space as tokens, about a third of an indented result's, and
+ * reads compact JSON as well. `pretty` indents by two spaces.
+ */
+export function renderJson(value: JsonValue, pretty = false): string {
+  return pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value);
 }
 
-/** What a pipeline gave back for a text: the string itself, or indented JSON when it made a value of it. */
-export function pipelineText(value: unknown): string {
-  return typeof value === 'string' ? value : renderJson(toJsonable(value));
+/** What a pipeline gave back for a text: the string itself, or JSON when it made a value of it. */
+export function pipelineText(value: unknown, pretty = false): string {
+  return typeof value === 'string' ? value : renderJson(toJsonable(value), pretty);
 }
 
 /** Real → shown pairs that links of one result revealed, so every link of it can follow them. */
@@ -121,13 +127,33 @@ async function transformText(
   text: string,
   meta: JsonObject | undefined,
   report: TransformReport,
+  pretty: boolean,
 ): Promise<string> {
   const structured = readStructured(meta);
   // Text rendered from data is transformed through the data, so key-based detectors see keys.
   const run = await applyPipeline(target, structured ? structured.data : text);
   mergeReports(report, run.report);
-  if (structured) return renderStructured(toJsonable(run.value), structured.rule);
-  return pipelineText(run.value);
+  if (structured) return renderStructured(toJsonable(run.value), structured.rule, pretty);
+  return pipelineText(run.value, pretty);
+}
+
+/**
+ * A block whose text was rendered from data, rendered again in the layer's JSON style. Blocks are
+ * built compact; only a layer that indents needs to render them again.
+ */
+function restyle(block: Content, pretty: boolean): Content {
+  if (!pretty) return block;
+  if (block.type === 'text') {
+    const structured = readStructured(block._meta);
+    return structured ? { ...block, text: renderStructured(structured.data, structured.rule, true) } : block;
+  }
+  if (block.type === 'resource' && 'text' in block.resource) {
+    const structured = readStructured(block.resource._meta);
+    if (!structured) return block;
+    const text = renderStructured(structured.data, structured.rule, true);
+    return { ...block, resource: { ...block.resource, text } };
+  }
+  return block;
 }
 
 /** A copy of `holder` without the data and render keys in its `_meta`, or itself when it has none. */
@@ -151,10 +177,11 @@ async function transformBlock(
   target: TransformTarget,
   block: Content,
   report: TransformReport,
+  pretty: boolean,
   collected?: Replacements,
 ): Promise<Content> {
   if (block.type === 'text') {
-    return { ...block, text: await transformText(target, block.text, block._meta, report) };
+    return { ...block, text: await transformText(target, block.text, block._meta, report, pretty) };
   }
   if (block.type === 'resource_link') return transformLink(target, block, report, collected);
   if (block.type === 'resource') {
@@ -164,25 +191,29 @@ async function transformBlock(
     const uri =
       isPlainObject(run.value) && typeof run.value.uri === 'string' ? run.value.uri : block.resource.uri;
     if (!('text' in block.resource)) return { ...block, resource: { ...block.resource, uri } };
-    const text = await transformText(target, block.resource.text, block.resource._meta, report);
+    const text = await transformText(target, block.resource.text, block.resource._meta, report, pretty);
     return { ...block, resource: { ...block.resource, uri, text } };
   }
   // Images, audio and blobs are passed through: the detectors work on text.
   return block;
 }
 
-/** Transform every block of a content list (prompt messages use this too). */
+/**
+ * Transform every block of a content list (prompt messages use this too). `pretty` is the layer's
+ * JSON style, for text rendered from data.
+ */
 export async function transformContent(
   target: TransformTarget,
   blocks: Content[],
   report: TransformReport,
+  pretty = false,
   collected?: Replacements,
 ): Promise<Content[]> {
   const out: Content[] = [];
   for (const block of blocks) {
     const transformed = isActive(target.pipeline)
-      ? await transformBlock(target, block, report, collected)
-      : block;
+      ? await transformBlock(target, block, report, pretty, collected)
+      : restyle(block, pretty);
     out.push(stripStructured(transformed));
   }
   return out;
@@ -200,11 +231,12 @@ export async function finalizeToolResult(
 ): Promise<ToolResult> {
   const report: TransformReport = {};
   const active = isActive(target.pipeline);
+  const pretty = options.prettyJson ?? false;
   const replacements: Replacements = [];
   let result: ToolResult;
   if (raw instanceof ToolResult) {
     result = raw;
-    result.content = await transformContent(target, result.content, report, replacements);
+    result.content = await transformContent(target, result.content, report, pretty, replacements);
     if (active) {
       if (result.structured !== undefined) {
         const run = await applyPipeline(target, result.structured);
@@ -224,7 +256,7 @@ export async function finalizeToolResult(
       mergeReports(report, run.report);
       structured = asObject(toJsonable(run.value));
     }
-    let text = renderJson(structured);
+    let text = renderJson(structured, pretty);
     if (text.length > options.maxOutputChars) {
       report.truncated_chars = text.length - options.maxOutputChars;
       text = text.slice(0, options.maxOutputChars) + TRUNCATION_MARKER;

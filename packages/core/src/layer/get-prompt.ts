@@ -92,7 +92,9 @@ async function promptTerminal<TApp>(layer: Layer<TApp>, info: CallInfo<TApp>): P
   const report = {};
   const messages: PromptMessage[] = [];
   for (const message of result.messages) {
-    const [content] = (await transformContent(output, [message.content], report)) as [Content];
+    const [content] = (await transformContent(output, [message.content], report, layer.prettyJson)) as [
+      Content,
+    ];
     messages.push({ role: message.role, content });
   }
   result.messages = messages;

@@ -81,6 +81,8 @@ export class Layer<TApp = unknown> {
   readonly prefix: string;
   readonly defaultTimeout: number;
   readonly maxOutputChars: number;
+  /** Whether JSON rendered as text is indented (`LayerOptions.prettyJson`). */
+  readonly prettyJson: boolean;
   readonly identity: ServerIdentity;
   readonly logger: Logger;
   private readonly listeners = new Set<ChangeListener>();
@@ -100,6 +102,7 @@ export class Layer<TApp = unknown> {
     const cap = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
     if (!(cap >= 0)) throw new LayerConfigError('maxOutputChars must not be negative');
     this.maxOutputChars = cap;
+    this.prettyJson = options.prettyJson ?? false;
     this.identity = {
       name: options.name ?? 'cloudg',
       version: options.version ?? '0.1.0',

@@ -26,6 +26,12 @@ export interface LayerOptions<TApp> {
   defaultTimeout?: number | null;
   /** Cap on the text block of one tool result. Default 200,000. */
   maxOutputChars?: number;
+  /**
+   * Indent the JSON the layer renders as text (a tool result's text block, resource contents built
+   * from a value, text rendered from data) by two spaces. Default false: compact JSON, which costs
+   * a model about a third fewer tokens. `structuredContent` is the same either way.
+   */
+  prettyJson?: boolean;
   name?: string;
   version?: string;
   instructions?: string;

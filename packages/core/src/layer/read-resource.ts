@@ -74,7 +74,7 @@ async function resourceTerminal<TApp>(
     layer.logger.error({ err: error, uri }, `Resource ${uri} failed`);
     throw new McpLayerError('Internal error', { cause: error });
   }
-  return normalizeContents(raw, realUri, spec.mimeType, target('output'));
+  return normalizeContents(raw, realUri, spec.mimeType, target('output'), layer.prettyJson);
 }
 
 async function transformUri(target: TransformTarget, uri: string): Promise<string> {
@@ -96,12 +96,16 @@ function looksLikeContents(value: unknown): value is ResourceContents[] {
   );
 }
 
-/** Strings become text, bytes a base64 blob, content lists pass through, anything else indented JSON. */
+/**
+ * Strings become text, bytes a base64 blob, content lists pass through, anything else JSON
+ * (indented when the layer's `prettyJson` is set).
+ */
 async function normalizeContents(
   raw: unknown,
   requested: string,
   mimeType: string,
   target: TransformTarget,
+  pretty: boolean,
 ): Promise<ResourceContents[]> {
   // The URI read names what it holds (an asset, a dataset): it goes back transformed, like the
   // URI of an embedded resource, even though the caller sent it.
@@ -113,7 +117,7 @@ async function normalizeContents(
   }
   if (typeof raw === 'string') {
     const run = await applyPipeline(target, raw);
-    return [{ uri, mimeType, text: pipelineText(run.value) }];
+    return [{ uri, mimeType, text: pipelineText(run.value, pretty) }];
   }
   if (looksLikeContents(raw)) {
     if (!isActive(target.pipeline)) return raw;
@@ -124,12 +128,12 @@ async function normalizeContents(
         continue;
       }
       const run = await applyPipeline(target, item.text);
-      out.push({ ...item, uri: await transformUri(target, item.uri), text: pipelineText(run.value) });
+      out.push({ ...item, uri: await transformUri(target, item.uri), text: pipelineText(run.value, pretty) });
     }
     return out;
   }
   const run = await applyPipeline(target, toJsonable(raw));
-  const contents: ResourceContents = { uri, mimeType, text: renderJson(toJsonable(run.value)) };
+  const contents: ResourceContents = { uri, mimeType, text: renderJson(toJsonable(run.value), pretty) };
   const report: TransformReport = mergeReports({}, run.report);
   if (Object.keys(report).length > 0) contents._meta = { [MetaKey.transforms]: report };
   return [contents];
