@@ -1,8 +1,14 @@
 /** The per-call context every handler receives as its first argument. */
 
 import { type CancelSource, isCancellationView } from './cancellation.js';
-import { type ResourceLink, type ResourceLinkOptions, resourceLink } from './content.js';
+import {
+  type EmbeddedResource,
+  type ResourceLink,
+  type ResourceLinkOptions,
+  resourceLink,
+} from './content.js';
 import type { JsonValue } from './json.js';
+import { markReadThroughLayer } from './layer/embedded-read.js';
 import type { Layer } from './layer/layer.js';
 import type { Principal } from './principal.js';
 
@@ -158,6 +164,24 @@ export class ToolContext<TApp = unknown> {
     const link = resourceLink(uri, name, options);
     this.links.push(link);
     return link;
+  }
+
+  /**
+   * Read a resource as this call's caller and get its contents as blocks to embed (a prompt's
+   * messages). The read is a request of its own through the layer: visibility, the policy's
+   * access check and rate limit, its decision log, the middleware (audit, metrics) and the
+   * caller's output pipeline all apply, exactly as to a `resources/read` from the caller, and
+   * a refusal throws as that read would. The layer does not transform these blocks again when
+   * the handler returns them unchanged.
+   */
+  async embedResource(uri: string): Promise<EmbeddedResource[]> {
+    const contents = await this.layer.readResource(uri, {
+      principal: this.principal,
+      requestId: this.requestId,
+      signal: this.cancellation,
+      session: this.session,
+    });
+    return contents.map((resource) => markReadThroughLayer({ type: 'resource', resource }));
   }
 
   /** Throw the abort reason if the call was cancelled or timed out. */

@@ -45,10 +45,7 @@ export function isActive(ws: Workspace, dataset: Dataset): boolean {
 
 export async function planMessages(ctx: ToolContext<Workspace>, plan: PromptPlan): Promise<PromptMessage[]> {
   const messages = [taskMessage(plan.task), contextMessage(plan.context)];
-  for (const uri of plan.embed ?? []) {
-    const message = await embed(ctx, uri);
-    if (message) messages.push(message);
-  }
+  for (const uri of plan.embed ?? []) messages.push(...(await embed(ctx, uri)));
   return messages;
 }
 

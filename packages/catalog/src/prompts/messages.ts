@@ -1,10 +1,10 @@
 import {
-  type JsonValue,
+  AccessDeniedError,
+  type AnySpec,
+  type EmbeddedResource,
   type PromptMessage,
-  structuredResource,
   structuredText,
   type ToolContext,
-  toJsonable,
   userMessage,
 } from '@cloudg/core';
 import type { Workspace } from '../workspace/workspace.js';
@@ -27,31 +27,31 @@ export function contextMessage(data: Record<string, unknown>): PromptMessage {
   return { role: 'user', content: structuredText(data, CONTEXT_RULE) };
 }
 
-/**
- * The content a resource serves at `uri`, produced by the registered handler itself so the
- * embedded copy and a later `resources/read` agree. Undefined when no resource serves the URI.
- */
-export async function servedContent(
-  ctx: ToolContext<Workspace>,
-  uri: string,
-): Promise<JsonValue | undefined> {
+/** The registered resource that serves `uri`, static or templated. */
+function servingSpec(ctx: ToolContext<Workspace>, uri: string): AnySpec<Workspace> | undefined {
   const registry = ctx.layer.registry;
-  const fixed = registry.resources.get(uri);
-  if (fixed) return toJsonable(await fixed.handler(ctx));
-  const template = registry.findTemplate(uri);
-  if (!template) return undefined;
-  return toJsonable(await template.spec.handler(ctx, template.variables));
+  return registry.resources.get(uri) ?? registry.findTemplate(uri)?.spec;
 }
 
-/** A message embedding the JSON a resource serves. */
-export function resourceMessage(uri: string, data: JsonValue): PromptMessage {
-  return { role: 'user', content: structuredResource(uri, data) };
-}
-
-/** Embed `uri` when a registered resource serves it; undefined otherwise. */
-export async function embed(ctx: ToolContext<Workspace>, uri: string): Promise<PromptMessage | undefined> {
-  const data = await servedContent(ctx, uri);
-  return data === undefined ? undefined : resourceMessage(uri, data);
+/**
+ * Embed what the caller gets from reading `uri`. The read goes through the layer with the
+ * caller's principal (`ctx.embedResource`), so the policy's access decision, rate limit,
+ * decision log, the middleware and the output pipeline apply to it exactly as to a
+ * `resources/read`, and the embedded copy is the one that read returns, transformed once.
+ * Nothing is embedded when no registered resource serves the URI or the caller may not read it
+ * (hidden or denied): a prompt never shows what a read would refuse.
+ */
+export async function embed(ctx: ToolContext<Workspace>, uri: string): Promise<PromptMessage[]> {
+  const spec = servingSpec(ctx, uri);
+  if (!spec || !ctx.layer.isVisible(spec, ctx.principal)) return [];
+  let blocks: EmbeddedResource[];
+  try {
+    blocks = await ctx.embedResource(uri);
+  } catch (error) {
+    if (error instanceof AccessDeniedError) return [];
+    throw error;
+  }
+  return blocks.map((content) => ({ role: 'user', content }));
 }
 
 export function taskMessage(text: string): PromptMessage {
