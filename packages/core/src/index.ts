@@ -96,7 +96,7 @@ export {
   type LayerOptions,
 } from './layer/options.js';
 export { mergeReports } from './layer/transform.js';
-export { createLogger, type Logger } from './logger.js';
+export { type CreateLoggerOptions, createLogger, type LogFormat, type Logger } from './logger.js';
 export { MESSAGE_VALUE_MAX_CHARS, messageSafe } from './message-text.js';
 export { META_PREFIX, MetaKey } from './meta.js';
 // Built-in middleware (section 14).
