@@ -1,7 +1,9 @@
 /**
- * The error model. Every failure the layer knows about is an `McpLayerError` with a numeric
- * JSON-RPC style code, a message written for the model and structured `data`. Messages never
- * quote the caller's values; those travel in `data`.
+ * The error model. Every error a cloudg package raises is an `McpLayerError` (`@cloudg/privacy`,
+ * which depends on nothing, has `PrivacyError` of the same shape): a `code`, a message written
+ * for the model and structured `data`. Codes are numbers for the JSON-RPC and MCP codes a request
+ * fails with (-32602, -31001...) and strings for everything else (`timeout`, `invalid_policy`,
+ * `duplicate_spec`...). Messages never quote the caller's values; those travel in `data`.
  */
 
 /** JSON-RPC, MCP and cloudg error codes. */
@@ -32,7 +34,7 @@ export interface McpLayerErrorOptions {
 
 /** Base class of every cloudg error. Code -32603 unless a subclass says otherwise. */
 export class McpLayerError extends Error {
-  readonly code: number = ErrorCode.InternalError;
+  readonly code: number | string = ErrorCode.InternalError;
   readonly data: unknown;
 
   constructor(message: string, options: McpLayerErrorOptions = {}) {
@@ -41,11 +43,15 @@ export class McpLayerError extends Error {
     this.data = options.data;
   }
 
-  /** The JSON-RPC error object for this error. */
+  /**
+   * The JSON-RPC error object for this error. JSON-RPC codes are numbers, so an error with a
+   * string code goes on the wire as an internal error (-32603) with its message and data.
+   */
   toJsonRpc(): { code: number; message: string; data?: unknown } {
+    const code = typeof this.code === 'number' ? this.code : ErrorCode.InternalError;
     return this.data === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, data: this.data };
+      ? { code, message: this.message }
+      : { code, message: this.message, data: this.data };
   }
 }
 
@@ -77,7 +83,9 @@ export class RateLimitedError extends McpLayerError {
 }
 
 /** A tool handler that ran past its timeout. Internal: turned into a `timeout` error result. */
-export class ToolTimeoutError extends McpLayerError {}
+export class ToolTimeoutError extends McpLayerError {
+  override readonly code: string = StringErrorCode.Timeout;
+}
 
 export function isMcpLayerError(value: unknown): value is McpLayerError {
   return value instanceof McpLayerError;

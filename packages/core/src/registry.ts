@@ -1,4 +1,5 @@
 import type { ArgsInput } from './arguments/index.js';
+import { McpLayerError } from './errors.js';
 import {
   type AnySpec,
   definePrompt,
@@ -15,11 +16,13 @@ import {
   type ToolSpecInit,
 } from './specs/index.js';
 
-/** Thrown when a spec is added twice without `replace`. */
-export class DuplicateSpecError extends Error {
+/** Thrown when a spec is added twice without `replace` (code `duplicate_spec`, `data: {kind, name}`). */
+export class DuplicateSpecError extends McpLayerError {
+  override readonly code = 'duplicate_spec';
+  declare readonly data: { kind: string; name: string };
+
   constructor(kind: string, key: string) {
-    super(`A ${kind} named ${JSON.stringify(key)} is already registered`);
-    this.name = 'DuplicateSpecError';
+    super(`A ${kind} named ${JSON.stringify(key)} is already registered`, { data: { kind, name: key } });
   }
 }
 

@@ -72,7 +72,7 @@ export class RecordingPolicy implements PolicyPort {
   readonly name = 'doc-demo';
   readonly checks: Array<{ spec: string; call: CallCheck }> = [];
   readonly hiddenCalls: Array<{ kind: CallKind; name: string }> = [];
-  readonly rejections: Array<{ spec: string; code: number }> = [];
+  readonly rejections: Array<{ spec: string; code: number | string }> = [];
 
   constructor(private readonly options: RecordingPolicyOptions = {}) {}
 

@@ -1,8 +1,9 @@
 /**
- * Errors raised while loading and compiling policies. They carry a string code and a `data`
- * payload; messages name schema paths and keys, while file paths and other supplied values
- * travel in `data`.
+ * Errors raised while loading and compiling policies: core's `McpLayerError` with a string code
+ * and a `data` payload. Messages name schema paths and keys, while file paths and other supplied
+ * values travel in `data`.
  */
+import { McpLayerError } from '@cloudg/core';
 
 export type PolicyErrorCode =
   | 'invalid_policy'
@@ -17,9 +18,10 @@ export interface PolicyIssue {
   message: string;
 }
 
-export class PolicyError extends Error {
-  readonly code: PolicyErrorCode;
-  readonly data: Record<string, unknown>;
+/** Base class of the policy's errors. */
+export class PolicyError extends McpLayerError {
+  override readonly code: PolicyErrorCode;
+  declare readonly data: Record<string, unknown>;
 
   constructor(
     code: PolicyErrorCode,
@@ -27,10 +29,8 @@ export class PolicyError extends Error {
     data: Record<string, unknown> = {},
     options?: { cause?: unknown },
   ) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = new.target.name;
+    super(message, { data, cause: options?.cause });
     this.code = code;
-    this.data = data;
   }
 }
 
@@ -70,7 +70,7 @@ export class PolicyExtendsCycleError extends PolicyError {
 }
 
 /** A transform spec with no type, or a transform that failed to build from its options. */
-export class TransformSpecError extends PolicyError {
+export class InvalidTransformError extends PolicyError {
   constructor(message: string, data: Record<string, unknown> = {}, cause?: unknown) {
     super('invalid_transform', message, data, { cause });
   }

@@ -5,6 +5,7 @@ export type { Decision } from './decide/decide.js';
 export { GlobList } from './decide/glob.js';
 export type { PolicyDescription } from './describe.js';
 export {
+  InvalidTransformError,
   PolicyError,
   type PolicyErrorCode,
   PolicyExtendsCycleError,
@@ -12,7 +13,6 @@ export {
   PolicyNotFoundError,
   PolicyParseError,
   PolicyValidationError,
-  TransformSpecError,
 } from './errors.js';
 export { type IntrospectedVault, PolicyIntrospector } from './introspection/index.js';
 export { mergePolicyDicts, type PolicyDict } from './load/merge.js';
@@ -21,7 +21,6 @@ export { DEFAULT_PROFILE, POLICY_ENV, type PolicySourceValue } from './load/sour
 export { moveAliasesAfterRedact } from './pipeline/assemble.js';
 export { EMPTY_PIPELINE } from './pipeline/pipeline.js';
 export { PolicyPipeline } from './pipeline/privacy.js';
-export { canonicalType, type NormalizedSpec, normalizeSpec } from './pipeline/specs.js';
 export { Policy, type PolicyOptions, type PolicyVault } from './policy.js';
 export type { Clock, RateLimitData } from './rate/limiter.js';
 export {

@@ -46,7 +46,7 @@ import {
 import { NO_HINTS, readHints } from './pipeline/hints.js';
 import { EMPTY_PIPELINE } from './pipeline/pipeline.js';
 import { PolicyPipeline, TransformCache } from './pipeline/privacy.js';
-import { type NormalizedSpec, normalizeSpec } from './pipeline/specs.js';
+import { type NormalizedSpec, normalizePolicySpec } from './pipeline/specs.js';
 import { type CallPlan, PlanCache } from './plan.js';
 import { type Clock, RateLimiter } from './rate/limiter.js';
 import { type CompiledLimit, compileLimit } from './rate/limits.js';
@@ -160,8 +160,8 @@ export class Policy implements PolicyPort {
       ]),
     );
     this.transforms = {
-      transforms: config.transforms.map(normalizeSpec),
-      inputTransforms: config.input_transforms.map(normalizeSpec),
+      transforms: config.transforms.map(normalizePolicySpec),
+      inputTransforms: config.input_transforms.map(normalizePolicySpec),
       transformOptions: config.transform_options,
       honorHints: config.honor_hints,
     };
@@ -231,7 +231,7 @@ export class Policy implements PolicyPort {
     const rules = this.rules.filter((rule) => rule.matchesCaller(principal)).map((rule) => rule.config);
     const transforms = [
       ...this.transforms.transforms,
-      ...rules.flatMap((r) => r.transforms.map(normalizeSpec)),
+      ...rules.flatMap((r) => r.transforms.map(normalizePolicySpec)),
     ];
     const specs = assembleGeneric({ ...this.transforms, transforms }, rules).filter(
       (s) => s.type === 'alias' || s.type === 'substitute',
@@ -266,8 +266,11 @@ export class Policy implements PolicyPort {
     this.build(this.transforms.transforms, 'transforms');
     this.build(this.transforms.inputTransforms, 'input_transforms');
     for (const rule of this.rules) {
-      this.build(rule.config.transforms.map(normalizeSpec), `the transforms of '${rule.name}'`);
-      this.build(rule.config.input_transforms.map(normalizeSpec), `the input_transforms of '${rule.name}'`);
+      this.build(rule.config.transforms.map(normalizePolicySpec), `the transforms of '${rule.name}'`);
+      this.build(
+        rule.config.input_transforms.map(normalizePolicySpec),
+        `the input_transforms of '${rule.name}'`,
+      );
     }
   }
 

@@ -1,7 +1,8 @@
 /** How pipelines are assembled (sections 10.2 to 10.5), checked on the specs the policy builds. */
 import { defineTool, type Principal, type TransformHints } from '@cloudg/core';
+import type { NormalizedSpec } from '@cloudg/privacy';
 import { describe, expect, it } from 'vitest';
-import type { NormalizedSpec, PolicyDocument } from '../src/index.js';
+import type { PolicyDocument } from '../src/index.js';
 import { as, load, local } from './helpers.js';
 
 const tool = (name = 't', transformHints?: TransformHints, category = 'general') =>

@@ -1,7 +1,8 @@
 /** The effective settings of every built-in profile (section 4.1 of the privacy reference). */
 import { defineTool } from '@cloudg/core';
+import type { NormalizedSpec } from '@cloudg/privacy';
 import { describe, expect, it } from 'vitest';
-import { listProfiles, type NormalizedSpec } from '../src/index.js';
+import { listProfiles } from '../src/index.js';
 import { catalogRegistry } from './fixtures/catalog.js';
 import { as, load, local, PROFILE_NAMES } from './helpers.js';
 

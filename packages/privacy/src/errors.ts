@@ -1,6 +1,8 @@
 /**
- * Errors raised by detectors, transforms and pipelines. Every error carries a code and a
- * structured `data` payload; messages name options and entity types, never the caller's values.
+ * The errors of @cloudg/privacy. Every one is a `PrivacyError`: a `code`, a message that names
+ * options and entity types but never the caller's values, and a structured `data` payload. This
+ * is the shape of @cloudg/core's `McpLayerError`; the package keeps its own base so that it
+ * depends on no other cloudg package.
  */
 
 export type PrivacyErrorCode =
@@ -8,9 +10,14 @@ export type PrivacyErrorCode =
   | 'bad_transform_spec'
   | 'bad_transform_options'
   | 'bad_detector'
-  | 'bad_strategy';
+  | 'bad_strategy'
+  | 'bad_alias_file'
+  | 'vault_config'
+  | 'vault_format'
+  | 'vault_authentication'
+  | 'vault_io';
 
-/** Base class of configuration errors raised while building detectors and transforms. */
+/** Base class of every error the package raises: detectors, transforms, pipelines and the vault. */
 export class PrivacyError extends Error {
   readonly code: PrivacyErrorCode | number;
   readonly data: Record<string, unknown>;

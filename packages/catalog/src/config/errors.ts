@@ -1,4 +1,4 @@
-import type { ConfigProblem } from '@cloudg/core';
+import { type ConfigProblem, McpLayerError } from '@cloudg/core';
 
 /**
  * Errors raised while reading the cloudg config file. Messages name the dotted path of each
@@ -21,9 +21,9 @@ export interface CloudgConfigErrorData {
   source?: string;
 }
 
-export class CloudgConfigError extends Error {
-  readonly code: CloudgConfigErrorCode;
-  readonly data: CloudgConfigErrorData;
+export class CloudgConfigError extends McpLayerError {
+  override readonly code: CloudgConfigErrorCode;
+  declare readonly data: CloudgConfigErrorData;
 
   constructor(
     code: CloudgConfigErrorCode,
@@ -31,10 +31,8 @@ export class CloudgConfigError extends Error {
     data: CloudgConfigErrorData,
     options?: { cause?: unknown },
   ) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'CloudgConfigError';
+    super(message, { data, cause: options?.cause });
     this.code = code;
-    this.data = data;
   }
 
   /** The document does not match the schema; every problem is listed with its path. */

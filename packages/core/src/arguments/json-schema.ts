@@ -5,7 +5,7 @@
  * `{loc, msg, type}` form as zod-declared tools.
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { type ArgumentIssue, InvalidArgumentsError } from '../errors.js';
+import { type ArgumentIssue, InvalidArgumentsError, McpLayerError } from '../errors.js';
 import type { JsonObject } from '../json.js';
 import { coerceToSchema } from './coerce.js';
 import { argumentsObject, invalidArgumentsMessage, oneOf, plural } from './validate.js';
@@ -14,12 +14,9 @@ import { argumentsObject, invalidArgumentsMessage, oneOf, plural } from './valid
 // annotations (`x-mcp-header` and friends) through; remote `$ref`s are never fetched.
 const ajv = new Ajv2020({ allErrors: true, strict: false, useDefaults: true, validateFormats: false });
 
-/** Thrown when a hand-written input schema cannot be compiled. */
-export class InputSchemaError extends TypeError {
-  constructor(message: string) {
-    super(message);
-    this.name = 'InputSchemaError';
-  }
+/** Thrown when a hand-written input schema cannot be compiled (code `invalid_input_schema`). */
+export class InputSchemaError extends McpLayerError {
+  override readonly code = 'invalid_input_schema';
 }
 
 export interface JsonSchemaValidator {

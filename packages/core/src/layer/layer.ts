@@ -97,10 +97,13 @@ export class Layer<TApp = unknown> {
     const timeout =
       options.defaultTimeout === undefined ? DEFAULT_TIMEOUT_SECONDS : (options.defaultTimeout ?? 0);
     if (!(timeout >= 0))
-      throw new LayerConfigError('defaultTimeout must be 0 (disabled) or a positive number of seconds');
+      throw new LayerConfigError(
+        'defaultTimeout must be 0 (disabled) or a positive number of seconds',
+        'defaultTimeout',
+      );
     this.defaultTimeout = timeout;
     const cap = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
-    if (!(cap >= 0)) throw new LayerConfigError('maxOutputChars must not be negative');
+    if (!(cap >= 0)) throw new LayerConfigError('maxOutputChars must not be negative', 'maxOutputChars');
     this.maxOutputChars = cap;
     this.prettyJson = options.prettyJson ?? false;
     this.identity = {

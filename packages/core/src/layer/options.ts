@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { McpLayerError } from '../errors.js';
 import type { Middleware } from '../middleware/types.js';
 import type { IdentifierSource, PolicyPort } from '../policy-port.js';
 import { Registry } from '../registry.js';
@@ -45,17 +46,22 @@ export const PREFIX_PATTERN = /^[A-Za-z0-9_.-]{0,64}$/;
 export const DEFAULT_INSTRUCTIONS =
   'Tools, resources and prompts behind a governing policy. Identifiers may be pseudonyms; pass them back unchanged.';
 
-/** Thrown for layer options that cannot work (a bad prefix, a negative timeout). */
-export class LayerConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'LayerConfigError';
+/**
+ * Thrown for layer or middleware options that cannot work (a bad prefix, a negative timeout):
+ * code `invalid_layer_options`, `data.option` names the option when one is to blame.
+ */
+export class LayerConfigError extends McpLayerError {
+  override readonly code = 'invalid_layer_options';
+  declare readonly data: { option?: string };
+
+  constructor(message: string, option?: string) {
+    super(message, { data: option === undefined ? {} : { option } });
   }
 }
 
 export function validatePrefix(prefix: string): string {
   if (!PREFIX_PATTERN.test(prefix)) {
-    throw new LayerConfigError('Invalid prefix: use at most 64 of A-Z a-z 0-9 _ . -');
+    throw new LayerConfigError('Invalid prefix: use at most 64 of A-Z a-z 0-9 _ . -', 'prefix');
   }
   return prefix;
 }

@@ -84,8 +84,10 @@ export class CachingMiddleware {
   constructor(options: CachingOptions = {}) {
     this.ttl = options.ttl ?? 60;
     this.maxsize = options.maxsize ?? 256;
-    if (!(this.ttl >= 0)) throw new LayerConfigError('CachingMiddleware ttl must be 0 or more seconds');
-    if (!(this.maxsize >= 0)) throw new LayerConfigError('CachingMiddleware maxsize must not be negative');
+    if (!(this.ttl >= 0))
+      throw new LayerConfigError('CachingMiddleware ttl must be 0 or more seconds', 'ttl');
+    if (!(this.maxsize >= 0))
+      throw new LayerConfigError('CachingMiddleware maxsize must not be negative', 'maxsize');
     this.predicate = options.predicate;
     this.cacheResources = options.cacheResources ?? false;
     this.middleware = (info, next) => this.handle(info, next);

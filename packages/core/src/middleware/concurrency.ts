@@ -27,7 +27,8 @@ interface Waiter {
 }
 
 function positiveInteger(value: number, what: string): number {
-  if (!Number.isInteger(value) || value < 1) throw new LayerConfigError(`${what} must be a positive integer`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new LayerConfigError(`${what} must be a positive integer`, what);
   return value;
 }
 
@@ -48,7 +49,7 @@ export class ConcurrencyLimitMiddleware {
       options.perPrincipal === undefined ? undefined : positiveInteger(options.perPrincipal, 'perPrincipal');
     const timeout = options.queueTimeout === undefined ? 30 : options.queueTimeout;
     if (timeout !== null && !(timeout >= 0))
-      throw new LayerConfigError('queueTimeout must be null or 0 or more seconds');
+      throw new LayerConfigError('queueTimeout must be null or 0 or more seconds', 'queueTimeout');
     this.queueTimeout = timeout;
     this.kinds = new Set(options.kinds ?? ['tool']);
     this.middleware = (info, next) => this.handle(info, next);

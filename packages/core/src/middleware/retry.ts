@@ -102,8 +102,8 @@ export class RetryMiddleware {
     this.retries = options.retries ?? 2;
     this.backoff = options.backoff ?? 0.5;
     if (!Number.isInteger(this.retries) || this.retries < 0)
-      throw new LayerConfigError('retries must be an integer of 0 or more');
-    if (!(this.backoff >= 0)) throw new LayerConfigError('backoff must be 0 or more seconds');
+      throw new LayerConfigError('retries must be an integer of 0 or more', 'retries');
+    if (!(this.backoff >= 0)) throw new LayerConfigError('backoff must be 0 or more seconds', 'backoff');
     this.retryOn = toPredicate(options.retryOn);
     this.retryCodes = new Set(options.retryCodes ?? [StringErrorCode.Timeout]);
     this.middleware = (info, next) => this.handle(info, next);

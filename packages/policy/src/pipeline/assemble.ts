@@ -4,7 +4,7 @@
  */
 import type { RuleConfig } from '../schema/config.js';
 import type { TransformHintSet } from './hints.js';
-import { canonicalType, deepMerge, type NormalizedSpec, normalizeSpec } from './specs.js';
+import { canonicalType, deepMerge, type NormalizedSpec, normalizePolicySpec } from './specs.js';
 
 export interface PolicyTransforms {
   transforms: readonly NormalizedSpec[];
@@ -80,7 +80,7 @@ export function assembleOutput(
   let options: Record<string, Record<string, unknown>> = policy.transformOptions;
   let honor = policy.honorHints;
   for (const rule of rules) {
-    const extra = rule.transforms.map(normalizeSpec);
+    const extra = rule.transforms.map(normalizePolicySpec);
     if (rule.transforms_mode === 'replace') specs = extra;
     else if (rule.transforms_mode === 'prepend') specs = [...extra, ...specs];
     else specs = [...specs, ...extra];
@@ -99,7 +99,7 @@ export function assembleInput(
   output: { honorHints: boolean; needsDepseudonymizer: boolean },
 ): NormalizedSpec[] {
   let specs: NormalizedSpec[] = [...policy.inputTransforms];
-  for (const rule of rules) specs.push(...rule.input_transforms.map(normalizeSpec));
+  for (const rule of rules) specs.push(...rule.input_transforms.map(normalizePolicySpec));
   const honor = output.honorHints;
   if (honor) {
     specs = specs.filter((s) => !hints.skipInput.has(s.type) && !hints.skipInput.has(s.id));

@@ -2,7 +2,7 @@
 
 import { isDict } from '../load/merge.js';
 import type { TransformSpecInput } from '../schema/config.js';
-import { canonicalType, type NormalizedSpec, normalizeSpec } from './specs.js';
+import { canonicalType, type NormalizedSpec, normalizePolicySpec } from './specs.js';
 
 export interface TransformHintSet {
   /** Output transforms to remove, by canonical type or id; `all` removes every one. */
@@ -61,5 +61,5 @@ export function readHints(hints: Record<string, unknown> | undefined): Transform
 
 function asSpecs(value: unknown): NormalizedSpec[] {
   if (!Array.isArray(value)) return [];
-  return value.map((spec) => normalizeSpec(spec as TransformSpecInput));
+  return value.map((spec) => normalizePolicySpec(spec as TransformSpecInput));
 }

@@ -24,7 +24,7 @@ import {
   type TransformContext,
 } from '@cloudg/privacy';
 import { primitiveOf } from '../decide/primitive.js';
-import { TransformSpecError } from '../errors.js';
+import { InvalidTransformError } from '../errors.js';
 import type { NormalizedSpec } from './specs.js';
 
 /** A vault that may rewrite its file after a pass that issued pseudonyms. */
@@ -126,7 +126,7 @@ export class PolicyPipeline implements TransformPipeline {
 /**
  * Builds specs into privacy pipelines, reusing each built transform for every pipeline with the
  * same spec (transforms keep no state between calls beyond caches). Failures (an unknown type, a
- * bad option) become a TransformSpecError naming where the specs came from.
+ * bad option) become a InvalidTransformError naming where the specs came from.
  */
 export class TransformCache {
   private readonly built = new Map<string, Transform>();
@@ -155,7 +155,7 @@ export class TransformCache {
       transform = buildTransform({ type: spec.type, id: spec.id, options: spec.options }, this.context);
     } catch (error) {
       if (error instanceof PrivacyError) {
-        throw new TransformSpecError(
+        throw new InvalidTransformError(
           `Invalid transform in ${where}: ${error.message}`,
           { where, code: error.code, ...error.data },
           error,

@@ -3,18 +3,16 @@
  * types (reordering aliases, merging options, honouring hints) before @cloudg/privacy builds them;
  * a type nobody registered passes through here and fails when it is built.
  */
-import { canonicalName, resolveTransformType } from '@cloudg/privacy';
-import { TransformSpecError } from '../errors.js';
+import { canonicalName, type NormalizedSpec, resolveTransformType } from '@cloudg/privacy';
+import { InvalidTransformError } from '../errors.js';
 import { isDict } from '../load/merge.js';
 import type { TransformSpecInput } from '../schema/config.js';
 
-export interface NormalizedSpec {
-  /** Canonical type name (`redact`, `sanitize`...). Unregistered names pass through lower-cased. */
-  type: string;
-  /** Defaults to the type. */
-  id: string;
-  options: Record<string, unknown>;
-}
+/**
+ * The normal form is @cloudg/privacy's `NormalizedSpec` (canonical type, id defaulting to the
+ * type, options); here an unregistered type passes through lower-cased instead of failing.
+ */
+export type { NormalizedSpec };
 
 /** The canonical type of a transform name or alias, as @cloudg/privacy's registry knows it. */
 export function canonicalType(name: string): string {
@@ -23,14 +21,14 @@ export function canonicalType(name: string): string {
 
 const SPEC_KEYS = new Set(['type', 'transform', 'name', 'id', 'options']);
 
-export function normalizeSpec(spec: TransformSpecInput): NormalizedSpec {
+export function normalizePolicySpec(spec: TransformSpecInput): NormalizedSpec {
   if (typeof spec === 'string') {
     const type = canonicalType(spec);
     return { type, id: type, options: {} };
   }
   const raw = spec.type ?? spec.transform ?? spec.name;
   if (typeof raw !== 'string' || raw === '') {
-    throw new TransformSpecError("A transform mapping needs 'type'");
+    throw new InvalidTransformError("A transform mapping needs 'type'");
   }
   const type = canonicalType(raw);
   const options: Record<string, unknown> = {};

@@ -3,20 +3,26 @@
  * scalars, `#` comments. Anything else is refused, so the package needs no YAML dependency;
  * use JSON files for richer content.
  */
+import { PrivacyError } from '../errors.js';
 
-export class MiniYamlError extends Error {}
+/** A line the YAML subset cannot read; `data.line` says which. */
+export class MiniYamlError extends PrivacyError {
+  constructor(problem: string, line: number) {
+    super('bad_alias_file', `${problem} on line ${line}`, { line });
+  }
+}
 
 function scalar(raw: string, line: number): string {
   const t = raw.trim();
   if (t.startsWith('"')) {
-    if (!t.endsWith('"') || t.length < 2) throw new MiniYamlError(`unterminated string on line ${line}`);
+    if (!t.endsWith('"') || t.length < 2) throw new MiniYamlError('unterminated string', line);
     return JSON.parse(t) as string;
   }
   if (t.startsWith("'")) {
-    if (!t.endsWith("'") || t.length < 2) throw new MiniYamlError(`unterminated string on line ${line}`);
+    if (!t.endsWith("'") || t.length < 2) throw new MiniYamlError('unterminated string', line);
     return t.slice(1, -1).replace(/''/g, "'");
   }
-  if (/^[[{&*!|>-]/.test(t)) throw new MiniYamlError(`unsupported YAML syntax on line ${line}`);
+  if (/^[[{&*!|>-]/.test(t)) throw new MiniYamlError('unsupported YAML syntax', line);
   return t;
 }
 
@@ -43,7 +49,7 @@ export function parseMiniYaml(text: string): Record<string, unknown> {
     const indent = line.length - line.trimStart().length;
     const body = line.trim();
     const m = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^:]+?)\s*:(?:\s+(.*))?$/.exec(body);
-    if (!m) throw new MiniYamlError(`unsupported YAML syntax on line ${n + 1}`);
+    if (!m) throw new MiniYamlError('unsupported YAML syntax', n + 1);
     const key = scalar(m[1]!, n + 1);
     while (stack.length > 1 && indent <= stack[stack.length - 1]!.indent) stack.pop();
     const parent = stack[stack.length - 1]!.map;

@@ -1,7 +1,8 @@
 /**
- * Errors raised by the token vault. Messages never quote values or key material; details go
- * in `data`.
+ * Errors raised by the token vault, under the package's `PrivacyError`. Messages never quote
+ * values or key material; details go in `data`.
  */
+import { PrivacyError } from '../errors.js';
 
 export type VaultErrorCode = 'vault_config' | 'vault_format' | 'vault_authentication' | 'vault_io';
 
@@ -11,14 +12,11 @@ export interface VaultErrorOptions {
 }
 
 /** Base class of vault errors. */
-export class VaultError extends Error {
-  readonly code: VaultErrorCode = 'vault_format';
-  readonly data: Record<string, unknown>;
+export class VaultError extends PrivacyError {
+  override readonly code: VaultErrorCode = 'vault_format';
 
   constructor(message: string, options: VaultErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = new.target.name;
-    this.data = options.data ?? {};
+    super('vault_format', message, options.data ?? {}, { cause: options.cause });
   }
 }
 

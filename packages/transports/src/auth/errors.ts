@@ -1,11 +1,11 @@
-/** A token spec or auth option that cannot work; raised before a server starts. */
-export class AuthConfigError extends Error {
-  readonly code = 'invalid_auth_config';
-  readonly data: Record<string, unknown> | undefined;
+import { McpLayerError } from '@cloudg/core';
 
-  constructor(message: string, data?: Record<string, unknown>) {
-    super(message);
-    this.name = 'AuthConfigError';
-    this.data = data;
+/** A token spec or auth option that cannot work; raised before a server starts. */
+export class AuthConfigError extends McpLayerError {
+  override readonly code = 'invalid_auth_config';
+  declare readonly data: Record<string, unknown>;
+
+  constructor(message: string, data: Record<string, unknown> = {}) {
+    super(message, { data });
   }
 }

@@ -1,11 +1,14 @@
 /** Reading a request body under a size cap (Content-Length or chunked). */
 import type { IncomingMessage } from 'node:http';
+import { McpLayerError } from '@cloudg/core';
 
-export class BodyTooLargeError extends Error {
-  readonly code = 'body_too_large';
+/** A body above the cap (`data.limit` bytes); answered with 413. */
+export class BodyTooLargeError extends McpLayerError {
+  override readonly code = 'body_too_large';
+  declare readonly data: { limit: number };
+
   constructor(readonly limit: number) {
-    super('Request body too large');
-    this.name = 'BodyTooLargeError';
+    super('Request body too large', { data: { limit } });
   }
 }
 

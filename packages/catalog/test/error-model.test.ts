@@ -1,0 +1,38 @@
+/** One error model: the catalog's errors are core's `McpLayerError`, each with a code and data. */
+import { McpLayerError } from '@cloudg/core';
+import { describe, expect, it } from 'vitest';
+import * as catalog from '../src/index.js';
+
+const samples: Record<string, () => Error> = {
+  CloudgConfigError: () => catalog.CloudgConfigError.invalid([{ path: 'aws.regon', message: 'unknown key' }]),
+  NoDatasetError: () => catalog.NoDatasetError.unknown('prod', ['sample']),
+  ReferenceNotFoundError: () => new catalog.ReferenceNotFoundError('No asset matches the reference.'),
+  DatasetExistsError: () => new catalog.DatasetExistsError('sample', 'sample-2'),
+  WorkspaceConfigError: () => new catalog.WorkspaceConfigError('No usable allowed root'),
+};
+
+describe('the error model', () => {
+  it('covers every error class the entry point exports', () => {
+    const exported = Object.entries(catalog)
+      .filter(([, value]) => typeof value === 'function' && value.prototype instanceof Error)
+      .map(([name]) => name);
+    for (const name of exported) expect(Object.keys(samples)).toContain(name);
+  });
+
+  it.each(Object.entries(samples))('%s is an McpLayerError with a code and data', (name, make) => {
+    const error = make() as McpLayerError;
+    expect(error).toBeInstanceOf(McpLayerError);
+    expect(error.name).toBe(name);
+    expect(['number', 'string']).toContain(typeof error.code);
+    expect('data' in error).toBe(true);
+  });
+
+  it('keeps the documented codes', () => {
+    expect(samples.CloudgConfigError?.()).toMatchObject({
+      code: 'invalid_config',
+      data: { problems: [{ path: 'aws.regon', message: 'unknown key' }] },
+    });
+    expect(samples.NoDatasetError?.()).toMatchObject({ code: -32602 });
+    expect(samples.DatasetExistsError?.()).toMatchObject({ code: -32602, data: { existing: 'sample' } });
+  });
+});
