@@ -84,7 +84,12 @@ export async function serve(server: ServerLayer, options: ServeOptions = {}): Pr
   server.layer.logger.level = PINO_LEVELS[(options.logLevel ?? 'WARNING').toUpperCase()] ?? 'warn';
 
   const stop = new AbortController();
-  const onSignal = () => stop.abort();
+  const onAbort = () => stop.abort();
+  let signalled = false;
+  const onSignal = () => {
+    signalled = true;
+    stop.abort();
+  };
   const handleSignals = options.handleSignals ?? true;
   if (handleSignals) {
     // `on`, not `once`: a second signal while shutting down (a terminal's Ctrl-C reaches both a
@@ -97,7 +102,7 @@ export async function serve(server: ServerLayer, options: ServeOptions = {}): Pr
   const external = options.signal;
   if (external) {
     if (external.aborted) stop.abort();
-    else external.addEventListener('abort', onSignal, { once: true });
+    else external.addEventListener('abort', onAbort, { once: true });
   }
   const stopped = new Promise<void>((resolve) =>
     stop.signal.addEventListener('abort', () => resolve(), { once: true }),
@@ -141,12 +146,17 @@ export async function serve(server: ServerLayer, options: ServeOptions = {}): Pr
     await stopped;
     await running.close();
   } finally {
-    if (handleSignals) {
+    // After a signal the process is on its way out: the handlers stay, so a repeated signal that
+    // arrives after serving ended (while the vault is saved, or before the event loop drains)
+    // still finds them instead of Node's default, which would kill the process mid-exit. Signal
+    // handlers do not keep the event loop alive. Serving that ended otherwise (end of input,
+    // `options.signal`) gives the signals back, since the process may go on.
+    if (handleSignals && !signalled) {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       process.off('SIGHUP', onSignal);
     }
-    external?.removeEventListener('abort', onSignal);
+    external?.removeEventListener('abort', onAbort);
     try {
       const saved = server.close();
       if (saved) server.layer.logger.info({ path: saved }, 'pseudonym vault saved');
