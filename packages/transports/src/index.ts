@@ -28,6 +28,7 @@ export {
   type RunningHttpServer,
   serveHttp,
 } from './http/httpServer.js';
+export type { HttpMetrics, HttpMetricsOptions } from './http/metrics.js';
 export { decodeHeaderValue } from './http/modernHeaders.js';
 export { HTTP_DEFAULTS, type HttpServerOptions } from './http/options.js';
 export { ProtocolError } from './jsonrpc/errors.js';
@@ -46,6 +47,12 @@ export { DEFAULT_PAGE_SIZE, decodeCursor, encodeCursor, type ListKind, paginate 
 export { DEFAULT_MAX_BATCH_ITEMS, DEFAULT_MAX_BATCH_RESPONSE_BYTES } from './protocol/batchLimits.js';
 export { MetaKeys } from './protocol/envelope.js';
 export { negotiateVersion } from './protocol/negotiate.js';
+export {
+  type RequestOutcome,
+  requestOutcome,
+  type TraceCarrier,
+  type TracingOptions,
+} from './protocol/observe.js';
 export { type CacheScope, McpProtocolServer, type ProtocolOptions } from './protocol/server.js';
 export {
   type HandleOptions,

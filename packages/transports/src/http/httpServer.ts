@@ -22,6 +22,7 @@ import { Cors } from './cors.js';
 import { headerValue } from './headerValue.js';
 import { isLoopbackAddress, OriginHostGuard } from './hostHeaderGuard.js';
 import { LegacySseEndpoints } from './legacySse.js';
+import { HttpMetrics } from './metrics.js';
 import { checkModernHeaders } from './modernHeaders.js';
 import { type HttpServerOptions, type ResolvedHttpOptions, resolveHttpOptions } from './options.js';
 import { checkParamHeaders, paramHeaders } from './paramHeaders.js';
@@ -61,6 +62,11 @@ export class McpHttpServer {
   private bound: BoundAddress | undefined;
   /** How many requests run at once, and how long the rest may wait (see admission.ts). */
   readonly admission: RequestAdmission;
+  /** Prometheus metrics, when `options.metrics` asked for them. */
+  readonly metrics: HttpMetrics | undefined;
+  private readonly ready: (() => boolean) | undefined;
+  /** Set once closing begins: the readiness check answers 503 from then on. */
+  private stopping = false;
 
   constructor(layer: Layer<unknown>, options: HttpServerOptions = {}) {
     this.options = resolveHttpOptions(options);
@@ -88,6 +94,14 @@ export class McpHttpServer {
       maxInFlight: this.options.maxInFlightRequests,
       maxQueueWaitMs: this.options.maxQueueWaitMs,
     });
+    this.ready = options.ready;
+    this.metrics = options.metrics
+      ? new HttpMetrics(options.metrics, {
+          sessions: () => this.store.size,
+          inFlight: () => this.admission.inFlight,
+          waiting: () => this.admission.waiting,
+        })
+      : undefined;
     this.httpServer = createServer(
       {
         maxHeaderSize: this.options.maxHeaderBytes,
@@ -95,6 +109,7 @@ export class McpHttpServer {
       },
       (req, res) => {
         this.responding.set(req.socket, res);
+        this.metrics?.track(req, res);
         this.handle(req, res).catch((error: unknown) => {
           layer.logger.error({ err: error }, 'HTTP request failed');
           if (!res.headersSent) sendRpcError(res, 500, 'Internal error', { code: ErrorCode.InternalError });
@@ -156,8 +171,22 @@ export class McpHttpServer {
     return this.bound;
   }
 
+  /** Whether the readiness check answers 200: not closing, and the application says it is ready. */
+  get isReady(): boolean {
+    return !this.stopping && (this.ready?.() ?? true);
+  }
+
+  /**
+   * Report not ready (503 on the readiness check) from now on, while still serving: tells a load
+   * balancer to stop sending requests before `close()`. `close()` does this first itself.
+   */
+  markStopping(): void {
+    this.stopping = true;
+  }
+
   /** End listen streams gracefully, close sessions and sockets, stop listening. */
   async close(): Promise<void> {
+    this.markStopping();
     this.protocol.endListens();
     // Let the listen requests write their final results before the sockets go.
     await new Promise((resolve) => setImmediate(resolve));
@@ -187,6 +216,12 @@ export class McpHttpServer {
     if (pathname === this.options.healthPath && req.method === 'GET') {
       return sendJson(res, 200, { status: 'ok' });
     }
+    if (pathname === this.options.readyPath && req.method === 'GET') {
+      if (this.isReady) return sendJson(res, 200, { status: 'ready' });
+      return sendJson(res, 503, { status: this.stopping ? 'stopping' : 'starting' }, { 'Retry-After': '1' });
+    }
+    const metrics = this.metrics && pathname === this.metrics.path ? this.metrics : undefined;
+    if (metrics?.public) return this.scrape(req, res, metrics);
 
     const tokenPrincipal = this.auth?.authenticate(headerValue(req.headers, 'authorization'));
     if (this.auth?.required && !tokenPrincipal) {
@@ -194,6 +229,7 @@ export class McpHttpServer {
         headers: { 'WWW-Authenticate': 'Bearer realm="cloudg-mcp"' },
       });
     }
+    if (metrics) return this.scrape(req, res, metrics);
     const principal = await this.principalFor(req, pathname, tokenPrincipal);
 
     if (pathname === this.options.path) {
@@ -214,6 +250,12 @@ export class McpHttpServer {
       }
     }
     return sendRpcError(res, 404, 'Not Found');
+  }
+
+  /** `GET /metrics`: the registry in the Prometheus text format. */
+  private scrape(req: IncomingMessage, res: ServerResponse, metrics: HttpMetrics): Promise<void> | void {
+    if (req.method !== 'GET') return sendEmpty(res, 405, { Allow: 'GET' });
+    return metrics.answer(res);
   }
 
   /** The caller: the resolver's answer, else the default order (the token's principal, else anonymous). */
@@ -330,7 +372,7 @@ export class McpHttpServer {
       return sendRpcError(res, 400, wire.message, { code: wire.code, id, data: wire.data });
     }
     const session = this.protocol.createSession({ transport: 'http', principal, register: false });
-    await respond(res, session, message, this.respondOptions(accepts, true));
+    await respond(res, session, message, this.respondOptions(accepts, true, req));
   }
 
   /** `Mcp-Param-*` headers of a 2026 `tools/call`, for a tool the caller can see. */
@@ -372,7 +414,7 @@ export class McpHttpServer {
         register: false,
         ...(initialize ? {} : { presetVersion: version ?? DEFAULT_HTTP_VERSION }),
       });
-      return respond(res, session, message, this.respondOptions(accepts, false));
+      return respond(res, session, message, this.respondOptions(accepts, false, req));
     }
 
     if (initialize) {
@@ -381,7 +423,7 @@ export class McpHttpServer {
       this.store.add(entry);
       const headers: Record<string, string> = { 'Mcp-Session-Id': entry.id };
       return respond(res, entry.session, message, {
-        ...this.respondOptions(accepts, false),
+        ...this.respondOptions(accepts, false, req),
         headers,
         onResult: (result) => {
           // A failed initialize leaves no session behind, and names none.
@@ -409,7 +451,7 @@ export class McpHttpServer {
     entry.touch();
     // The session was opened with this id and these roles; the request runs as the credential
     // that sent it, so a session never lends its creator's identity to a later caller.
-    await respond(res, entry.session, message, { ...this.respondOptions(accepts, false), principal });
+    await respond(res, entry.session, message, { ...this.respondOptions(accepts, false, req), principal });
     entry.touch();
   }
 
@@ -471,12 +513,14 @@ export class McpHttpServer {
     sendEmpty(res, 200);
   }
 
-  private respondOptions(accepts: Accepts, modern: boolean): RespondOptions {
+  private respondOptions(accepts: Accepts, modern: boolean, req: IncomingMessage): RespondOptions {
     return {
       accepts,
       modern,
       jsonResponse: this.options.jsonResponse,
       keepaliveMs: this.options.keepaliveIntervalMs,
+      // The headers carry the caller's W3C trace context; only read when tracing is on.
+      ...(this.protocol.tracing ? { carrier: req.headers } : {}),
     };
   }
 }

@@ -86,7 +86,8 @@ export class LegacySseEndpoints {
     sendEmpty(res, 202);
     sequencer.submit(message, async () => {
       try {
-        const result = await entry.session.handle(message, { principal });
+        const carrier = this.protocol.tracing ? { carrier: req.headers } : {};
+        const result = await entry.session.handle(message, { principal, ...carrier });
         if (result !== undefined) entry.send(result);
       } catch (error) {
         this.protocol.layer.logger.error({ err: error }, 'sse message failed');

@@ -2,6 +2,7 @@
 import type { PrincipalResolver } from '../auth/principalResolver.js';
 import type { TokenAuth } from '../auth/tokenAuth.js';
 import type { ProtocolOptions } from '../protocol/server.js';
+import type { HttpMetricsOptions } from './metrics.js';
 
 export interface HttpServerOptions extends ProtocolOptions {
   /** Bind address. Default `127.0.0.1`. */
@@ -14,7 +15,21 @@ export interface HttpServerOptions extends ProtocolOptions {
   transport?: 'http' | 'sse';
   ssePath?: string;
   messagePath?: string;
+  /** Liveness: `{"status": "ok"}` without a token. Default `/healthz`. */
   healthPath?: string;
+  /**
+   * Readiness, without a token: 200 `{"status": "ready"}` while the server takes requests, 503
+   * (`starting` until `ready` says so, `stopping` once closing begins). Default `/readyz`.
+   */
+  readyPath?: string;
+  /** Whether the application is ready (datasets loaded, say); asked on each readiness check. Default always. */
+  ready?: () => boolean;
+  /**
+   * Prometheus metrics: the server adds its HTTP metrics to `metrics.registry` and serves the
+   * whole registry at `metrics.path` (default `/metrics`), behind the bearer token check unless
+   * `metrics.public`. Off when absent.
+   */
+  metrics?: HttpMetricsOptions;
   /** Allowed `Origin` patterns, replacing the loopback default. */
   allowedOrigins?: string[];
   /** Allowed `Host` patterns; turns the Host check on for any bind. */
@@ -77,6 +92,7 @@ export interface ResolvedHttpOptions {
   ssePath: string;
   messagePath: string;
   healthPath: string;
+  readyPath: string;
   jsonResponse: boolean;
   stateless: boolean;
   maxBodyBytes: number;
@@ -99,6 +115,7 @@ export const HTTP_DEFAULTS = {
   ssePath: '/sse',
   messagePath: '/messages/',
   healthPath: '/healthz',
+  readyPath: '/readyz',
   maxBodyBytes: 4 * 1024 * 1024,
   maxHeaderBytes: 64 * 1024,
   sessionIdleTimeoutMs: 3600_000,
@@ -129,6 +146,7 @@ export function resolveHttpOptions(options: HttpServerOptions): ResolvedHttpOpti
     ssePath: options.ssePath ?? HTTP_DEFAULTS.ssePath,
     messagePath: options.messagePath ?? HTTP_DEFAULTS.messagePath,
     healthPath: options.healthPath ?? HTTP_DEFAULTS.healthPath,
+    readyPath: options.readyPath ?? HTTP_DEFAULTS.readyPath,
     jsonResponse: options.jsonResponse ?? false,
     stateless: options.stateless ?? false,
     maxBodyBytes: options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes,

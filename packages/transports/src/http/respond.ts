@@ -7,6 +7,7 @@ import { ErrorCode, type Principal } from '@cloudg/core';
 import { isErrorResponse, isObject, isValidId, looksLikeRequest } from '../jsonrpc/messages.js';
 import { isBatchLimitRefusal } from '../protocol/batchLimits.js';
 import { findMethod } from '../protocol/methods.js';
+import type { TraceCarrier } from '../protocol/observe.js';
 import type { HandleResult, Session } from '../protocol/session.js';
 import type { Accepts } from './accept.js';
 import { sendEmpty, sendJson, sendRpcError } from './responses.js';
@@ -25,6 +26,8 @@ export interface RespondOptions {
   principal?: Principal;
   /** Called with the result before it is written (for example to drop a failed session). */
   onResult?: (result: HandleResult) => void;
+  /** The request's headers, for the W3C trace context when tracing is on. */
+  carrier?: TraceCarrier;
 }
 
 function statusOf(result: HandleResult, modern: boolean): number {
@@ -44,7 +47,10 @@ export async function respond(
   options: RespondOptions,
 ): Promise<void> {
   const { accepts, modern } = options;
-  const principal = options.principal === undefined ? {} : { principal: options.principal };
+  const principal = {
+    ...(options.principal === undefined ? {} : { principal: options.principal }),
+    ...(options.carrier === undefined ? {} : { carrier: options.carrier }),
+  };
   const headers = options.headers ?? {};
   const items = Array.isArray(message) ? message : [message];
   const single = !Array.isArray(message) && looksLikeRequest(message);

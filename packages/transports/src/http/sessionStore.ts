@@ -100,6 +100,11 @@ export class SessionStore {
     return this.sessions.size >= this.maxSessions;
   }
 
+  /** Live sessions. */
+  get size(): number {
+    return this.sessions.size;
+  }
+
   /** Live sessions of one principal id. */
   countOf(principalId: string): number {
     return this.byPrincipal.get(principalId)?.size ?? 0;

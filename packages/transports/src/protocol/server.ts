@@ -8,6 +8,7 @@ import { checkLimit, DEFAULT_MAX_BATCH_ITEMS, DEFAULT_MAX_BATCH_RESPONSE_BYTES }
 import { serverInfo } from './capabilities.js';
 import { type ChangeEvent, expandChange } from './changes.js';
 import type { ListenStream } from './listen.js';
+import type { TracingOptions } from './observe.js';
 import { Session, type SessionInit } from './session.js';
 
 export type CacheScope = 'public' | 'private';
@@ -30,6 +31,11 @@ export interface ProtocolOptions {
    * requests are cancelled and the batch gets one error instead. Default 16 MiB.
    */
   maxBatchResponseBytes?: number;
+  /**
+   * OpenTelemetry tracing: a span per request, its parent taken from `params._meta` or the
+   * transport's headers (`traceparent`). Off when absent.
+   */
+  tracing?: TracingOptions;
 }
 
 export class McpProtocolServer {
@@ -41,6 +47,7 @@ export class McpProtocolServer {
   readonly title: string | undefined;
   readonly maxBatchItems: number;
   readonly maxBatchResponseBytes: number;
+  readonly tracing: TracingOptions | undefined;
   /** Open `subscriptions/listen` requests. */
   readonly listens = new Set<ListenStream>();
   private readonly sessions = new Set<Session>();
@@ -61,6 +68,7 @@ export class McpProtocolServer {
       options.maxBatchResponseBytes ?? DEFAULT_MAX_BATCH_RESPONSE_BYTES,
       'maxBatchResponseBytes',
     );
+    this.tracing = options.tracing;
     this.stopListening = layer.onChange((kind, uri) => {
       for (const event of expandChange(kind, uri)) this.dispatch(event);
     });

@@ -30,6 +30,13 @@ import type { ChangeEvent } from './changes.js';
 import { type Envelope, hasEnvelope, MetaKeys, readEnvelope } from './envelope.js';
 import { findMethod } from './methods.js';
 import { allowsBatches } from './negotiate.js';
+import {
+  observeRequest,
+  type RequestObservation,
+  requestOutcome,
+  resultOutcome,
+  type TraceCarrier,
+} from './observe.js';
 import type { RequestContext } from './requestContext.js';
 import type { McpProtocolServer } from './server.js';
 import { CACHEABLE_METHODS, type Era, MODERN_VERSION } from './versions.js';
@@ -57,9 +64,20 @@ export interface HandleOptions {
   signal?: CancelSource;
   /** The caller of this message; the session's principal when not given. */
   principal?: Principal;
+  /** The transport's trace context carrier (HTTP headers), read when tracing is configured. */
+  carrier?: TraceCarrier;
 }
 
 export type HandleResult = JsonRpcResponse | JsonRpcResponse[] | undefined;
+
+/** The `cloudg/error_code` of a tool's error result, for the log line and span. */
+function errorCodeOf(result: Record<string, unknown>): number | string | undefined {
+  if (result.isError !== true) return undefined;
+  const meta = result._meta;
+  const code =
+    meta && typeof meta === 'object' ? (meta as Record<string, unknown>)['cloudg/error_code'] : undefined;
+  return typeof code === 'number' || typeof code === 'string' ? code : undefined;
+}
 
 export class Session {
   readonly server: McpProtocolServer;
@@ -224,15 +242,27 @@ export class Session {
     }
     running.push(cancellation);
     let era: Era = 'legacy';
+    const principal = options.principal ?? this.principal;
+    let observed: RequestObservation | undefined;
     try {
       const envelope = this.route(method, params);
       era = this.era ?? 'legacy';
+      observed = observeRequest(this.server.layer.logger, this.server.tracing, {
+        method,
+        params,
+        id,
+        principal,
+        transport: this.transport,
+        era,
+        protocolVersion: this.protocolVersion,
+        carrier: options.carrier,
+      });
       const handler = findMethod(era, method);
       if (!handler) throw methodNotFound(method);
       const sink = options.sink ?? this.send;
       const rc: RequestContext = {
         session: this,
-        principal: options.principal ?? this.principal,
+        principal,
         id,
         method,
         params,
@@ -243,13 +273,35 @@ export class Session {
           if (!cancellation.aborted) sink?.(msg);
         },
       };
-      const result = await handler(rc);
+      const result = observed ? await observed.run(async () => handler(rc)) : await handler(rc);
       // A cancelled request gets no response, whatever the handler made of the abort.
-      if (cancellation.aborted) return undefined;
+      if (cancellation.aborted) {
+        observed?.end('cancelled');
+        return undefined;
+      }
+      observed?.end(resultOutcome(result), errorCodeOf(result));
       return resultResponse(id, era === 'modern' ? this.stamp(method, result) : result);
     } catch (error) {
-      if (cancellation.aborted || error instanceof CancelledError) return undefined;
-      return errorResponse(id, this.toErrorObject(error, method, params, era));
+      if (cancellation.aborted || error instanceof CancelledError) {
+        observed?.end('cancelled');
+        return undefined;
+      }
+      const wire = this.toErrorObject(error, method, params, era);
+      // A request refused before routing (a bad envelope) is observed from here.
+      (
+        observed ??
+        observeRequest(this.server.layer.logger, this.server.tracing, {
+          method,
+          params,
+          id,
+          principal,
+          transport: this.transport,
+          era: this.era,
+          protocolVersion: this.protocolVersion,
+          carrier: options.carrier,
+        })
+      )?.end(requestOutcome(error), wire.code);
+      return errorResponse(id, wire);
     } finally {
       stopForwarding?.();
       running.splice(running.indexOf(cancellation), 1);
