@@ -154,4 +154,31 @@ describe('MetricsMiddleware', () => {
     registerMetricsResource(layer, new MetricsMiddleware());
     expect(events).toEqual(['resources']);
   });
+
+  it('tells observers about every call it counts, with the spec and what was thrown', async () => {
+    const metrics = new MetricsMiddleware();
+    const layer = testLayer(metrics.middleware);
+    const seen: Array<[string, string, string, string]> = [];
+    const stop = metrics.observe((call) => {
+      seen.push([call.kind, call.name, call.spec.name, call.outcome]);
+      expect(call.durationMs).toBeGreaterThanOrEqual(0);
+      if (call.outcome === 'rejected') expect(call.error).toBeInstanceOf(AccessDeniedError);
+    });
+    metrics.observe(() => {
+      throw new Error('a broken exporter');
+    });
+    await layer.callTool('get_asset', { ref: 'a' });
+    await layer.callTool('forbidden');
+    await layer.callTool('crash');
+    await layer.readResource('test://summary');
+    stop();
+    await layer.callTool('load_dataset');
+    expect(seen).toEqual([
+      ['tool', 'get_asset', 'get_asset', 'ok'],
+      ['tool', 'forbidden', 'forbidden', 'rejected'],
+      ['tool', 'crash', 'crash', 'error'],
+      ['resource', 'test://summary', 'summary', 'ok'],
+    ]);
+    expect(metrics.snapshot().calls).toBe(5);
+  });
 });

@@ -2,11 +2,12 @@
  * `MetricsMiddleware`: counts calls, errors and rejections and keeps latency per primitive;
  * `registerMetricsResource` serves the snapshot as `cloudg://metrics`.
  */
+import type { CallKind } from '../context.js';
 import { isMcpLayerError } from '../errors.js';
 import type { JsonObject } from '../json.js';
 import type { Layer } from '../layer/layer.js';
 import { Registry } from '../registry.js';
-import { defineResource, type ResourceSpec } from '../specs/index.js';
+import { type AnySpec, defineResource, type ResourceSpec } from '../specs/index.js';
 import type { AppAgnosticMiddleware } from './app-agnostic.js';
 import { isErrorResult, isoUtc, round2 } from './outcome.js';
 import type { CallInfo, CallResult, NextFn } from './types.js';
@@ -37,6 +38,19 @@ export interface MetricsSnapshot {
   rejected: number;
   /** Keyed `kind:name`, in sorted order. */
   by_primitive: Record<string, PrimitiveMetrics>;
+}
+
+/** One call as the metrics middleware counted it, for exporters (Prometheus, say) to observe. */
+export interface MetricsObservation {
+  kind: CallKind;
+  /** As in `CallInfo.name`: for resources the URI the caller read, which may name an asset. */
+  name: string;
+  /** The primitive called: its registered name, URI or URI template never carries caller data. */
+  spec: AnySpec<unknown>;
+  outcome: 'ok' | 'error' | 'rejected';
+  durationMs: number;
+  /** What the call threw, when it did. */
+  error?: unknown;
 }
 
 class PrimitiveStats {
@@ -87,23 +101,60 @@ export class MetricsMiddleware {
   private errors = 0;
   private rejected = 0;
   private readonly primitives = new Map<string, PrimitiveStats>();
+  private readonly observers = new Set<(call: MetricsObservation) => void>();
 
   constructor() {
     this.middleware = (info, next) => this.handle(info, next);
   }
 
+  /**
+   * Hear about every call as it is counted (the Prometheus exporter builds on this); returns a
+   * function that stops it. An observer that throws is ignored: counting goes on.
+   */
+  observe(observer: (call: MetricsObservation) => void): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
+  }
+
   private async handle<TApp>(info: CallInfo<TApp>, next: NextFn<TApp>): Promise<CallResult> {
     const started = performance.now();
     let outcome: 'ok' | 'error' | 'rejected' = 'ok';
+    let thrown: unknown;
     try {
       const result = await next(info);
       if (isErrorResult(result)) outcome = 'error';
       return result;
     } catch (error) {
       outcome = isMcpLayerError(error) ? 'rejected' : 'error';
+      thrown = error;
       throw error;
     } finally {
-      this.record(`${info.kind}:${info.name}`, performance.now() - started, outcome);
+      const ms = performance.now() - started;
+      this.record(`${info.kind}:${info.name}`, ms, outcome);
+      if (this.observers.size > 0) this.notify(info, outcome, ms, thrown);
+    }
+  }
+
+  private notify<TApp>(
+    info: CallInfo<TApp>,
+    outcome: MetricsObservation['outcome'],
+    ms: number,
+    error: unknown,
+  ) {
+    const call: MetricsObservation = {
+      kind: info.kind,
+      name: info.name,
+      spec: info.spec as AnySpec<unknown>,
+      outcome,
+      durationMs: ms,
+      ...(error === undefined ? {} : { error }),
+    };
+    for (const observer of this.observers) {
+      try {
+        observer(call);
+      } catch {
+        // An exporter's failure must not fail the call it measured.
+      }
     }
   }
 
