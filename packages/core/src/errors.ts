@@ -5,6 +5,7 @@
  * fails with (-32602, -31001...) and strings for everything else (`timeout`, `invalid_policy`,
  * `duplicate_spec`...). Messages never quote the caller's values; those travel in `data`.
  */
+import type { Content } from './content.js';
 
 /** JSON-RPC, MCP and cloudg error codes. */
 export const ErrorCode = {
@@ -30,17 +31,27 @@ export const StringErrorCode = {
 export interface McpLayerErrorOptions {
   data?: unknown;
   cause?: unknown;
+  /**
+   * What the model should see besides the message, as further content blocks of a tool's error
+   * result: close matches, candidates. They pass through the caller's output pipeline like any
+   * result, so build them from data (`structuredText`) for the pipeline to transform by key.
+   * Transports cannot carry them on a JSON-RPC error; keep the same facts in `data`.
+   */
+  hints?: readonly Content[];
 }
 
 /** Base class of every cloudg error. Code -32603 unless a subclass says otherwise. */
 export class McpLayerError extends Error {
   readonly code: number | string = ErrorCode.InternalError;
   readonly data: unknown;
+  /** Content blocks shown after the message in a tool's error result (see `McpLayerErrorOptions.hints`). */
+  readonly hints: readonly Content[];
 
   constructor(message: string, options: McpLayerErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.data = options.data;
+    this.hints = options.hints ?? [];
   }
 
   /**

@@ -24,9 +24,13 @@ export class ToolResult {
     this.meta = init.meta ?? {};
   }
 
-  /** An error result with one text block and the given `_meta` entries. */
-  static error(message: string, meta: Record<string, JsonValue> = {}): ToolResult {
-    return new ToolResult({ content: [textContent(message)], isError: true, meta });
+  /** An error result: the message as its first text block, then any `more` blocks, and the given `_meta` entries. */
+  static error(
+    message: string,
+    meta: Record<string, JsonValue> = {},
+    more: readonly Content[] = [],
+  ): ToolResult {
+    return new ToolResult({ content: [textContent(message), ...more], isError: true, meta });
   }
 
   /** The `cloudg/error_code` of an error result, if any. */

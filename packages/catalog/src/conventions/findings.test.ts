@@ -20,7 +20,7 @@ describe('finding references', () => {
       expect.objectContaining({
         code: -32602,
         message:
-          'No finding with that id in this dataset. 1 close match, see suggestions in the error data. Use list_findings to browse finding ids.',
+          'No finding with that id in this dataset. 1 close match is listed with this error. Use list_findings to browse finding ids.',
         data: {
           value: 'f-ssh',
           dataset: 'sample',

@@ -1,12 +1,14 @@
 import type { Dataset } from '../dataset/dataset.js';
 import type { Finding } from '../model/finding.js';
 import { ReferenceNotFoundError } from '../workspace/errors.js';
+import { listedHint, matchesPhrase } from './hints.js';
 
 const MAX_SUGGESTIONS = 5;
 
 /**
  * Resolve a finding reference: its `id`, else a scanner `source_finding_id` that exactly one
- * finding has. A miss suggests ids containing the text; the message never repeats it.
+ * finding has. A miss suggests ids containing the text, listed after the message as a second text
+ * block (and in `data.suggestions`); the message never repeats the text.
  */
 export function resolveFindingRef(dataset: Dataset, ref: string): Finding {
   const value = ref.trim();
@@ -22,18 +24,14 @@ export function resolveFindingRef(dataset: Dataset, ref: string): Finding {
         )
         .slice(0, MAX_SUGGESTIONS)
     : [];
-  const hint =
-    suggestions.length === 0
-      ? ''
-      : ` ${suggestions.length} close ${suggestions.length === 1 ? 'match' : 'matches'}, see suggestions in the error data.`;
+  const listed = suggestions.map((f) => ({ finding_id: f.id, dataset: dataset.name }));
   throw new ReferenceNotFoundError(
-    `No finding with that id in this dataset.${hint} Use list_findings to browse finding ids.`,
+    `No finding with that id in this dataset.${matchesPhrase(listed.length)} Use list_findings to browse finding ids.`,
     {
-      data: {
-        value: ref,
-        dataset: dataset.name,
-        suggestions: suggestions.map((f) => ({ finding_id: f.id, dataset: dataset.name })),
-      },
+      data: { value: ref, dataset: dataset.name, suggestions: listed },
+      hints: listed.length
+        ? [listedHint('Close matches (pass one finding_id)', { close_matches: listed })]
+        : [],
     },
   );
 }

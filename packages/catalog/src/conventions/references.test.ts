@@ -44,7 +44,7 @@ describe('asset references', () => {
     expect(error).toMatchObject({
       code: -32602,
       message:
-        'No asset matches the reference in this dataset. 5 close matches, see suggestions in the error data. Use find_assets(query=...) to search by name, ARN or tag.',
+        'No asset matches the reference in this dataset. 5 close matches are listed with this error. Use find_assets(query=...) to search by name, ARN or tag.',
       data: { value: 'web-3', dataset: 'sample' },
     });
     const suggestions = (error as ReferenceNotFoundError & { data: { suggestions: { id: string }[] } }).data

@@ -1,6 +1,7 @@
 import type { Dataset } from '../dataset/dataset.js';
 import type { CloudAsset } from '../model/asset.js';
 import { ReferenceNotFoundError } from '../workspace/errors.js';
+import { listedHint, matchesPhrase } from './hints.js';
 import { closeMatches } from './similarity.js';
 
 /** How an asset is named in suggestions and ambiguity candidates. */
@@ -64,37 +65,37 @@ export function findAsset(dataset: Dataset, ref: string): CloudAsset | null {
 /**
  * Resolve an asset reference (id, ARN or resource id, unique name, unique tail...) or fail with
  * ReferenceNotFoundError (-32602). The message never repeats the reference or other assets'
- * names: `data` holds `value`, `dataset` and either `suggestions` or `ambiguous` + `candidates`.
+ * names; the close matches (or, for an ambiguous reference, the candidates) follow it as a second
+ * text block built from data, which the caller's output pipeline transforms like any result
+ * (under `strict` they are pseudonyms). `data` holds `value`, `dataset` and either `suggestions`
+ * or `ambiguous` + `candidates`.
  */
 export function resolveAssetRef(dataset: Dataset, ref: string): CloudAsset {
   const result = dataset.indexes.matcher.match(ref);
   if (result.kind === 'found') return result.asset;
   if (result.kind === 'ambiguous') {
+    const candidates = result.assets.slice(0, MAX_SUGGESTIONS).map((a) => candidate(a));
     throw new ReferenceNotFoundError(
-      `The reference matches ${result.assets.length} assets in this dataset. Pass one of the ids listed in the error data (ambiguous), or a longer form such as the ARN.`,
+      `The reference matches ${result.assets.length} assets in this dataset. Pass the id of one of the candidates listed with this error as ref, or a longer form such as the ARN.`,
       {
         data: {
           value: ref,
           dataset: dataset.name,
           ambiguous: result.assets.map((a) => a.id),
-          candidates: result.assets.slice(0, MAX_SUGGESTIONS).map((a) => candidate(a)),
+          candidates,
         },
+        hints: [listedHint('Candidates (pass one id as ref)', { candidates })],
       },
     );
   }
-  const suggestions = suggestAssets(dataset, ref);
-  const hint =
-    suggestions.length === 0
-      ? ''
-      : ` ${suggestions.length} close ${suggestions.length === 1 ? 'match' : 'matches'}, see suggestions in the error data.`;
+  const suggestions = suggestAssets(dataset, ref).map((a) => candidate(a, dataset.name));
   throw new ReferenceNotFoundError(
-    `No asset matches the reference in this dataset.${hint} Use find_assets(query=...) to search by name, ARN or tag.`,
+    `No asset matches the reference in this dataset.${matchesPhrase(suggestions.length)} Use find_assets(query=...) to search by name, ARN or tag.`,
     {
-      data: {
-        value: ref,
-        dataset: dataset.name,
-        suggestions: suggestions.map((a) => candidate(a, dataset.name)),
-      },
+      data: { value: ref, dataset: dataset.name, suggestions },
+      hints: suggestions.length
+        ? [listedHint('Close matches (pass one id as ref)', { close_matches: suggestions })]
+        : [],
     },
   );
 }

@@ -1,4 +1,5 @@
 import { InvalidArgumentsError, McpLayerError, NotFoundError } from '@cloudg/core';
+import { listedHint } from '../conventions/hints.js';
 
 /**
  * Workspace errors. Messages never repeat the name or path the caller passed, nor the names of
@@ -14,11 +15,19 @@ export class NoDatasetError extends NotFoundError {
     );
   }
 
-  /** A name that is not loaded: the loaded names go in `data.datasets`. */
+  /**
+   * A name that is not loaded. The loaded names follow the message as a second text block (the
+   * caller's output pipeline transforms them, as it does dataset names in results) and go in
+   * `data.datasets`.
+   */
   static unknown(value: string, loaded: readonly string[]): NoDatasetError {
+    const datasets = loaded.map((dataset) => ({ dataset }));
     return new NoDatasetError(
-      `No such dataset. ${loaded.length} dataset(s) are loaded: see datasets in the error data, or call list_datasets.`,
-      { data: { value, datasets: loaded.map((dataset) => ({ dataset })) } },
+      `No such dataset. ${loaded.length} dataset(s) are loaded: they are listed with this error, or call list_datasets.`,
+      {
+        data: { value, datasets },
+        hints: datasets.length ? [listedHint('Loaded datasets (pass one as dataset)', { datasets })] : [],
+      },
     );
   }
 }

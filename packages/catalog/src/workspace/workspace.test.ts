@@ -170,7 +170,7 @@ describe('the dataset argument', () => {
     expect(error).toMatchObject({
       code: -32602,
       message:
-        'No such dataset. 2 dataset(s) are loaded: see datasets in the error data, or call list_datasets.',
+        'No such dataset. 2 dataset(s) are loaded: they are listed with this error, or call list_datasets.',
       data: { value: 'prod', datasets: [{ dataset: 'sample' }, { dataset: 'report' }] },
     });
   });

@@ -70,12 +70,12 @@ describe('prompt failures', () => {
     const unknownAsset = layer.getPrompt('investigate_asset', { ref: 'web-9' });
     await expect(unknownAsset).rejects.toBeInstanceOf(ReferenceNotFoundError);
     await expect(unknownAsset).rejects.toThrow(
-      'No asset matches the reference in this dataset. 5 close matches, see suggestions in the error data. Use find_assets(query=...) to search by name, ARN or tag.',
+      'No asset matches the reference in this dataset. 5 close matches are listed with this error. Use find_assets(query=...) to search by name, ARN or tag.',
     );
     const unknownDataset = layer.getPrompt('executive_summary', { dataset: 'nope' });
     await expect(unknownDataset).rejects.toBeInstanceOf(NoDatasetError);
     await expect(unknownDataset).rejects.toThrow(
-      'No such dataset. 3 dataset(s) are loaded: see datasets in the error data, or call list_datasets.',
+      'No such dataset. 3 dataset(s) are loaded: they are listed with this error, or call list_datasets.',
     );
   });
 

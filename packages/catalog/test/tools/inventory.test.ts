@@ -152,7 +152,9 @@ describe('find_assets', () => {
       data: [{ loc: 'limit', msg: 'Input should be less than or equal to 500', type: 'less_than_equal' }],
     });
     expect(await callError(layer, 'find_assets', { name: 'web-1' })).toEqual({
-      text: 'Invalid arguments: name: Extra inputs are not permitted',
+      text: `Invalid arguments: name: Extra inputs are not permitted. Valid arguments: ${Object.keys(
+        layer.getTool('find_assets').inputSchema.properties as object,
+      ).join(', ')}`,
       code: -32602,
       data: [{ loc: 'name', msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }],
     });
@@ -309,7 +311,7 @@ describe('get_asset', () => {
   it('suggests close assets for a reference that matches nothing, without echoing it', async () => {
     const error = await callError(layer, 'get_asset', { ref: 'web-3' });
     expect(error.text).toBe(
-      'No asset matches the reference in this dataset. 5 close matches, see suggestions in the error data. Use find_assets(query=...) to search by name, ARN or tag.',
+      'No asset matches the reference in this dataset. 5 close matches are listed with this error. Use find_assets(query=...) to search by name, ARN or tag.',
     );
     expect(error.code).toBe(-32602);
     const data = error.data as { value: string; dataset: string; suggestions: Record<string, unknown>[] };

@@ -47,7 +47,7 @@ describe('workspace resources', () => {
     await expect(layer.readResource('cloudg://datasets/nope/summary')).rejects.toMatchObject({
       code: -32602,
       message:
-        'No such dataset. 3 dataset(s) are loaded: see datasets in the error data, or call list_datasets.',
+        'No such dataset. 3 dataset(s) are loaded: they are listed with this error, or call list_datasets.',
       data: { value: 'nope' },
     });
   });
@@ -192,7 +192,7 @@ describe('asset resources', () => {
       name: 'ReferenceNotFoundError',
       code: -32602,
       message:
-        'No asset matches the reference in this dataset. 5 close matches, see suggestions in the error data. Use find_assets(query=...) to search by name, ARN or tag.',
+        'No asset matches the reference in this dataset. 5 close matches are listed with this error. Use find_assets(query=...) to search by name, ARN or tag.',
       data: { value: 'web-9', dataset: 'sample' },
     });
   });

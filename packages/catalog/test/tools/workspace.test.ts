@@ -228,7 +228,7 @@ describe('select_dataset, snapshot_dataset and unload_dataset', () => {
   it('fails on an unknown name with the loaded datasets in the error data', async () => {
     const { layer } = await sampleLayer({ report: true });
     expect(await callError(layer, 'select_dataset', { name: 'prod' })).toEqual({
-      text: 'No such dataset. 2 dataset(s) are loaded: see datasets in the error data, or call list_datasets.',
+      text: 'No such dataset. 2 dataset(s) are loaded: they are listed with this error, or call list_datasets.',
       code: -32602,
       data: { value: 'prod', datasets: [{ dataset: 'sample' }, { dataset: 'report' }] },
     });

@@ -135,7 +135,7 @@ export function jsonSchemaValidator(schema: JsonObject): JsonSchemaValidator {
         seen.add(key);
         issues.push(issue);
       }
-      throw new InvalidArgumentsError(invalidArgumentsMessage(issues), { data: issues });
+      throw new InvalidArgumentsError(invalidArgumentsMessage(issues, schema), { data: issues });
     },
   };
 }

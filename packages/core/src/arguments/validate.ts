@@ -169,9 +169,39 @@ export function issuesFromZod(
   return out;
 }
 
-/** The model-facing message: `Invalid arguments: loc: msg; loc: msg`. */
-export function invalidArgumentsMessage(issues: readonly ArgumentIssue[]): string {
-  return `Invalid arguments: ${issues.map((i) => (i.loc ? `${i.loc}: ${i.msg}` : i.msg)).join('; ')}`;
+/**
+ * The model-facing message: `Invalid arguments: loc: msg; loc: msg`. When a key is unknown and
+ * the schema is at hand, the names it accepts there follow (`. Valid arguments: a, b`), so a
+ * model that misspelt one can correct itself from the text alone.
+ */
+export function invalidArgumentsMessage(issues: readonly ArgumentIssue[], jsonSchema?: JsonObject): string {
+  const listed = issues.map((i) => (i.loc ? `${i.loc}: ${i.msg}` : i.msg)).join('; ');
+  return `Invalid arguments: ${listed}${validKeysHint(issues, jsonSchema)}`;
+}
+
+/** Where unknown keys were found, the property names the schema declares at that place. */
+function validKeysHint(issues: readonly ArgumentIssue[], jsonSchema: JsonObject | undefined): string {
+  if (!jsonSchema) return '';
+  const places = new Map<string, string[]>();
+  for (const issue of issues) {
+    if (issue.type !== 'extra_forbidden') continue;
+    const path = issue.loc.split('.').slice(0, -1);
+    const where = path.join('.');
+    if (places.has(where)) continue;
+    const node = schemaAt(
+      jsonSchema,
+      path.map((p) => (/^\d+$/.test(p) ? Number(p) : p)),
+    );
+    const properties = node?.properties;
+    if (properties && typeof properties === 'object' && !Array.isArray(properties)) {
+      places.set(where, Object.keys(properties));
+    }
+  }
+  return [...places]
+    .map(([where, keys]) =>
+      where === '' ? `. Valid arguments: ${keys.join(', ')}` : `. Valid keys of ${where}: ${keys.join(', ')}`,
+    )
+    .join('');
 }
 
 /** The arguments of a call as an object: none at all counts as `{}`, anything else is refused. */
@@ -198,5 +228,5 @@ export function validateArguments(
   const result = schema.safeParse(prepared);
   if (result.success) return result.data as Record<string, unknown>;
   const issues = issuesFromZod(result.error.issues, prepared, jsonSchema);
-  throw new InvalidArgumentsError(invalidArgumentsMessage(issues), { data: issues });
+  throw new InvalidArgumentsError(invalidArgumentsMessage(issues, jsonSchema), { data: issues });
 }

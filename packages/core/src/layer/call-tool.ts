@@ -43,7 +43,10 @@ export async function runCallTool<TApp>(
   } catch (error) {
     // Like any other invalid arguments, an answer the caller reads as a tool error.
     if (!isMcpLayerError(error)) throw error;
-    return errorResult(error.message, error.code, error.data, outputTarget(layer, spec, principal, request));
+    return errorResult(error.message, error.code, error.data, outputTarget(layer, spec, principal, request), {
+      hints: error.hints,
+      pretty: layer.prettyJson,
+    });
   }
   const info = layer.startCall('tool', spec.name, spec, args, principal, options);
   const chain = composeChain(layer.middleware, (i) => toolTerminal(layer, i));
@@ -51,7 +54,12 @@ export async function runCallTool<TApp>(
     return (await chain(info)) as ToolResult;
   } catch (error) {
     const target = outputTarget(layer, spec, principal, info.context);
-    if (isMcpLayerError(error)) return errorResult(error.message, error.code, error.data, target);
+    if (isMcpLayerError(error)) {
+      return errorResult(error.message, error.code, error.data, target, {
+        hints: error.hints,
+        pretty: layer.prettyJson,
+      });
+    }
     return handlerFailure(layer, spec, error, target);
   }
 }

@@ -288,12 +288,16 @@ function asObject(value: JsonValue): JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : { result: value };
 }
 
-/** An error result whose message and data went through the output pipeline. */
+/**
+ * An error result whose message, data and hint blocks went through the output pipeline. Hints
+ * follow the message as content blocks (text rendered from data is transformed by key).
+ */
 export async function errorResult(
   message: string,
   code: number | string,
   data: unknown,
   target: TransformTarget,
+  options: { hints?: readonly Content[]; pretty?: boolean } = {},
 ): Promise<ToolResult> {
   const msg = await applyPipeline(target, message);
   const meta: Record<string, JsonValue> = { [MetaKey.errorCode]: code };
@@ -303,5 +307,8 @@ export async function errorResult(
     meta[MetaKey.errorData] = toJsonable(run.value);
   }
   const text = typeof msg.value === 'string' ? msg.value : message;
-  return ToolResult.error(text, meta);
+  const hints = options.hints?.length
+    ? await transformContent(target, [...options.hints], {}, options.pretty ?? false)
+    : [];
+  return ToolResult.error(text, meta, hints);
 }

@@ -1,5 +1,12 @@
-import { type AnySpec, InvalidArgumentsError, McpLayerError, type Registry } from '@cloudg/core';
+import {
+  type AnySpec,
+  InvalidArgumentsError,
+  McpLayerError,
+  type Registry,
+  type ToolContext,
+} from '@cloudg/core';
 import * as z from 'zod';
+import { closeMatches } from '../../conventions/similarity.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { policyOf } from './introspection.js';
 
@@ -17,6 +24,19 @@ function parseSample(data: unknown, parseJson: boolean): unknown {
     // Plain text is a valid sample too.
     return data;
   }
+}
+
+/**
+ * A tool the caller cannot see. The message names the close matches among the tools the caller
+ * is shown (names from tools/list, never the value passed, which goes in `data.value`).
+ */
+function unknownTool(ctx: ToolContext<Workspace>, value: string): InvalidArgumentsError {
+  const visible = ctx.layer.listTools(ctx.principal).map((t) => ctx.layer.exposedName(t.name));
+  const close = closeMatches(value, visible, 3, 0.6);
+  const hint = close.length ? ` Did you mean ${close.join(', ')}?` : '';
+  return new InvalidArgumentsError(`Unknown tool.${hint} Pass a tool name as tools/list shows it.`, {
+    data: { value, close_matches: close },
+  });
 }
 
 export function registerPreviewTransform(registry: Registry<Workspace>): void {
@@ -45,11 +65,7 @@ export function registerPreviewTransform(registry: Registry<Workspace>): void {
       let spec: AnySpec | undefined;
       if (args.tool) {
         const found = ctx.layer.registry.tools.get(ctx.layer.internalName(args.tool));
-        if (!found || !ctx.layer.isVisible(found, ctx.principal)) {
-          throw new InvalidArgumentsError('Unknown tool. Pass a tool name as tools/list shows it.', {
-            data: { value: args.tool },
-          });
-        }
+        if (!found || !ctx.layer.isVisible(found, ctx.principal)) throw unknownTool(ctx, args.tool);
         spec = found as AnySpec;
       }
       const sample = parseSample(args.data, args.parse_json);

@@ -264,7 +264,15 @@ describe('privacy tools', () => {
       expect(result.isError).toBe(true);
       expect(result.errorCode).toBe(-32602);
       expect((result.content[0] as { text: string }).text).not.toContain('no_such_tool');
-      expect(result.meta['cloudg/error_data']).toEqual({ value: 'no_such_tool' });
+      expect(result.meta['cloudg/error_data']).toEqual({ value: 'no_such_tool', close_matches: [] });
+    });
+
+    it('preview_transform names the close matches among the visible tools in its message', async () => {
+      const result = await layer.callTool('preview_transform', { data: {}, tool: 'list_detector' });
+      expect(result.isError).toBe(true);
+      expect((result.content[0] as { text: string }).text).toBe(
+        'Unknown tool. Did you mean list_detectors? Pass a tool name as tools/list shows it.',
+      );
     });
 
     it('list_detectors, privacy_audit_log and reveal_token have nothing to show', async () => {
