@@ -23,7 +23,9 @@ import {
   registerMetricsResource,
 } from '@cloudg/core';
 import { Policy, type PolicySourceValue } from '@cloudg/policy';
-import { parseDatasetSpec } from './dataset-spec.js';
+import type { Registry as PrometheusRegistry } from 'prom-client';
+import { DatasetSpecError, parseDatasetSpec } from './dataset-spec.js';
+import { createPrometheusRegistry } from './prometheus.js';
 import { readOnlyRegistry } from './read-only.js';
 import { SERVER_VERSION } from './version.js';
 
@@ -60,6 +62,8 @@ export interface ServerLayerOptions {
   middleware?: Middleware<Workspace>[];
   /** Seconds; 0 disables. Default 300. */
   defaultTimeout?: number;
+  /** Indent the JSON of tool result text (and other JSON rendered as text). Default compact. */
+  prettyJson?: boolean;
   workspace?: Workspace;
   allowedRoots?: readonly string[];
   /** Where export tools write; wins over the config's `report.output_dir`. */
@@ -77,6 +81,11 @@ export interface ServerLayer {
   metrics: MetricsMiddleware;
   cache: CachingMiddleware | undefined;
   audit: AuditLogMiddleware | undefined;
+  /**
+   * The Prometheus registry of this server (default process metrics, and the layer's calls from
+   * `metrics`), made on first use: `serve` hands it to the HTTP server's `/metrics`.
+   */
+  prometheus(): PrometheusRegistry;
   /** Save the vault (when the policy has a path) and close the audit log. Returns the vault path written, if any. */
   close(): string | null;
 }
@@ -96,8 +105,23 @@ function ownFiles(policy: Policy, auditLog: string | undefined): string[] {
   return paths.filter((p): p is string => typeof p === 'string' && p !== '').map((p) => resolve(p));
 }
 
+/** Preload one `[NAME=]PATH`; a file that does not load is reported with the value that named it. */
+async function preloadDataset(workspace: Workspace, value: string, cwd: string | undefined): Promise<void> {
+  const spec = parseDatasetSpec(value, cwd);
+  try {
+    await workspace.preload(spec.path, spec.name ? { name: spec.name } : {});
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new DatasetSpecError(`Cannot load dataset ${value}: ${reason}`, { value, reason, cause: error });
+  }
+}
+
 export async function createLayerFromOptions(options: ServerLayerOptions = {}): Promise<ServerLayer> {
-  const policy = options.policy instanceof Policy ? options.policy : Policy.load(options.policy);
+  // The policy's decision log writes through the same logger as the layer, at the same level.
+  const policy =
+    options.policy instanceof Policy
+      ? options.policy
+      : Policy.load(options.policy, options.logger ? { logger: options.logger } : {});
   const workspace =
     options.workspace ??
     new Workspace({
@@ -108,10 +132,7 @@ export async function createLayerFromOptions(options: ServerLayerOptions = {}): 
     });
   // The server's own files are never read back as datasets, by a tool or by --dataset.
   for (const path of ownFiles(policy, options.auditLog)) workspace.protect(path);
-  for (const value of options.datasets ?? []) {
-    const spec = parseDatasetSpec(value, options.cwd);
-    await workspace.preload(spec.path, spec.name ? { name: spec.name } : {});
-  }
+  for (const value of options.datasets ?? []) await preloadDataset(workspace, value, options.cwd);
 
   let registry = options.registry ?? defaultRegistry();
   if (options.readOnly) registry = readOnlyRegistry(registry);
@@ -143,6 +164,7 @@ export async function createLayerFromOptions(options: ServerLayerOptions = {}): 
     ...(options.excludeTools ? { excludeTools: options.excludeTools } : {}),
     ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
     ...(options.defaultTimeout !== undefined ? { defaultTimeout: options.defaultTimeout } : {}),
+    ...(options.prettyJson ? { prettyJson: true } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.name ? { name: options.name } : {}),
     ...(options.instructions ? { instructions: options.instructions } : {}),
@@ -152,6 +174,7 @@ export async function createLayerFromOptions(options: ServerLayerOptions = {}): 
   cache?.attach(layer);
 
   let closed = false;
+  let prometheus: PrometheusRegistry | undefined;
   return {
     layer,
     workspace,
@@ -159,6 +182,10 @@ export async function createLayerFromOptions(options: ServerLayerOptions = {}): 
     metrics,
     cache,
     audit,
+    prometheus() {
+      prometheus ??= createPrometheusRegistry(metrics);
+      return prometheus;
+    },
     close() {
       if (closed) return null;
       closed = true;

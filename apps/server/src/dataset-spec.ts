@@ -6,11 +6,18 @@ export interface DatasetSpec {
   path: string;
 }
 
-/** Thrown for a `--dataset` value that cannot be used. */
+/** Thrown for a `--dataset` value that cannot be used: malformed, or a path that does not load. */
 export class DatasetSpecError extends Error {
-  constructor(message: string) {
-    super(message);
+  /** The `[NAME=]PATH` value as given, when the error is about one value. */
+  readonly value: string | undefined;
+  /** What is wrong with it, without the value (the message says which dataset). */
+  readonly reason: string | undefined;
+
+  constructor(message: string, details: { value?: string; reason?: string; cause?: unknown } = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'DatasetSpecError';
+    this.value = details.value;
+    this.reason = details.reason;
   }
 }
 

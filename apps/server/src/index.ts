@@ -10,6 +10,7 @@ export {
   resolveFlavor,
   ServeOptionsError,
 } from './flavors.js';
+export { createPrometheusRegistry } from './prometheus.js';
 export { READ_ONLY_DROPPED_CAPABILITIES, readOnlyRegistry } from './read-only.js';
 export {
   checkServeOptions,
@@ -28,4 +29,12 @@ export {
   takeProtocolFd,
   wantsStdioIsolation,
 } from './stdio-isolation.js';
+export {
+  type ServerTracing,
+  type StartTracingOptions,
+  startTracing,
+  TRACE_EXPORTERS,
+  type TraceExporterName,
+  traceExporterFrom,
+} from './tracing.js';
 export { SERVER_VERSION } from './version.js';

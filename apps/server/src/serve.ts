@@ -2,7 +2,7 @@
  * Serving a layer over stdio or Streamable HTTP, with the start-up line, the warning for an
  * unauthenticated non-loopback bind, and the vault saved however serving ends.
  */
-import { isLoopbackAddress, serveHttp, serveStdio, TokenAuth } from '@cloudg/transports';
+import { isLoopbackAddress, serveHttp, serveStdio, TokenAuth, type TracingOptions } from '@cloudg/transports';
 import type { ServerLayer } from './create-layer.js';
 import { checkFlavorCombination, resolveFlavor, ServeOptionsError } from './flavors.js';
 
@@ -24,7 +24,7 @@ export interface ServeOptions {
   jsonResponse?: boolean;
   stateless?: boolean;
   pageSize?: number;
-  /** DEBUG, INFO, WARNING or ERROR (any case). Default WARNING. */
+  /** DEBUG, INFO, WARNING or ERROR (any case; pino's names work too). Default WARNING. */
   logLevel?: string;
   /** Stop serving when this aborts (tests, embedding). SIGINT and SIGTERM always stop it. */
   signal?: AbortSignal;
@@ -39,9 +39,26 @@ export interface ServeOptions {
    * `relaunchIsolated`); stdout by default.
    */
   stdioFd?: number;
+  /**
+   * HTTP: serve `/metrics` without a bearer token (a scraper on a trusted network). By default it
+   * takes the same token as `/mcp`.
+   */
+  publicMetrics?: boolean;
+  /** An OpenTelemetry span per request (see `startTracing`). Off when absent. */
+  tracing?: TracingOptions;
 }
 
-const PINO_LEVELS: Record<string, string> = { DEBUG: 'debug', INFO: 'info', WARNING: 'warn', ERROR: 'error' };
+/** The documented names, and pino's own spellings (what CLOUDG_LOG_LEVEL may hold), to pino's. */
+const PINO_LEVELS: Record<string, string> = {
+  DEBUG: 'debug',
+  INFO: 'info',
+  WARNING: 'warn',
+  ERROR: 'error',
+  TRACE: 'trace',
+  WARN: 'warn',
+  FATAL: 'fatal',
+  SILENT: 'silent',
+};
 
 /** Validate option combinations and token specs before anything starts. */
 export function checkServeOptions(options: ServeOptions): { flavor: 'native'; auth: TokenAuth | undefined } {
@@ -115,6 +132,7 @@ export async function serve(server: ServerLayer, options: ServeOptions = {}): Pr
         signal: stop.signal,
         ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
         ...(options.stdioFd !== undefined ? { stdoutFd: options.stdioFd } : {}),
+        ...(options.tracing ? { tracing: options.tracing } : {}),
       });
       return;
     }
@@ -137,6 +155,9 @@ export async function serve(server: ServerLayer, options: ServeOptions = {}): Pr
       ...(options.jsonResponse ? { jsonResponse: true } : {}),
       ...(options.stateless ? { stateless: true } : {}),
       ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
+      ...(options.tracing ? { tracing: options.tracing } : {}),
+      // `/metrics` and `/readyz`: the layer is built and its datasets loaded before serving starts.
+      metrics: { registry: server.prometheus(), public: options.publicMetrics ?? false },
     });
     const url = describeUrl(running.host, running.port, path);
     announce(

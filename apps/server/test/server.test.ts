@@ -60,10 +60,10 @@ describe('createLayerFromOptions', () => {
     }
     expect(server.workspace.size).toBe(0);
     server.close();
-    // The operator's --dataset cannot name them either.
+    // The operator's --dataset cannot name them either: the loader's refusal, named by the value.
     await expect(
       createLayerFromOptions({ policy: policyFile, auditLog, datasets: [`own=${auditLog}`] }),
-    ).rejects.toMatchObject({ code: -31001 });
+    ).rejects.toMatchObject({ name: 'DatasetSpecError', value: `own=${auditLog}`, cause: { code: -31001 } });
   });
 
   it('writes one audit line per request, hashes shared with the decision log, URIs never in clear', async () => {
