@@ -44,7 +44,9 @@ export function resolveLogFormat(
 function prettyDestination(write: (text: string) => void, colorize: boolean): DestinationStream {
   const render = prettyFactory({
     colorize,
-    ignore: 'pid,hostname',
+    // `name` is the logger's own ("cloudg") unless an entry reuses the key for what it is about
+    // (the decision log names the tool there); the message says that anyway.
+    ignore: 'pid,hostname,name',
     translateTime: 'SYS:HH:MM:ss.l',
     singleLine: true,
   });

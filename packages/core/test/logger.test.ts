@@ -22,7 +22,7 @@ describe('createLogger', () => {
     const logger = createLogger({ destination: out, env: { NO_COLOR: '1' } });
     logger.info({ tool: 'find_assets', duration_ms: 3 }, 'mcp request');
     const text = out.text();
-    expect(text).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO \(cloudg\): mcp request/);
+    expect(text).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: mcp request/);
     expect(text).toContain('"tool":"find_assets"');
     expect(() => JSON.parse(text)).toThrow();
     // NO_COLOR: no escape sequences.
