@@ -30,14 +30,44 @@ export const CLIENT_HINTS: Record<ClientName, string> = {
 };
 
 /**
+ * Whether `cloudg-mcp` is on PATH for the person or client that will run it. A package script
+ * (`pnpm start`, `pnpm cloudg-mcp`) puts the workspace's `node_modules/.bin` on its own PATH,
+ * which neither the user's shell nor a desktop client has, so those directories do not count.
+ */
+function onUserPath(env: NodeJS.ProcessEnv): boolean {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir || /[\\/]node_modules[\\/]\.bin[\\/]?$/.test(dir)) continue;
+    if (existsSync(join(dir, 'cloudg-mcp'))) return true;
+  }
+  return false;
+}
+
+/** This package's entry script, by absolute path. */
+function binPath(): string {
+  return fileURLToPath(new URL('./bin.js', import.meta.url));
+}
+
+/**
  * The command that starts this CLI: `cloudg-mcp` when it is on PATH, else Node running this
  * package's own entry script by absolute path (the client starts it from a directory we do not control).
  */
 export function launchCommand(env: NodeJS.ProcessEnv = process.env): string[] {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir && existsSync(join(dir, 'cloudg-mcp'))) return ['cloudg-mcp'];
-  }
-  return [process.execPath, fileURLToPath(new URL('./bin.js', import.meta.url))];
+  if (onUserPath(env)) return ['cloudg-mcp'];
+  return [process.execPath, binPath()];
+}
+
+/**
+ * How the person at the terminal runs this CLI, for hints printed on stderr: `cloudg-mcp` when it
+ * is on their PATH; `pnpm cloudg-mcp` when pnpm started us (`pnpm start` in a checkout, whose root
+ * links the command); else `node` and the entry script's path.
+ */
+export function userCommand(env: NodeJS.ProcessEnv = process.env): string {
+  if (onUserPath(env)) return 'cloudg-mcp';
+  if (env.npm_lifecycle_event !== undefined && env.npm_config_user_agent?.startsWith('pnpm/'))
+    return 'pnpm cloudg-mcp';
+  const [node, script] = [process.execPath, binPath()];
+  const quote = (text: string) => (/^[\w./:@+-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`);
+  return `${quote(node)} ${quote(script)}`;
 }
 
 export function clientConfig(client: ClientName, options: ClientConfigOptions = {}): JsonObject {

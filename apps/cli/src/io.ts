@@ -10,6 +10,11 @@ export interface CliIo {
   /** Whether stderr is a terminal (progress is shown only then). */
   stderrIsTTY: boolean;
   /**
+   * Where log lines go; its `isTTY` picks human-readable or JSON lines. Default: descriptor 2,
+   * written synchronously, human-readable when stderr is a terminal.
+   */
+  logStream?: NodeJS.WritableStream & { isTTY?: boolean };
+  /**
    * Run this command again as a stdio server whose descriptor 1 is stderr (see `relaunchIsolated`
    * in @cloudg/server); resolves with its exit status. Absent in-process and when turned off.
    */

@@ -1,4 +1,5 @@
 /** The options shared by serve, tools, resources, prompts, call and read (MCP.md 5.1 and 5.2). */
+import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -8,10 +9,12 @@ import {
   sampleEstateDir,
   type Workspace,
 } from '@cloudg/catalog';
-import { Principal, Registry } from '@cloudg/core';
-import type { ServerLayerOptions } from '@cloudg/server';
+import { type Logger, Principal, Registry } from '@cloudg/core';
+import { Policy, PolicyError } from '@cloudg/policy';
+import { DatasetSpecError, parseDatasetSpec, type ServerLayerOptions } from '@cloudg/server';
 import type { Command } from 'commander';
 import { CliError, type CliIo } from './io.js';
+import { addLogLevelOption, cliLogger } from './logging.js';
 
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -62,9 +65,22 @@ export function addLayerOptions(command: Command): Command {
     .option('--timeout <SECONDS>', 'default per-call tool timeout; 0 disables', parseSeconds, 300)
     .option('--registry <MODULE:ATTR>', 'serve a custom Registry (ATTR defaults to defaultRegistry)')
     .option(
+      '--pretty-json',
+      'indent the JSON text of tool results (default compact, about a third fewer tokens)',
+    )
+    .option(
+      '--sample',
+      `also load the bundled sample estate (fictitious assets) as dataset '${SAMPLE_DATASET_NAME}'`,
+    )
+    .option(
       '--no-sample-estate',
-      'without --dataset, start with an empty workspace instead of the bundled sample estate',
+      'tools, resources, prompts, call, read: without --dataset, start empty instead of with the sample estate',
     );
+}
+
+/** The layer options plus `--log-level`: every command that builds a layer. */
+export function addLayerAndLogOptions(command: Command): Command {
+  return addLogLevelOption(addLayerOptions(command));
 }
 
 /** The dataset name the bundled sample estate gets when no --dataset is given. */
@@ -94,8 +110,13 @@ export interface LayerFlags {
   auditLog?: string;
   timeout: number;
   registry?: string;
+  /** `--sample`: load the bundled sample estate besides any --dataset. */
+  sample?: boolean;
   /** Commander's spelling of `--no-sample-estate`: false when the flag is given. */
   sampleEstate?: boolean;
+  /** `--log-level`, as given (any case); CLOUDG_LOG_LEVEL, else WARNING, when absent. */
+  logLevel?: string;
+  prettyJson?: boolean;
   role?: string[];
   principalId?: string;
 }
@@ -153,24 +174,90 @@ export function loadConfigOption(path: string, cwd: string): CloudgConfig {
   }
 }
 
-export async function layerOptionsFrom(flags: LayerFlags, io: CliIo): Promise<ServerLayerOptions> {
-  // Without --dataset the bundled sample estate is loaded, so a fresh install has data to show.
-  const datasets =
-    flags.dataset.length > 0 || flags.sampleEstate === false ? flags.dataset : [sampleEstateSpec()];
+/**
+ * Check a `--dataset` value before anything loads: a usable `[NAME=]PATH` whose path exists. The
+ * message names the option, the value as typed and the path it resolved to.
+ */
+export function checkDatasetOption(value: string, cwd: string): string {
+  let path: string;
+  try {
+    path = parseDatasetSpec(value, cwd).path;
+  } catch (error) {
+    if (error instanceof DatasetSpecError)
+      throw new CliError(`Invalid value for --dataset ${value}: ${error.message}`, 2);
+    throw error;
+  }
+  if (!existsSync(path))
+    throw new CliError(`Invalid value for --dataset ${value}: ${path} does not exist`, 2);
+  return path;
+}
+
+/**
+ * `--policy` (or CLOUDG_MCP_POLICY): loaded now, so a bad one stops the command with status 2
+ * and a message that says what would have worked.
+ */
+export function loadPolicyOption(flag: string | undefined, io: CliIo, logger: Logger): Policy {
+  const fromEnv = flag === undefined ? io.env.CLOUDG_MCP_POLICY?.trim() || undefined : undefined;
+  const source = flag ?? fromEnv ?? 'standard';
+  const option = flag === undefined && fromEnv !== undefined ? 'CLOUDG_MCP_POLICY' : '--policy';
+  try {
+    return Policy.load(source, { cwd: io.cwd, logger });
+  } catch (error) {
+    if (!(error instanceof PolicyError)) throw error;
+    const data = error.data as { profiles?: unknown; path?: unknown; extends?: unknown };
+    const profiles = Array.isArray(data.profiles) ? data.profiles.join(', ') : '';
+    let reason = error.message;
+    if (error.code === 'policy_not_found' && data.extends === undefined && profiles) {
+      reason = `'${source}' is not a built-in profile (${profiles}), an existing .yaml/.yml/.json file or inline JSON`;
+    } else if (
+      error.code === 'policy_not_found' &&
+      typeof data.path === 'string' &&
+      data.extends === undefined
+    ) {
+      reason = `${data.path} does not exist`;
+    } else if (profiles) {
+      reason = `${error.message} (built-in profiles: ${profiles})`;
+    }
+    throw new CliError(`Invalid value for ${option}: ${reason}`, 2);
+  }
+}
+
+export interface LayerOptionsContext {
+  /**
+   * Load the bundled sample estate when no --dataset is given (unless --no-sample-estate). True for
+   * the in-process commands, which a person runs to try things; `serve` starts empty, so an agent
+   * never mistakes the fictitious estate for real data.
+   */
+  sampleByDefault?: boolean;
+  /** The logger for the layer and the policy; `cliLogger(flags.logLevel)` by default. */
+  logger?: Logger;
+}
+
+export async function layerOptionsFrom(
+  flags: LayerFlags,
+  io: CliIo,
+  context: LayerOptionsContext = {},
+): Promise<ServerLayerOptions> {
+  const logger = context.logger ?? cliLogger(flags.logLevel, io);
+  for (const value of flags.dataset) checkDatasetOption(value, io.cwd);
+  const sampleByDefault =
+    (context.sampleByDefault ?? true) && flags.dataset.length === 0 && flags.sampleEstate !== false;
+  const datasets = flags.sample || sampleByDefault ? [sampleEstateSpec(), ...flags.dataset] : flags.dataset;
   const options: ServerLayerOptions = {
     datasets,
     prefix: flags.prefix,
     cwd: io.cwd,
     defaultTimeout: flags.timeout,
+    logger,
   };
   if (flags.config !== undefined) options.config = loadConfigOption(flags.config, io.cwd);
-  const policy = flags.policy ?? io.env.CLOUDG_MCP_POLICY;
-  if (policy) options.policy = policy;
+  options.policy = loadPolicyOption(flags.policy, io, logger);
   if (flags.includeCategory) options.includeCategories = flags.includeCategory;
   if (flags.excludeCategory) options.excludeCategories = flags.excludeCategory;
   if (flags.includeTool) options.includeTools = flags.includeTool;
   if (flags.excludeTool) options.excludeTools = flags.excludeTool;
   if (flags.readOnly) options.readOnly = true;
+  if (flags.prettyJson) options.prettyJson = true;
   const audit = flags.auditLog ?? io.env.CLOUDG_MCP_AUDIT_LOG;
   if (audit) options.auditLog = resolve(io.cwd, audit);
   if (flags.registry) options.registry = await loadRegistry(flags.registry, io.cwd);

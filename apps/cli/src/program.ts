@@ -5,9 +5,9 @@ import { PolicyError } from '@cloudg/policy';
 import {
   DatasetSpecError,
   FLAVOR_NAMES,
-  LOG_LEVELS,
   SERVER_VERSION,
   ServeOptionsError,
+  TRACE_EXPORTERS,
   TRANSPORTS,
 } from '@cloudg/server';
 import { Command, CommanderError, Option } from 'commander';
@@ -17,8 +17,9 @@ import { configCommand } from './commands/config.js';
 import { listCommand } from './commands/listing.js';
 import { type ServeFlags, serveCommand } from './commands/serve.js';
 import { CliError, type CliIo, processIo } from './io.js';
+import { addLogLevelOption } from './logging.js';
 import {
-  addLayerOptions,
+  addLayerAndLogOptions,
   addPrincipalOptions,
   collect,
   type LayerFlags,
@@ -64,19 +65,17 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
       parseCount('--page-size'),
       100,
     )
+    .option(
+      '--public-metrics',
+      'serve /metrics without a bearer token (HTTP; default: the same token as /mcp)',
+    )
     .addOption(
-      new Option('--log-level <LEVEL>', 'DEBUG, INFO, WARNING or ERROR').default('WARNING').argParser((v) => {
-        const up = v.toUpperCase();
-        if (!(LOG_LEVELS as readonly string[]).includes(up)) {
-          throw new CliError(
-            `Invalid value for --log-level: '${v}' is not one of ${LOG_LEVELS.join(', ')}`,
-            2,
-          );
-        }
-        return up;
-      }),
+      new Option(
+        '--traces <EXPORTER>',
+        'OpenTelemetry spans per request: otlp (OTEL_EXPORTER_OTLP_* settings) or console (env OTEL_TRACES_EXPORTER; default none)',
+      ).choices(TRACE_EXPORTERS),
     );
-  addLayerOptions(serve).action(async (flags: ServeFlags) => setExit(await serveCommand(flags, io)));
+  addLayerAndLogOptions(serve).action(async (flags: ServeFlags) => setExit(await serveCommand(flags, io)));
 
   for (const kind of ['tools', 'resources', 'prompts'] as const) {
     const cmd = program
@@ -84,7 +83,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
       .description(`List the ${kind} the policy shows a principal`)
       .option('--json', 'print the exact wire definitions');
     if (kind === 'tools') cmd.option('--category <CAT>', 'only this category; repeatable', collect);
-    addPrincipalOptions(addLayerOptions(cmd)).action(
+    addPrincipalOptions(addLayerAndLogOptions(cmd)).action(
       async (flags: LayerFlags & { json?: boolean; category?: string[] }) =>
         setExit(await listCommand(kind, flags, io)),
     );
@@ -96,7 +95,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .argument('<TOOL>', 'tool name')
     .option('--args <JSON|@FILE|->', 'arguments as a JSON object, @file or - for stdin')
     .option('--raw', 'print the whole CallToolResult');
-  addPrincipalOptions(addLayerOptions(call)).action(
+  addPrincipalOptions(addLayerAndLogOptions(call)).action(
     async (tool: string, flags: LayerFlags & { args?: string; raw?: boolean }) =>
       setExit(await callCommand(tool, flags, io)),
   );
@@ -105,11 +104,11 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .command('read')
     .description('Read a resource in-process')
     .argument('<URI>', 'resource URI');
-  addPrincipalOptions(addLayerOptions(read)).action(async (uri: string, flags: LayerFlags) =>
+  addPrincipalOptions(addLayerAndLogOptions(read)).action(async (uri: string, flags: LayerFlags) =>
     setExit(await readCommand(uri, flags, io)),
   );
 
-  program
+  const config = program
     .command('config')
     .description('Print a client configuration snippet')
     .addOption(new Option('--client <NAME>', 'client').choices(CLIENTS).default('claude-desktop'))
@@ -125,8 +124,8 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .option('--policy <NAME_OR_FILE>', 'policy for the launched server')
     .option('--dataset <[NAME=]PATH>', 'preload a dataset; repeatable', collect, [])
     .option('--read-only', 'launch the server with --read-only')
-    .option('--token-env <VAR>', 'for http: send Authorization: Bearer ${VAR}')
-    .action((flags) => setExit(configCommand(flags, io)));
+    .option('--token-env <VAR>', 'for http: send Authorization: Bearer ${VAR}');
+  addLogLevelOption(config).action((flags) => setExit(configCommand(flags, io)));
 
   return program;
 }
@@ -149,10 +148,17 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
       io.stderr(`Error: ${error.message}\n`);
       return error.exitCode;
     }
+    // Options that cannot work (a bad prefix, flavor or dataset) are refused like malformed ones.
+    if (error instanceof DatasetSpecError) {
+      const what = error.value === undefined ? '' : ` ${error.value}`;
+      io.stderr(`Error: Invalid value for --dataset${what}: ${error.reason ?? error.message}\n`);
+      return 2;
+    }
+    if (error instanceof LayerConfigError || error instanceof ServeOptionsError) {
+      io.stderr(`Error: ${error.message}\n`);
+      return 2;
+    }
     if (
-      error instanceof LayerConfigError ||
-      error instanceof ServeOptionsError ||
-      error instanceof DatasetSpecError ||
       error instanceof PolicyError ||
       (error instanceof Error && 'code' in error && typeof (error as { code: unknown }).code === 'number')
     ) {

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { cli, PROD, SAMPLE_MAP } from './helpers.js';
 
 describe('shared options (MCP.md 5.1)', () => {
-  it('refuses an invalid prefix before doing anything', async () => {
+  it('refuses an invalid prefix before doing anything, as a bad option (exit 2)', async () => {
     const run = await cli(['tools', '--prefix', 'bad prefix']);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^Error: Invalid prefix/);
     expect(run.stdout).toBe('');
   });
@@ -70,8 +70,10 @@ describe('shared options (MCP.md 5.1)', () => {
     const strict = await cli(['call', 'privacy_status', '--raw'], { env: { CLOUDG_MCP_POLICY: 'open' } });
     if (strict.code === 0) expect(JSON.parse(strict.stdout).structuredContent.policy).toBe('open');
     const unknown = await cli(['tools'], { env: { CLOUDG_MCP_POLICY: 'no-such-profile' } });
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/^Error: /);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(
+      /^Error: Invalid value for CLOUDG_MCP_POLICY: 'no-such-profile' is not a built-in profile \(/,
+    );
   });
 });
 
@@ -232,12 +234,12 @@ describe('serve validation (MCP.md 5.3)', () => {
 
   it('refuses the option combinations of section 5.3 with the documented messages', async () => {
     const cors = await cli(['serve', '--transport', 'http', '--flavor', 'sdk', '--cors-origin', 'http://x']);
-    expect(cors.code).toBe(1);
+    expect(cors.code).toBe(2);
     expect(cors.stderr).toBe(
       'Error: --cors-origin is only supported by the native flavor (use --flavor native)\n',
     );
     const sse = await cli(['serve', '--transport', 'sse', '--flavor', 'fastmcp', '--json-response']);
-    expect(sse.code).toBe(1);
+    expect(sse.code).toBe(2);
     expect(sse.stderr).toBe(
       'Error: --json-response / --stateless apply to Streamable HTTP; the fastmcp flavor cannot combine them with --transport sse\n',
     );
@@ -249,7 +251,7 @@ describe('serve validation (MCP.md 5.3)', () => {
       ['--transport', 'http', '--flavor', 'fastmcp', '--stateless'],
     ]) {
       const run = await cli(['serve', ...args]);
-      expect(run.code).toBe(1);
+      expect(run.code).toBe(2);
       expect(run.stderr).toMatch(
         /^Error: The (sdk|fastmcp) flavor is not available in this build; available flavors: native/,
       );

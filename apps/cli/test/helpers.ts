@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { sampleEstateDir } from '@cloudg/catalog';
 import type { CliIo } from '../src/io.js';
 import { run } from '../src/program.js';
@@ -10,15 +11,27 @@ export interface CliRun {
   code: number;
   stdout: string;
   stderr: string;
+  /** What the command's logger wrote (stderr in a real process). */
+  logs: string;
 }
 
-/** Run the CLI in-process with captured output. */
+/** Run the CLI in-process with captured output. `tty` makes stderr (and so the log) a terminal. */
 export async function cli(
   args: string[],
   options: { env?: NodeJS.ProcessEnv; stdin?: string; cwd?: string; tty?: boolean } = {},
 ): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
+  let logs = '';
+  const logStream = Object.assign(
+    new Writable({
+      write(chunk, _encoding, done) {
+        logs += String(chunk);
+        done();
+      },
+    }),
+    { isTTY: options.tty ?? false },
+  );
   const io: CliIo = {
     stdout: (t) => {
       stdout += t;
@@ -30,7 +43,8 @@ export async function cli(
     env: { PATH: '', ...(options.env ?? {}) },
     cwd: options.cwd ?? process.cwd(),
     stderrIsTTY: options.tty ?? false,
+    logStream,
   };
   const code = await run(args, io);
-  return { code, stdout, stderr };
+  return { code, stdout, stderr, logs };
 }

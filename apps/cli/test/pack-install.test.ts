@@ -256,7 +256,8 @@ describe('the installed cloudg-mcp, outside the monorepo', () => {
   });
 
   it('serve --transport http answers a 2026-07-28 tools/call and exits cleanly on SIGTERM', async () => {
-    const child = spawn(bin, ['serve', '--transport', 'http', '--port', '0'], {
+    // serve starts empty unless told otherwise: --sample loads the bundled estate, as `pnpm start` does.
+    const child = spawn(bin, ['serve', '--transport', 'http', '--port', '0', '--sample'], {
       cwd: app,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -39,6 +39,8 @@ beforeAll(async () => {
       'http://app.example',
       '--audit-log',
       AUDIT,
+      '--public-metrics',
+      '--pretty-json',
     ],
     { env: { ...process.env, SERVE_TEST_TOKEN: 's3cret' }, stdio: ['ignore', 'ignore', 'pipe'] },
   );
@@ -98,11 +100,33 @@ describe('serve --transport http options (MCP.md 5.3)', () => {
     expect(page.result.tools).toHaveLength(5);
     expect(typeof page.result.nextCursor).toBe('string');
 
-    const call = await post('/cloudg', 'tools/call', { name: 'find_assets', arguments: { limit: 1 } });
+    const call = await post('/cloudg', 'tools/call', { name: 'workspace_status', arguments: {} });
     expect(call.status).toBe(200);
     expect(call.headers.get('content-type')).toBe('application/json');
     const body = (await call.json()) as { result: { isError: boolean } };
     expect(body.result.isError).toBe(false);
+  });
+
+  it('without --dataset or --sample the server starts empty and points the agent at load_dataset', async () => {
+    const call = await post('/cloudg', 'tools/call', { name: 'workspace_status', arguments: {} });
+    const { result } = (await call.json()) as {
+      result: {
+        structuredContent: { datasets: unknown[]; next_steps: string[] };
+        content: Array<{ text: string }>;
+      };
+    };
+    expect(result.structuredContent.datasets).toEqual([]);
+    expect(result.structuredContent.next_steps.join(' ')).toContain('load_dataset');
+    // --pretty-json: the text block is indented JSON again.
+    expect(result.content[0]!.text).toMatch(/^\{\n {2}"/);
+  });
+
+  it('/metrics is open to a scraper with --public-metrics, and /readyz says ready', async () => {
+    const metrics = await fetch(`${base}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toMatch(/^# HELP /m);
+    const ready = await fetch(`${base}/readyz`);
+    expect(await ready.json()).toEqual({ status: 'ready' });
   });
 
   it('--allowed-host replaces the Host list; --cors-origin grants CORS to that origin only', async () => {

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
-import { cli } from './helpers.js';
+import { cli, PROD } from './helpers.js';
 
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
@@ -15,12 +15,14 @@ describe.each(['auto', 'legacy'] as const)('a desktop client over stdio, negotia
   it('launches the configured command, lists tools and calls find_assets on the sample estate', async () => {
     // The command and arguments `cloudg-mcp config` writes for Claude Desktop.
     const config = JSON.parse(
-      (await cli(['config', '--client', 'claude-desktop', '--command', `node ${BIN}`])).stdout,
+      // serve starts empty: the user names their data, here the sample estate's inventory map.
+      (await cli(['config', '--client', 'claude-desktop', '--command', `node ${BIN}`, '--dataset', PROD]))
+        .stdout,
     ) as {
       mcpServers: { cloudg: { command: string; args: string[] } };
     };
     const { command, args } = config.mcpServers.cloudg;
-    expect(args.slice(-1)).toEqual(['serve']);
+    expect(args.slice(-3)).toEqual(['serve', '--dataset', PROD]);
     const client = new Client({ name: 'stdio-test', version: '1.0.0' }, { versionNegotiation: { mode } });
     await client.connect(
       new StdioClientTransport({

@@ -1,8 +1,15 @@
 /** `call` and `read`: one tool call or resource read in-process, through the full layer. */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { isMcpLayerError, isPlainObject, resourceContentsToWire } from '@cloudg/core';
+import {
+  isMcpLayerError,
+  isPlainObject,
+  type Logger,
+  type Principal,
+  resourceContentsToWire,
+} from '@cloudg/core';
 import { createLayerFromOptions } from '@cloudg/server';
+import { type RequestOutcome, requestOutcome } from '@cloudg/transports';
 import { CliError, type CliIo } from '../io.js';
 import { type LayerFlags, layerOptionsFrom, principalFrom } from '../options.js';
 
@@ -28,6 +35,34 @@ export async function readArgs(value: string | undefined, io: CliIo): Promise<Re
   return parsed;
 }
 
+/**
+ * The DEBUG request line a server writes for each request (see @cloudg/transports), for the one
+ * request this command makes: method, target, principal id, outcome and duration, no arguments.
+ */
+function logRequest(
+  logger: Logger,
+  method: 'tools/call' | 'resources/read',
+  target: { tool: string } | { uri: string },
+  principal: Principal,
+  outcome: RequestOutcome,
+  started: number,
+): void {
+  if (!logger.isLevelEnabled('debug')) return;
+  const name = 'tool' in target ? target.tool : target.uri;
+  logger.debug(
+    {
+      event: 'mcp.request',
+      method,
+      ...target,
+      principal: principal.id,
+      outcome,
+      duration_ms: Math.round((performance.now() - started) * 100) / 100,
+      transport: 'cli',
+    },
+    `${method} ${name} ${outcome}`,
+  );
+}
+
 export async function callCommand(
   tool: string,
   flags: LayerFlags & { args?: string; raw?: boolean },
@@ -43,15 +78,26 @@ export async function callCommand(
           )
       : undefined;
     let result: Awaited<ReturnType<typeof server.layer.callTool>>;
+    const principal = principalFrom(flags);
+    const started = performance.now();
     try {
       result = await server.layer.callTool(tool, args, {
-        principal: principalFrom(flags),
+        principal,
         ...(onProgress ? { onProgress } : {}),
       });
     } catch (error) {
+      logRequest(server.layer.logger, 'tools/call', { tool }, principal, requestOutcome(error), started);
       if (isMcpLayerError(error)) throw new CliError(error.message);
       throw error;
     }
+    logRequest(
+      server.layer.logger,
+      'tools/call',
+      { tool },
+      principal,
+      result.isError ? 'error' : 'ok',
+      started,
+    );
     if (onProgress) io.stderr('\r\x1b[K');
     if (flags.raw) io.stdout(`${JSON.stringify(result.toWire(), null, 2)}\n`);
     else if (result.structured !== undefined && !result.isError)
@@ -69,12 +115,16 @@ export async function readCommand(uri: string, flags: LayerFlags, io: CliIo): Pr
   const server = await createLayerFromOptions(await layerOptionsFrom(flags, io));
   try {
     let contents: Awaited<ReturnType<typeof server.layer.readResource>>;
+    const principal = principalFrom(flags);
+    const started = performance.now();
     try {
-      contents = await server.layer.readResource(uri, { principal: principalFrom(flags) });
+      contents = await server.layer.readResource(uri, { principal });
     } catch (error) {
+      logRequest(server.layer.logger, 'resources/read', { uri }, principal, requestOutcome(error), started);
       if (isMcpLayerError(error)) throw new CliError(error.message);
       throw error;
     }
+    logRequest(server.layer.logger, 'resources/read', { uri }, principal, 'ok', started);
     for (const item of contents) {
       if ('text' in item) io.stdout(item.text.endsWith('\n') ? item.text : `${item.text}\n`);
       else io.stdout(`${JSON.stringify(resourceContentsToWire(item), null, 2)}\n`);

@@ -1,6 +1,7 @@
 /** `config`: print a client configuration snippet on stdout and where to paste it on stderr. */
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseDatasetSpec } from '@cloudg/server';
+import { DatasetSpecError, parseDatasetSpec } from '@cloudg/server';
 import {
   CLIENT_HINTS,
   CLIENTS,
@@ -53,8 +54,22 @@ export function configCommand(flags: ConfigFlags, io: CliIo): number {
   }
   if (flags.policy) serveArgs.push('--policy', flags.policy);
   for (const value of flags.dataset) {
-    const spec = parseDatasetSpec(value, io.cwd);
-    serveArgs.push('--dataset', spec.name ? `${spec.name}=${resolve(spec.path)}` : resolve(spec.path));
+    let spec: ReturnType<typeof parseDatasetSpec>;
+    try {
+      spec = parseDatasetSpec(value, io.cwd);
+    } catch (error) {
+      if (error instanceof DatasetSpecError)
+        throw new CliError(`Invalid value for --dataset ${value}: ${error.message}`, 2);
+      throw error;
+    }
+    // The snippet is still printed (the file may be written later), but a client would fail to
+    // start the server until it exists: say so now rather than in the client's log.
+    if (!existsSync(spec.path)) {
+      io.stderr(
+        `Warning: --dataset ${value}: ${spec.path} does not exist; the server will not start until it does\n`,
+      );
+    }
+    serveArgs.push('--dataset', spec.name ? `${spec.name}=${spec.path}` : spec.path);
   }
   if (flags.readOnly) serveArgs.push('--read-only');
   const command = flags.command === 'auto' ? launchCommand(io.env) : splitCommand(flags.command);

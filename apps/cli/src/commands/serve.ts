@@ -5,11 +5,15 @@ import {
   createLayerFromOptions,
   type ServeOptions,
   serve,
+  startTracing,
   type TransportName,
   takeProtocolFd,
+  traceExporterFrom,
 } from '@cloudg/server';
 import { AuthConfigError } from '@cloudg/transports';
+import { userCommand } from '../client-config.js';
 import { CliError, type CliIo } from '../io.js';
+import { pinoLevelFor } from '../logging.js';
 import { type LayerFlags, layerOptionsFrom } from '../options.js';
 
 export interface ServeFlags extends LayerFlags {
@@ -27,7 +31,8 @@ export interface ServeFlags extends LayerFlags {
   cacheTtl?: number;
   maxConcurrency?: number;
   pageSize: number;
-  logLevel: string;
+  publicMetrics?: boolean;
+  traces?: string;
 }
 
 export function serveOptionsFrom(flags: ServeFlags, io: CliIo): ServeOptions {
@@ -47,11 +52,12 @@ export function serveOptionsFrom(flags: ServeFlags, io: CliIo): ServeOptions {
     jsonResponse: Boolean(flags.jsonResponse),
     stateless: Boolean(flags.stateless),
     pageSize: flags.pageSize,
-    logLevel: flags.logLevel,
+    publicMetrics: Boolean(flags.publicMetrics),
+    logLevel: pinoLevelFor(flags.logLevel, io.env),
     announce: (line) => io.stderr(`${line}\n`),
     onListening: ({ url }) =>
       io.stderr(
-        `Connect a client: cloudg-mcp config --client claude-code --transport http --url ${url}` +
+        `Connect a client: ${userCommand(io.env)} config --client claude-code --transport http --url ${url}` +
           `${tokens.length ? ' --token-env YOUR_TOKEN_VARIABLE' : ''} (or claude-desktop, cursor, vscode)\n`,
       ),
   };
@@ -73,10 +79,20 @@ export async function serveCommand(flags: ServeFlags, io: CliIo): Promise<number
     if (fd !== undefined) options.stdioFd = fd;
     else if (io.relaunchIsolated) return io.relaunchIsolated();
   }
-  const layerOptions = await layerOptionsFrom(flags, io);
+  // Without --dataset or --sample the server starts empty; workspace_status tells the agent how
+  // to load data. The sample estate is fictitious and must not pass for an operator's own.
+  const layerOptions = await layerOptionsFrom(flags, io, { sampleByDefault: false });
   if (flags.cacheTtl) layerOptions.cacheTtl = flags.cacheTtl;
   if (flags.maxConcurrency) layerOptions.maxConcurrency = flags.maxConcurrency;
   const server = await createLayerFromOptions(layerOptions);
-  await serve(server, options);
+  const exporter = traceExporterFrom(flags.traces, io.env);
+  const traces = exporter === 'none' ? undefined : await startTracing(exporter, { env: io.env });
+  if (traces) options.tracing = traces.tracing;
+  try {
+    await serve(server, options);
+  } finally {
+    // Spans still buffered go out before the process ends.
+    await traces?.shutdown();
+  }
   return 0;
 }
