@@ -2,7 +2,7 @@
  * The README's main command (`pnpm start`) as a subprocess: wait for the start-up line, then list
  * tools and call find_assets with the official MCP client in both protocol eras.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 let child: ChildProcess | undefined;
 let url = '';
 let stderr = '';
+let stdout = '';
 
 beforeAll(async () => {
   // Exactly the README's main command, with a free port appended.
@@ -18,6 +19,9 @@ beforeAll(async () => {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
+  });
+  child.stdout!.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
   });
   url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no start-up line; stderr:\n${stderr}`)), 240_000);
@@ -39,9 +43,25 @@ afterAll(() => {
   if (child?.pid) process.kill(-child.pid, 'SIGTERM');
 });
 
+describe('pnpm start', () => {
+  it('shows the build as it goes, one line per package, instead of building silently', () => {
+    expect(stdout).toMatch(/Running build in \d+ packages/);
+    expect(stdout).toMatch(/@cloudg\/core:build: /);
+  });
+
+  it('prints a connect hint that runs as printed from the checkout', () => {
+    const hint = /Connect a client: (pnpm cloudg-mcp config [^(]*?) \(or/.exec(stderr)?.[1];
+    expect(hint).toBeDefined();
+    const [command, ...args] = hint!.trim().split(/\s+/);
+    const result = spawnSync(command!, args, { cwd: ROOT, encoding: 'utf8' });
+    expect(result.status, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ mcpServers: { cloudg: { type: 'http', url } } });
+  });
+});
+
 describe.each(['auto', 'legacy'] as const)('pnpm start, official client with negotiation %s', (mode) => {
   it('lists tools and calls find_assets on the bundled sample estate', async () => {
-    expect(stderr).toContain('Connect a client: cloudg-mcp config');
+    expect(stderr).toContain('Connect a client: pnpm cloudg-mcp config');
     const client = new Client({ name: 'readme-test', version: '1.0.0' }, { versionNegotiation: { mode } });
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     try {
