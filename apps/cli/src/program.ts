@@ -123,6 +123,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .option('-c, --config <PATH>', 'cloudg config.yaml for the launched server (checked, made absolute)')
     .option('--policy <NAME_OR_FILE>', 'policy for the launched server')
     .option('--dataset <[NAME=]PATH>', 'preload a dataset; repeatable', collect, [])
+    .option('--sample', 'launch the server with the bundled sample estate (--sample)')
     .option('--read-only', 'launch the server with --read-only')
     .option('--token-env <VAR>', 'for http: send Authorization: Bearer ${VAR}');
   addLogLevelOption(config).action((flags) => setExit(configCommand(flags, io)));

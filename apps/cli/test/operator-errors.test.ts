@@ -112,6 +112,13 @@ describe('config --dataset', () => {
     expect(config.mcpServers.cloudg.args.slice(-2)).toEqual(['--dataset', `prod=${path}`]);
   });
 
+  it('--sample launches the server with the bundled estate', async () => {
+    const run = await cli(['config', '--client', 'cursor', '--sample', '--command', 'cloudg-mcp']);
+    expect(JSON.parse(run.stdout)).toEqual({
+      mcpServers: { cloudg: { command: 'cloudg-mcp', args: ['serve', '--sample'] } },
+    });
+  });
+
   it('says nothing more for a path that exists', async () => {
     const run = await cli(['config', '--client', 'claude-code', '--dataset', `prod=${SAMPLE_MAP}`]);
     expect(run.stderr).not.toContain('Warning');

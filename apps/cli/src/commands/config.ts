@@ -23,6 +23,7 @@ export interface ConfigFlags {
   policy?: string;
   dataset: string[];
   readOnly?: boolean;
+  sample?: boolean;
   tokenEnv?: string;
 }
 
@@ -71,6 +72,7 @@ export function configCommand(flags: ConfigFlags, io: CliIo): number {
     }
     serveArgs.push('--dataset', spec.name ? `${spec.name}=${spec.path}` : spec.path);
   }
+  if (flags.sample) serveArgs.push('--sample');
   if (flags.readOnly) serveArgs.push('--read-only');
   const command = flags.command === 'auto' ? launchCommand(io.env) : splitCommand(flags.command);
   if (command.length === 0) throw new CliError('Invalid value for --command: it is empty', 2);
