@@ -120,17 +120,18 @@ export interface ObservedRequest {
   carrier: TraceCarrier | undefined;
 }
 
-/**
- * Start observing a request, or return undefined when nobody is looking (no tracer and the
- * logger below DEBUG), so an unobserved request costs one level check.
- */
+/** Whether anyone looks at requests: a tracer, or the logger at DEBUG. */
+export function isObserving(logger: Logger, tracing: TracingOptions | undefined): boolean {
+  return tracing !== undefined || logger.isLevelEnabled('debug');
+}
+
+/** Start observing a request (call it only when `isObserving`). */
 export function observeRequest(
   logger: Logger,
   tracing: TracingOptions | undefined,
   request: ObservedRequest,
-): RequestObservation | undefined {
+): RequestObservation {
   const logging = logger.isLevelEnabled('debug');
-  if (!logging && !tracing) return undefined;
   const started = performance.now();
   const target = requestTarget(request.method, request.params);
   let span: Span | undefined;

@@ -31,6 +31,8 @@ import { type Envelope, hasEnvelope, MetaKeys, readEnvelope } from './envelope.j
 import { findMethod } from './methods.js';
 import { allowsBatches } from './negotiate.js';
 import {
+  isObserving,
+  type ObservedRequest,
   observeRequest,
   type RequestObservation,
   requestOutcome,
@@ -243,20 +245,28 @@ export class Session {
     running.push(cancellation);
     let era: Era = 'legacy';
     const principal = options.principal ?? this.principal;
-    let observed: RequestObservation | undefined;
-    try {
-      const envelope = this.route(method, params);
-      era = this.era ?? 'legacy';
-      observed = observeRequest(this.server.layer.logger, this.server.tracing, {
+    const { logger } = this.server.layer;
+    const { tracing } = this.server;
+    // Built only when a tracer or a DEBUG logger looks: most requests cost one level check.
+    const observe = (): RequestObservation | undefined => {
+      if (!isObserving(logger, tracing)) return undefined;
+      const request: ObservedRequest = {
         method,
         params,
         id,
         principal,
         transport: this.transport,
-        era,
+        era: this.era,
         protocolVersion: this.protocolVersion,
         carrier: options.carrier,
-      });
+      };
+      return observeRequest(logger, tracing, request);
+    };
+    let observed: RequestObservation | undefined;
+    try {
+      const envelope = this.route(method, params);
+      era = this.era ?? 'legacy';
+      observed = observe();
       const handler = findMethod(era, method);
       if (!handler) throw methodNotFound(method);
       const sink = options.sink ?? this.send;
@@ -288,19 +298,7 @@ export class Session {
       }
       const wire = this.toErrorObject(error, method, params, era);
       // A request refused before routing (a bad envelope) is observed from here.
-      (
-        observed ??
-        observeRequest(this.server.layer.logger, this.server.tracing, {
-          method,
-          params,
-          id,
-          principal,
-          transport: this.transport,
-          era: this.era,
-          protocolVersion: this.protocolVersion,
-          carrier: options.carrier,
-        })
-      )?.end(requestOutcome(error), wire.code);
+      (observed ?? observe())?.end(requestOutcome(error), wire.code);
       return errorResponse(id, wire);
     } finally {
       stopForwarding?.();
