@@ -10,7 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { assetBrief, paginate, resolveAssetRef, sortAssets, Workspace } from '../src/index.js';
+import { assetBrief } from '../src/conventions/briefs.js';
+import { paginate } from '../src/conventions/paging.js';
+import { resolveAssetRef } from '../src/conventions/references.js';
+import { sortAssets } from '../src/conventions/sorting.js';
+import { Workspace } from '../src/index.js';
 import { inventoryMap } from './synthetic-inventory.js';
 
 // pnpm passes a literal `--` through to the script; it separates nothing here.

@@ -4,12 +4,9 @@
 // The test `test/sample-estate.test.ts` fails when the committed copy differs from what this writes.
 import { rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import {
-  readSampleEstateFacts,
-  sampleEstateDir,
-  sampleEstateFactsPath,
-  writeSampleEstate,
-} from '../dist/index.js';
+// The generator is internal to the package: it is imported from its module in dist, not the entry point.
+import { readSampleEstateFacts, writeSampleEstate } from '../dist/sample-estate/generate.js';
+import { sampleEstateDir, sampleEstateFactsPath } from '../dist/sample-estate/paths.js';
 
 const { values } = parseArgs({
   options: { facts: { type: 'string' }, out: { type: 'string' } },

@@ -2,12 +2,9 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  readSampleEstateFacts,
-  sampleEstateDir,
-  sampleEstateFactsPath,
-  writeSampleEstate,
-} from '../src/index.js';
+import { sampleEstateDir } from '../src/index.js';
+import { readSampleEstateFacts, writeSampleEstate } from '../src/sample-estate/generate.js';
+import { sampleEstateFactsPath } from '../src/sample-estate/paths.js';
 
 async function listFiles(dir: string): Promise<string[]> {
   const out: string[] = [];

@@ -15,7 +15,7 @@ import type { Principal } from './principal.js';
 export type CallKind = 'tool' | 'resource' | 'prompt' | 'completion';
 
 /** MCP log levels, lowest first. */
-export const LOG_LEVELS = [
+export const MCP_LOG_LEVELS = [
   'debug',
   'info',
   'notice',
@@ -25,7 +25,7 @@ export const LOG_LEVELS = [
   'alert',
   'emergency',
 ] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+export type LogLevel = (typeof MCP_LOG_LEVELS)[number];
 
 export type ProgressCallback = (
   progress: number,
@@ -65,7 +65,7 @@ const PINO_LEVEL: Record<LogLevel, 'debug' | 'info' | 'warn' | 'error'> = {
 };
 
 export function normalizeLogLevel(level: string): LogLevel {
-  return (LOG_LEVELS as readonly string[]).includes(level) ? (level as LogLevel) : 'info';
+  return (MCP_LOG_LEVELS as readonly string[]).includes(level) ? (level as LogLevel) : 'info';
 }
 
 export class ToolContext<TApp = unknown> {

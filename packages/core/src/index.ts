@@ -1,25 +1,24 @@
 // @cloudg/core: the request lifecycle and the error model of the cloudg MCP layer.
+//
+// The public API is what an application, a policy or a transport needs: the layer and its
+// registry, the specs and what a handler receives and returns, content and its wire shapes, the
+// error model, the policy port, the middleware contract and the built-in middleware. How the
+// layer does its work (argument coercion and validation, finalisation, rendering) is internal.
+// `api-report.md` lists every name; a test fails when this file and the report disagree.
 
-export * from './arguments/index.js';
-export {
-  Cancellation,
-  type CancellationView,
-  type CancelSource,
-  isCancellationView,
-  onCancel,
-} from './cancellation.js';
+export { InputSchemaError } from './arguments/json-schema.js';
+// ---- specs: tools, resources, resource templates, prompts ----
+export type { ArgsInput, ArgsObject, ArgsOf, ArgsShape } from './arguments/schema.js';
+export { Cancellation, type CancellationView, type CancelSource, onCancel } from './cancellation.js';
 export {
   CAPABILITIES,
   type Capability,
-  deriveAnnotations,
-  isCapability,
-  isSensitivity,
   SENSITIVITIES,
   type Sensitivity,
   sensitivityRank,
   type ToolAnnotations,
 } from './capabilities.js';
-export { type ConfigProblem, configProblems, formatConfigPath } from './config-problems.js';
+export { type ConfigProblem, configProblems } from './config-problems.js';
 export {
   type AudioContent,
   audioContent,
@@ -32,7 +31,6 @@ export {
   type Icon,
   type ImageContent,
   imageContent,
-  isTextResourceContents,
   type ResourceContents,
   type ResourceLink,
   type ResourceLinkOptions,
@@ -43,21 +41,21 @@ export {
   type TextResourceContents,
   textContent,
 } from './content.js';
+// ---- what a handler gets and gives ----
 export {
   type CallKind,
-  LOG_LEVELS,
   type LogCallback,
   type LogLevel,
+  MCP_LOG_LEVELS,
   normalizeLogLevel,
   type ProgressCallback,
   ToolContext,
-  type ToolContextInit,
 } from './context.js';
+// ---- errors ----
 export {
   AccessDeniedError,
   type ArgumentIssue,
   CancelledError,
-  describeException,
   ErrorCode,
   type ErrorCodeValue,
   InvalidArgumentsError,
@@ -67,19 +65,16 @@ export {
   NotFoundError,
   RateLimitedError,
   StringErrorCode,
-  ToolTimeoutError,
 } from './errors.js';
 export {
   canonicalJson,
-  cloneJson,
   isPlainObject,
   type JsonObject,
   type JsonPrimitive,
   type JsonValue,
   toJsonable,
 } from './json.js';
-export { MAX_COMPLETION_VALUES } from './layer/complete.js';
-export { renderJson, TRUNCATION_MARKER } from './layer/finalize.js';
+// ---- the layer and its registry ----
 export {
   type CallOptions,
   type ChangeKind,
@@ -89,21 +84,12 @@ export {
   type ServerIdentity,
   type UnchainedRequest,
 } from './layer/layer.js';
-export {
-  DEFAULT_MAX_OUTPUT_CHARS,
-  DEFAULT_TIMEOUT_SECONDS,
-  LayerConfigError,
-  type LayerOptions,
-} from './layer/options.js';
-export { mergeReports } from './layer/transform.js';
+export { LayerConfigError, type LayerOptions } from './layer/options.js';
+// ---- logging ----
 export { type CreateLoggerOptions, createLogger, type LogFormat, type Logger } from './logger.js';
-export { MESSAGE_VALUE_MAX_CHARS, messageSafe } from './message-text.js';
-export { META_PREFIX, MetaKey } from './meta.js';
-// Built-in middleware (section 14).
+export { MetaKey } from './meta.js';
 export type { AppAgnosticMiddleware } from './middleware/app-agnostic.js';
 export {
-  AUDIT_HASH_LENGTH,
-  AUDIT_LOGGER_NAME,
   AUDIT_SALT_ENV,
   type AuditHasher,
   AuditLogMiddleware,
@@ -120,8 +106,6 @@ export {
   SERVER_BUSY_MESSAGE,
 } from './middleware/concurrency.js';
 export {
-  LATENCY_WINDOW,
-  METRICS_URI,
   MetricsMiddleware,
   type MetricsResourceOptions,
   type MetricsSnapshot,
@@ -131,14 +115,14 @@ export {
 } from './middleware/metrics.js';
 export type { CallOutcome } from './middleware/outcome.js';
 export { isTransientError, RetryMiddleware, type RetryOn, type RetryOptions } from './middleware/retry.js';
-export {
-  type CallInfo,
-  type CallResult,
-  type CallResultByKind,
-  composeChain,
-  type Middleware,
-  type NextFn,
-  type RefusedCall,
+// ---- middleware: the contract and the built-ins ----
+export type {
+  CallInfo,
+  CallResult,
+  CallResultByKind,
+  Middleware,
+  NextFn,
+  RefusedCall,
 } from './middleware/types.js';
 export type {
   CatalogueDetector,
@@ -156,6 +140,7 @@ export type {
   StrategyRow,
   TransformPreview,
 } from './policy-introspection.js';
+// ---- the policy port ----
 export {
   allowAllPolicy,
   type CallCheck,
@@ -176,15 +161,28 @@ export {
   type ToolResultInit,
   userMessage,
 } from './results.js';
-export * from './specs/index.js';
 export {
-  DATA_META_KEY,
-  RENDER_META_KEY,
-  type RenderRule,
-  readStructured,
-  renderStructured,
-  structuredResource,
-  structuredText,
-  withoutStructuredMeta,
-} from './structured-text.js';
+  type AnySpec,
+  type CompletionFn,
+  definePrompt,
+  defineResource,
+  defineResourceTemplate,
+  defineTool,
+  type PromptArgument,
+  type PromptHandler,
+  PromptSpec,
+  type PromptSpecInit,
+  type ResourceHandler,
+  ResourceSpec,
+  type ResourceSpecInit,
+  ResourceTemplateSpec,
+  type ResourceTemplateSpecInit,
+  type SpecKind,
+  type TemplateHandler,
+  type ToolHandler,
+  ToolSpec,
+  type ToolSpecInit,
+  type TransformHints,
+} from './specs/index.js';
+export { type RenderRule, structuredResource, structuredText } from './structured-text.js';
 export { UriTemplate } from './uri-template.js';

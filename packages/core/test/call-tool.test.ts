@@ -12,8 +12,8 @@ import {
   Principal,
   Registry,
   ToolResult,
-  TRUNCATION_MARKER,
 } from '../src/index.js';
+import { TRUNCATION_MARKER } from '../src/layer/finalize.js';
 import { MaskingPipeline, RecordingPolicy, ReversingPipeline, type TestApp, testLayer } from './helpers.js';
 
 function captureLogger() {

@@ -1,7 +1,8 @@
 /** Arguments nested beyond MAX_ARGUMENT_DEPTH are refused before anything walks them, and audited once. */
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { AuditLogMiddleware, Layer, MAX_ARGUMENT_DEPTH, Registry } from '../src/index.js';
+import { MAX_ARGUMENT_DEPTH } from '../src/arguments/nesting.js';
+import { AuditLogMiddleware, Layer, Registry } from '../src/index.js';
 
 function nested(depth: number): Record<string, unknown> {
   let value: Record<string, unknown> = { leaf: 1 };

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { inputSchemaFor, toArgsObject } from '../src/arguments/schema.js';
+import { validateArguments } from '../src/arguments/validate.js';
+import { deriveAnnotations } from '../src/capabilities.js';
 import {
   type Capability,
   DuplicateSpecError,
@@ -7,12 +10,8 @@ import {
   defineResource,
   defineResourceTemplate,
   defineTool,
-  deriveAnnotations,
-  inputSchemaFor,
   Registry,
-  toArgsObject,
   UriTemplate,
-  validateArguments,
 } from '../src/index.js';
 
 describe('wire shapes (MCP_INTERNALS 3.3)', () => {

@@ -1,9 +1,13 @@
-// @cloudg/policy: access policies for the cloudg MCP layer.
+// @cloudg/policy: access policies for the cloudg MCP layer. The public API is the `Policy`
+// (core's policy port), how it is loaded (profiles, sources, merging), what it reports
+// (decisions, the decision log, introspection, rate-limit data), the policy document's schema
+// and types, and its errors. How decisions and pipelines are computed is internal.
+// `api-report.md` lists every name; a test fails when this file and the report disagree.
 
 export type { DecisionCounters, DecisionEntry, DecisionOutcome } from './audit/decision-log.js';
 export type { Decision } from './decide/decide.js';
-export { GlobList } from './decide/glob.js';
 export type { PolicyDescription } from './describe.js';
+// ---- errors ----
 export {
   InvalidTransformError,
   PolicyError,
@@ -16,19 +20,19 @@ export {
 } from './errors.js';
 export { type IntrospectedVault, PolicyIntrospector } from './introspection/index.js';
 export { mergePolicyDicts, type PolicyDict } from './load/merge.js';
-export { listProfiles, PROFILES_DIR } from './load/profiles.js';
-export { DEFAULT_PROFILE, POLICY_ENV, type PolicySourceValue } from './load/source.js';
-export { moveAliasesAfterRedact } from './pipeline/assemble.js';
-export { EMPTY_PIPELINE } from './pipeline/pipeline.js';
-export { PolicyPipeline } from './pipeline/privacy.js';
+
+// ---- loading ----
+export { listProfiles } from './load/profiles.js';
+export { DEFAULT_PROFILE, type PolicySourceValue } from './load/source.js';
+// ---- the policy ----
 export { Policy, type PolicyOptions, type PolicyVault } from './policy.js';
 export type { Clock, RateLimitData } from './rate/limiter.js';
+// ---- the policy document ----
 export {
   type PolicyCallKind,
   type PolicyConfig,
   type PolicyDocument,
   PolicySchema,
-  type PrimitiveKind,
   RATE_PERIODS,
   RATE_SCOPES,
   type RateLimitConfig,

@@ -9,7 +9,7 @@ import {
   type Sensitivity,
 } from '@cloudg/core';
 import { describe, expect, it } from 'vitest';
-import { GlobList } from '../src/index.js';
+import { GlobList } from '../src/decide/glob.js';
 import { catalogRegistry } from './fixtures/catalog.js';
 import { as, load, local } from './helpers.js';
 

@@ -6,7 +6,6 @@ import {
   compileCustomDetector,
   DetectorConfigError,
   IDENTITY,
-  normalizeSpec,
   Redactor,
   registerTransform,
   type Transform,
@@ -15,6 +14,7 @@ import {
   transformTypes,
   UnknownTransformError,
 } from '../src/index.js';
+import { normalizeSpec } from '../src/pipeline/spec.js';
 import { ctx, STANDARD_STRATEGIES, STRICT_STRATEGIES, testVault } from './helpers.js';
 
 describe('transform specs (10.1)', () => {

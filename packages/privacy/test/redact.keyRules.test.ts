@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { builtinKeyRules, normalizeKey, Redactor } from '../src/index.js';
+import { builtinKeyRules, Redactor } from '../src/index.js';
+import { normalizeKey } from '../src/util/keys.js';
 import { ctx, STANDARD_STRATEGIES, STRICT_STRATEGIES, testVault } from './helpers.js';
 
 const vault = testVault();

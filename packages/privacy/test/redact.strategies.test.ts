@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildTransform, parseStrategy, Redactor, TransformOptionsError } from '../src/index.js';
+import { buildTransform, Redactor, TransformOptionsError } from '../src/index.js';
+import { parseStrategy } from '../src/transforms/strategies.js';
 import { ctx, testVault } from './helpers.js';
 
 const MSG = 'alice@corp.com from 10.0.1.5 at 2024-05-01T12:30:00Z key AKIAIOSFODNN7EXAMPLE';

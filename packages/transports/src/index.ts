@@ -1,5 +1,8 @@
 // @cloudg/transports: MCP on the wire for a cloudg layer. Native stdio and Streamable HTTP
 // servers for both protocol eras, sessions, listen streams, auth, the Origin/Host guard, paging.
+// The public API is what serves a layer, authenticates callers and writes another transport
+// over the protocol engine; framing, header decoding and stdout protection are internal.
+// `api-report.md` lists every name; a test fails when this file and the report disagree.
 
 export { AuthConfigError } from './auth/errors.js';
 export {
@@ -10,14 +13,12 @@ export {
   type RequestInfoInit,
   resolvePrincipal,
 } from './auth/principalResolver.js';
-export { bearerToken, TokenAuth, type TokenAuthOptions, type TokenValue } from './auth/tokenAuth.js';
-export { defaultTokenId, parseTokenSpec, type TokenSpec } from './auth/tokenSpec.js';
+export { TokenAuth, type TokenAuthOptions, type TokenValue } from './auth/tokenAuth.js';
+export { parseTokenSpec, type TokenSpec } from './auth/tokenSpec.js';
 export type { AdmissionOptions, RequestAdmission } from './http/admission.js';
 export {
   type GuardRejection,
   isLoopbackAddress,
-  LOOPBACK_HOSTS,
-  LOOPBACK_ORIGINS,
   OriginHostGuard,
   type OriginHostGuardOptions,
 } from './http/hostHeaderGuard.js';
@@ -29,10 +30,8 @@ export {
   serveHttp,
 } from './http/httpServer.js';
 export type { HttpMetrics, HttpMetricsOptions } from './http/metrics.js';
-export { decodeHeaderValue } from './http/modernHeaders.js';
 export { HTTP_DEFAULTS, type HttpServerOptions } from './http/options.js';
 export { ProtocolError } from './jsonrpc/errors.js';
-export { encodeLine, LineDecoder } from './jsonrpc/framing.js';
 export type {
   JsonRpcErrorObject,
   JsonRpcFailure,
@@ -43,10 +42,9 @@ export type {
   JsonRpcSuccess,
   RequestId,
 } from './jsonrpc/messages.js';
-export { DEFAULT_PAGE_SIZE, decodeCursor, encodeCursor, type ListKind, paginate } from './paging/cursor.js';
+export { decodeCursor, encodeCursor, type ListKind, paginate } from './paging/cursor.js';
 export { DEFAULT_MAX_BATCH_ITEMS, DEFAULT_MAX_BATCH_RESPONSE_BYTES } from './protocol/batchLimits.js';
 export { MetaKeys } from './protocol/envelope.js';
-export { negotiateVersion } from './protocol/negotiate.js';
 export {
   type RequestOutcome,
   requestOutcome,
@@ -71,6 +69,4 @@ export {
   MODERN_VERSIONS,
   SUPPORTED_VERSIONS,
 } from './protocol/versions.js';
-export { type FdWriter, writableForFd } from './stdio/fdWriter.js';
-export { type ProtectedStdout, protectStdout } from './stdio/protectStdout.js';
 export { type StdioOptions, serveStdio } from './stdio/serveStdio.js';

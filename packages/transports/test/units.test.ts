@@ -1,16 +1,10 @@
 /** Framing, cursors, version negotiation and header decoding. */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import {
-  decodeCursor,
-  decodeHeaderValue,
-  encodeCursor,
-  encodeLine,
-  LineDecoder,
-  negotiateVersion,
-  paginate,
-  serveStdio,
-} from '../src/index.js';
+import { decodeHeaderValue } from '../src/http/modernHeaders.js';
+import { decodeCursor, encodeCursor, paginate, serveStdio } from '../src/index.js';
+import { encodeLine, LineDecoder } from '../src/jsonrpc/framing.js';
+import { negotiateVersion } from '../src/protocol/negotiate.js';
 import { buildLayer } from './support/testLayer.js';
 
 describe('newline framing', () => {

@@ -1,11 +1,8 @@
 import type { Layer } from '@cloudg/core';
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  CollectionCoverageSchema,
-  readSampleEstateFacts,
-  sampleEstateFactsPath,
-  type Workspace,
-} from '../../src/index.js';
+import { CollectionCoverageSchema, type Workspace } from '../../src/index.js';
+import { readSampleEstateFacts } from '../../src/sample-estate/generate.js';
+import { sampleEstateFactsPath } from '../../src/sample-estate/paths.js';
 import { call, callError, sampleLayer } from './support.js';
 
 let layer: Layer<Workspace>;

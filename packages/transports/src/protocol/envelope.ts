@@ -2,7 +2,7 @@
  * The 2026-07-28 request envelope: protocol version, client capabilities, client info and log
  * level in `params._meta`. Checked in the SDK's order: keys, then (on HTTP) headers, then version.
  */
-import { ErrorCode, LOG_LEVELS, type LogLevel } from '@cloudg/core';
+import { ErrorCode, type LogLevel, MCP_LOG_LEVELS } from '@cloudg/core';
 import { ProtocolError } from '../jsonrpc/errors.js';
 import { isObject } from '../jsonrpc/messages.js';
 import { isModernVersion } from './negotiate.js';
@@ -79,10 +79,10 @@ export function readEnvelope(params: unknown): Envelope {
   }
   const info = meta[MetaKeys.clientInfo];
   const level = meta[MetaKeys.logLevel];
-  if (level !== undefined && !(LOG_LEVELS as readonly unknown[]).includes(level)) {
+  if (level !== undefined && !(MCP_LOG_LEVELS as readonly unknown[]).includes(level)) {
     throw new ProtocolError(
       ErrorCode.InvalidParams,
-      `${MetaKeys.logLevel} must be one of ${LOG_LEVELS.join(', ')}`,
+      `${MetaKeys.logLevel} must be one of ${MCP_LOG_LEVELS.join(', ')}`,
     );
   }
   return {

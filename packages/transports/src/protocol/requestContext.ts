@@ -1,5 +1,11 @@
 /** What a method implementation knows about the request it serves. */
-import { type CallOptions, type Cancellation, LOG_LEVELS, type LogLevel, type Principal } from '@cloudg/core';
+import {
+  type CallOptions,
+  type Cancellation,
+  type LogLevel,
+  MCP_LOG_LEVELS,
+  type Principal,
+} from '@cloudg/core';
 import { type JsonRpcMessage, notification, type RequestId } from '../jsonrpc/messages.js';
 import type { Envelope } from './envelope.js';
 import type { Session } from './session.js';
@@ -29,7 +35,7 @@ function isProgressToken(value: unknown): value is string | number {
 }
 
 function reaches(level: LogLevel, threshold: LogLevel | undefined): boolean {
-  return threshold !== undefined && LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(threshold);
+  return threshold !== undefined && MCP_LOG_LEVELS.indexOf(level) >= MCP_LOG_LEVELS.indexOf(threshold);
 }
 
 /**

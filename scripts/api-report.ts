@@ -1,0 +1,219 @@
+/**
+ * The API report: every name a package's entry point exports, with its kind, as the TypeScript
+ * compiler sees it. Each package checks a copy in (`api-report.md`) and a test regenerates it,
+ * so a name that leaks into the public surface (or leaves it) fails the build until someone
+ * updates the report on purpose.
+ *
+ *   pnpm api-report            check every package, print the differences
+ *   pnpm api-report --update   rewrite the reports that differ
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+export const REPORT_FILE = 'api-report.md';
+export const UPDATE_COMMAND = 'pnpm api-report --update';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The packages that publish an entry point, relative to the repository root. */
+export const REPORTED_PACKAGES = [
+  'packages/core',
+  'packages/privacy',
+  'packages/policy',
+  'packages/catalog',
+  'packages/transports',
+  'apps/server',
+  'apps/cli',
+] as const;
+
+export interface ApiEntry {
+  name: string;
+  /** `class`, `function`, `const`, `interface`, `type`, `enum`, `namespace`; `const+type` for a name that is both. */
+  kind: string;
+}
+
+export interface ApiCheck {
+  /** The package's name from its package.json. */
+  packageName: string;
+  /** The report as generated from the sources. */
+  expected: string;
+  /** The report on disk, or null when there is none. */
+  actual: string | null;
+  /** Names added to and removed from the surface since the report was written. */
+  added: string[];
+  removed: string[];
+  ok: boolean;
+  /** What a failing check prints: the differences and how to accept them. */
+  message: string;
+}
+
+function kindsOf(symbol: ts.Symbol): string[] {
+  const f = symbol.flags;
+  const kinds: string[] = [];
+  if (f & ts.SymbolFlags.Class) kinds.push('class');
+  else if (f & ts.SymbolFlags.Function) kinds.push('function');
+  else if (f & ts.SymbolFlags.Enum) kinds.push('enum');
+  else if (f & ts.SymbolFlags.Variable) {
+    const decl = symbol.valueDeclaration;
+    const isConst = decl !== undefined && (ts.getCombinedNodeFlags(decl) & ts.NodeFlags.Const) !== 0;
+    kinds.push(isConst ? 'const' : 'let');
+  } else if (f & (ts.SymbolFlags.ValueModule | ts.SymbolFlags.NamespaceModule)) kinds.push('namespace');
+  if (!(f & ts.SymbolFlags.Class) && !(f & ts.SymbolFlags.Enum)) {
+    if (f & ts.SymbolFlags.Interface) kinds.push('interface');
+    else if (f & ts.SymbolFlags.TypeAlias) kinds.push('type');
+  }
+  return kinds.length > 0 ? kinds : ['unknown'];
+}
+
+/** Whether a re-export along the alias chain is `export type`, so only the type is public. */
+function isTypeOnlyExport(symbol: ts.Symbol, checker: ts.TypeChecker): boolean {
+  let current: ts.Symbol | undefined = symbol;
+  for (let depth = 0; current && depth < 32; depth++) {
+    for (const decl of current.declarations ?? []) {
+      if (ts.isExportSpecifier(decl) && (decl.isTypeOnly || decl.parent.parent.isTypeOnly)) return true;
+      if (ts.isImportSpecifier(decl) && (decl.isTypeOnly || decl.parent.parent.isTypeOnly)) return true;
+    }
+    if (!(current.flags & ts.SymbolFlags.Alias)) break;
+    const next = checker.getImmediateAliasedSymbol(current);
+    if (next === current) break;
+    current = next;
+  }
+  return false;
+}
+
+function compilerOptions(packageDir: string): ts.CompilerOptions {
+  const configPath = join(packageDir, 'tsconfig.json');
+  const read = ts.readConfigFile(configPath, (p) => ts.sys.readFile(p));
+  if (read.error) throw new Error(ts.flattenDiagnosticMessageText(read.error.messageText, '\n'));
+  const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, packageDir);
+  return { ...parsed.options, noEmit: true, skipLibCheck: true };
+}
+
+/** The exported names of `entry` (default: the package's src/index.ts), sorted by name. */
+export function collectApi(packageDir: string, entry = join(packageDir, 'src', 'index.ts')): ApiEntry[] {
+  const program = ts.createProgram({ rootNames: [entry], options: compilerOptions(packageDir) });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(entry);
+  if (!source) throw new Error(`Cannot read ${entry}`);
+  const moduleSymbol = checker.getSymbolAtLocation(source);
+  if (!moduleSymbol) return [];
+  const entries: ApiEntry[] = [];
+  for (const exported of checker.getExportsOfModule(moduleSymbol)) {
+    const target = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+    let kinds = kindsOf(target);
+    if (isTypeOnlyExport(exported, checker)) {
+      kinds = kinds.filter((k) => k === 'interface' || k === 'type');
+      if (kinds.length === 0) kinds = [`type-only ${kindsOf(target)[0]}`];
+    }
+    entries.push({ name: exported.getName(), kind: kinds.join('+') });
+  }
+  return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function packageNameOf(packageDir: string): string {
+  return JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')).name as string;
+}
+
+function line(entry: ApiEntry): string {
+  return `${entry.kind.padEnd(12)} ${entry.name}`;
+}
+
+/** The report text for a package. */
+export function renderReport(packageName: string, entries: readonly ApiEntry[]): string {
+  const counts = new Map<string, number>();
+  for (const e of entries) counts.set(e.kind, (counts.get(e.kind) ?? 0) + 1);
+  const summary = [...counts]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([kind, n]) => `${n} ${kind}`)
+    .join(', ');
+  return [
+    `# ${packageName}: public API`,
+    '',
+    `Generated from \`src/index.ts\` by \`${UPDATE_COMMAND}\`; a test fails when it differs from the`,
+    'code. Change it on purpose only: a new name here is a promise to users, a removed one a',
+    'breaking change (both need a changeset).',
+    '',
+    `${entries.length} names: ${summary || 'none'}.`,
+    '',
+    '```text',
+    ...entries.map(line),
+    '```',
+    '',
+  ].join('\n');
+}
+
+function listedLines(report: string | null): string[] {
+  if (report === null) return [];
+  const block = /```text\n([\s\S]*?)```/.exec(report)?.[1] ?? '';
+  return block
+    .split('\n')
+    .map((l) => l.trim().replace(/\s+/, ' '))
+    .filter(Boolean);
+}
+
+/**
+ * Compare the package's report with its sources. `entry` and `reportPath` default to the
+ * package's own; tests point them at fixtures.
+ */
+export function checkApiReport(
+  packageDir: string,
+  options: { entry?: string; reportPath?: string } = {},
+): ApiCheck {
+  const packageName = packageNameOf(packageDir);
+  const reportPath = options.reportPath ?? join(packageDir, REPORT_FILE);
+  const expected = renderReport(packageName, collectApi(packageDir, options.entry));
+  const actual = existsSync(reportPath) ? readFileSync(reportPath, 'utf8') : null;
+  const want = listedLines(expected);
+  const have = new Set(listedLines(actual));
+  const wantSet = new Set(want);
+  const added = want.filter((l) => !have.has(l));
+  const removed = [...have].filter((l) => !wantSet.has(l));
+  const ok = actual === expected;
+  const where = relative(ROOT, reportPath) || reportPath;
+  const message = ok
+    ? `${packageName}: ${where} is up to date`
+    : [
+        actual === null
+          ? `${packageName} has no API report (${where}).`
+          : `The public API of ${packageName} differs from ${where}:`,
+        ...added.map((l) => `  + ${l}`),
+        ...removed.map((l) => `  - ${l}`),
+        ...(added.length === 0 && removed.length === 0 && actual !== null
+          ? ['  (only the layout differs)']
+          : []),
+        '',
+        'Export only what another package or a user needs (see ../shared/ARCHITECTURE.md). If the change',
+        `is intended, run \`${UPDATE_COMMAND}\`, commit ${where}, and add a changeset.`,
+      ].join('\n');
+  return { packageName, expected, actual, added, removed, ok, message };
+}
+
+function main(argv: readonly string[]): number {
+  const update = argv.includes('--update');
+  const only = argv.filter((a) => !a.startsWith('--'));
+  const dirs = (only.length > 0 ? only.map((d) => relative(ROOT, resolve(d))) : [...REPORTED_PACKAGES]).map(
+    (d) => join(ROOT, d),
+  );
+  let failed = 0;
+  for (const dir of dirs) {
+    const check = checkApiReport(dir);
+    if (check.ok) {
+      console.log(check.message);
+    } else if (update) {
+      writeFileSync(join(dir, REPORT_FILE), check.expected);
+      console.log(`${check.packageName}: wrote ${relative(ROOT, join(dir, REPORT_FILE))}`);
+      for (const l of check.added) console.log(`  + ${l}`);
+      for (const l of check.removed) console.log(`  - ${l}`);
+    } else {
+      console.error(check.message);
+      failed += 1;
+    }
+  }
+  return failed === 0 ? 0 : 1;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exitCode = main(process.argv.slice(2));
+}
