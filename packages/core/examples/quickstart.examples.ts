@@ -1,6 +1,9 @@
-// A layer with one tool, one resource and one prompt, called in-process.
+// A layer with one tool, one resource and one prompt, called in-process. The README's quick start
+// is the region `quickstart` (`pnpm readme-examples --update` copies it); test/examples.test.ts
+// runs this file and checks what the comments say.
 // Run: pnpm --filter @cloudg/core exec tsx --conditions=@cloudg/source examples/quickstart.examples.ts
 
+// #region quickstart
 import { Layer, Principal, Registry } from '@cloudg/core';
 import * as z from 'zod';
 
@@ -16,6 +19,7 @@ registry.tool({
     words: args.text.split(/\s+/).filter((w) => w.length >= args.min_length).length,
   }),
 });
+// #endregion quickstart
 
 registry.resource({
   uri: 'demo://about',
@@ -32,13 +36,17 @@ registry.prompt({
 });
 
 export async function quickstart(): Promise<string[]> {
+  // #region quickstart
   const layer = new Layer({ registry });
-  const lines: string[] = [];
-
   const ok = await layer.callTool('count_words', { text: 'a big cloud', min_length: '2' });
-  lines.push(`count_words -> ${JSON.stringify(ok.structured)}`);
-
+  // ok.structured -> {"words":2}   ("2" was coerced to 2; the default filled in otherwise)
   const bad = await layer.callTool('count_words', { text: 'x', colour: 'red' });
+  // bad.isError -> true, bad.meta['cloudg/error_code'] -> -32602
+  // text: "Invalid arguments: colour: Extra inputs are not permitted. Valid arguments: text, min_length"
+  // #endregion quickstart
+
+  const lines: string[] = [];
+  lines.push(`count_words -> ${JSON.stringify(ok.structured)}`);
   lines.push(`invalid -> ${bad.meta['cloudg/error_code']} ${(bad.content[0] as { text: string }).text}`);
 
   const [about] = await layer.readResource('demo://about');

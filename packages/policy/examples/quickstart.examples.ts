@@ -1,12 +1,16 @@
 /**
  * Quick start: one layer, one tool, two callers under the soc-analyst profile. The README quotes
- * this file; test/examples.test.ts runs it.
+ * the region `quickstart` (`pnpm readme-examples --update` copies it); test/examples.test.ts runs
+ * this file and checks what the comments say.
  */
+// #region quickstart
 import { Layer, Principal, Registry } from '@cloudg/core';
+import { Policy } from '@cloudg/policy';
 import * as z from 'zod';
-import { Policy } from '../src/index.js';
+// #endregion quickstart
 
 export async function quickstart() {
+  // #region quickstart
   const received: string[] = [];
   const registry = new Registry();
   registry.tool({
@@ -30,6 +34,7 @@ export async function quickstart() {
   const passedBack = await layer.callTool('get_account', { id: 'prod-payments' }, { principal: lee });
   // received -> ['111111111111', '111111111111']: the alias is reversed before the handler runs
   // passedBack.structured -> { account_id: 'prod-payments', owner: 'alice@example.com' }
+  // #endregion quickstart
 
   const decision = policy.decide(registry.tools.get('get_account')!, ann);
   // { allowed: true, reason: '' }

@@ -1,3 +1,4 @@
+// @ts-check
 // Redact secrets, pseudonymise identifiers, then reverse the pseudonyms.
 import { buildPipeline, Depseudonymizer, TokenVault } from '@cloudg/privacy';
 

@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { jiraTicketDetector } from '../examples/detectors.examples.js';
+import { redactKnown } from '../examples/identifiers.examples.js';
+import { runPipeline } from '../examples/pipelines.examples.js';
+import { registerUpper } from '../examples/transforms.examples.js';
+import { buildPipeline, buildTransform, type Redactor, TokenVault } from '../src/index.js';
 
 const root = join(import.meta.dirname, '..');
 
@@ -42,5 +47,48 @@ describe('README example', () => {
     const code = readFileSync(join(root, 'examples/redact.examples.mjs'), 'utf8');
     const block = /<!-- example: examples\/redact\.examples\.mjs -->\n```js\n([\s\S]*?)```/.exec(readme);
     expect(block?.[1]).toBe(code);
+  });
+});
+
+describe('the other README snippets', () => {
+  it('builds and runs a pipeline from specs with a build context', () => {
+    const vault = new TokenVault({ key: 'example-key' });
+    const { value, report } = runPipeline(
+      { vault, detectors: [], disabledDetectors: [] },
+      {
+        note: 'db password=hunter2prod',
+        items: Array.from({ length: 60 }, (_, i) => i),
+      },
+    );
+    expect(JSON.stringify(value)).not.toContain('hunter2prod');
+    expect((value as { items: unknown[] }).items.length).toBeLessThanOrEqual(51);
+    expect(report).toHaveProperty('redacted');
+  });
+
+  it('registers a transform of your own', () => {
+    registerUpper();
+    expect(buildPipeline(['upper']).run('shout').value).toBe('SHOUT');
+  });
+
+  it('compiles the custom detector', () => {
+    expect(jiraTicketDetector()).toMatchObject({
+      name: 'jira_ticket',
+      entity: 'ticket_id',
+      category: 'internal',
+    });
+  });
+
+  it('pseudonymises a name the application knows, wherever it stands', () => {
+    const vault = new TokenVault({ key: 'example-key' });
+    const redactor = buildTransform(
+      { type: 'redact', options: { strategies: { identifier: 'pseudonymize' } } },
+      { vault },
+    ) as Redactor;
+    const shown = redactKnown(redactor, { host: 'bastion', note: 'see payments-ledger-db' }) as Record<
+      string,
+      string
+    >;
+    expect(shown.host).toMatch(/^res-[0-9a-f]{10}$/);
+    expect(shown.note).not.toContain('payments-ledger-db');
   });
 });

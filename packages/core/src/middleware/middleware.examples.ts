@@ -1,4 +1,5 @@
-// The middleware stack the cloudg server builds, on a layer with one cacheable tool.
+// The middleware stack the cloudg server builds, on a layer with one cacheable tool. The README
+// quotes the region `stack`; middleware.examples.test.ts runs it and checks what it says.
 // Run: pnpm --filter @cloudg/core exec tsx --conditions=@cloudg/source src/middleware/middleware.examples.ts
 import { PassThrough } from 'node:stream';
 import {
@@ -28,6 +29,7 @@ export async function middlewareStack(): Promise<string[]> {
   const auditLines: string[] = [];
   auditStream.on('data', (chunk) => auditLines.push(...String(chunk).trim().split('\n')));
 
+  // #region stack
   // Outermost first: audit sees every call (cache hits included), metrics times them, the
   // limiter queues tool calls beyond 8, and the cache answers repeats.
   const audit = new AuditLogMiddleware({ stream: auditStream, salt: 'example-salt' });
@@ -40,6 +42,10 @@ export async function middlewareStack(): Promise<string[]> {
   });
   cache.attach(layer); // any change event clears the cache
   registerMetricsResource(layer, metrics); // serves cloudg://metrics
+  // Calling get_asset {"ref": "web-1"} twice as alice: the second result has
+  // _meta["cloudg/cache"] = "hit", cache.stats() is {"size":1,"hits":1,"misses":1,"ttl":60},
+  // and the audit stream has one line per call with "ref" hashed as "c56042a28cce676b".
+  // #endregion stack
 
   const alice = new Principal({ id: 'alice', roles: ['analyst'] });
   await layer.callTool('get_asset', { ref: 'web-1' }, { principal: alice });
