@@ -1,4 +1,5 @@
 /** Where the CLI reads and writes, so tests can run it in-process. */
+import { McpLayerError } from '@cloudg/core';
 import { relaunchIsolated, wantsStdioIsolation } from '@cloudg/server';
 
 export interface CliIo {
@@ -37,13 +38,18 @@ export function processIo(): CliIo {
   };
 }
 
-/** A failure the CLI reports as `Error: <message>` with an exit status. */
-export class CliError extends Error {
+/**
+ * A failure the CLI reports as `Error: <message>` with an exit status: code `cli_error`,
+ * `data.exit_code`.
+ */
+export class CliError extends McpLayerError {
+  override readonly code = 'cli_error';
+  declare readonly data: { exit_code: number };
+
   constructor(
     message: string,
     readonly exitCode = 1,
   ) {
-    super(message);
-    this.name = 'CliError';
+    super(message, { data: { exit_code: exitCode } });
   }
 }

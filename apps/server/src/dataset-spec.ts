@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { McpLayerError } from '@cloudg/core';
 
 export interface DatasetSpec {
   /** Undefined: the loader picks one from the path (parent directory of an inventory map, else the file stem). */
@@ -6,16 +7,23 @@ export interface DatasetSpec {
   path: string;
 }
 
-/** Thrown for a `--dataset` value that cannot be used: malformed, or a path that does not load. */
-export class DatasetSpecError extends Error {
+/**
+ * Thrown for a `--dataset` value that cannot be used: malformed, or a path that does not load.
+ * Code `invalid_dataset_spec`; `data` holds `value` and `reason` when there are any.
+ */
+export class DatasetSpecError extends McpLayerError {
+  override readonly code = 'invalid_dataset_spec';
+  declare readonly data: { value?: string; reason?: string };
   /** The `[NAME=]PATH` value as given, when the error is about one value. */
   readonly value: string | undefined;
   /** What is wrong with it, without the value (the message says which dataset). */
   readonly reason: string | undefined;
 
   constructor(message: string, details: { value?: string; reason?: string; cause?: unknown } = {}) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.name = 'DatasetSpecError';
+    const data: { value?: string; reason?: string } = {};
+    if (details.value !== undefined) data.value = details.value;
+    if (details.reason !== undefined) data.reason = details.reason;
+    super(message, { data, cause: details.cause });
     this.value = details.value;
     this.reason = details.reason;
   }

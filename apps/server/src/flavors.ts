@@ -1,13 +1,17 @@
 /** Server implementations. Only the native one is built in; `auto` picks it. */
+import { McpLayerError } from '@cloudg/core';
+
 export const AVAILABLE_FLAVORS = ['native'] as const;
 export const FLAVOR_NAMES = ['auto', 'native', 'sdk', 'fastmcp'] as const;
 export type Flavor = (typeof FLAVOR_NAMES)[number];
 
-/** Thrown for server options that cannot work together, before anything starts. */
-export class ServeOptionsError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ServeOptionsError';
+/** Thrown for server options that cannot work together, before anything starts (code `invalid_serve_options`). */
+export class ServeOptionsError extends McpLayerError {
+  override readonly code = 'invalid_serve_options';
+  declare readonly data: Record<string, unknown>;
+
+  constructor(message: string, data: Record<string, unknown> = {}) {
+    super(message, { data });
   }
 }
 
