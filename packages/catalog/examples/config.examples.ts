@@ -1,6 +1,6 @@
 /**
  * The README's use of the cloudg config file (region `config`). Type-checked; the README's
- * config.yaml itself is loaded by src/config/readme-example.test.ts, which checks these results.
+ * config.yaml itself is loaded by test/readme-config.test.ts, which checks these results.
  */
 // #region config
 import { liveCooldownSeconds, loadCloudgConfig, parseCloudgConfig, Workspace } from '@cloudg/catalog';

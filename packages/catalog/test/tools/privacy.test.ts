@@ -16,10 +16,10 @@ import {
 } from '@cloudg/core';
 import { Policy } from '@cloudg/policy';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sampleWorkspace } from '../../../test/support/estate.js';
-import type { Workspace } from '../../workspace/workspace.js';
-import { registerMetaTools } from '../meta/index.js';
-import { registerPrivacyTools } from './index.js';
+import { registerMetaTools } from '../../src/tools/meta/index.js';
+import { registerPrivacyTools } from '../../src/tools/privacy/index.js';
+import type { Workspace } from '../../src/workspace/workspace.js';
+import { sampleWorkspace } from '../support/estate.js';
 
 /**
  * A small policy self-description with real state: a pseudonym table, a decision log and

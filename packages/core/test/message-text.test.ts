@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Layer, NotFoundError, Registry } from './index.js';
-import { messageSafe } from './message-text.js';
+import { Layer, NotFoundError, Registry } from '../src/index.js';
+import { messageSafe } from '../src/message-text.js';
 
 describe('messageSafe', () => {
   it('leaves ordinary names alone', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Cancellation, type CancellationView, onCancel } from './cancellation.js';
-import { Layer, Registry } from './index.js';
+import { Cancellation, type CancellationView, onCancel } from '../src/cancellation.js';
+import { Layer, Registry } from '../src/index.js';
 
 describe('Cancellation', () => {
   it('runs its listeners once, in order, and keeps the reason', () => {

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { Workspace } from '../workspace/workspace.js';
-import { loadCloudgConfig } from './load.js';
-import { liveCooldownSeconds } from './ratelimit.js';
+import { loadCloudgConfig } from '../src/config/load.js';
+import { liveCooldownSeconds } from '../src/config/ratelimit.js';
+import { Workspace } from '../src/workspace/workspace.js';
 
-const README = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'README.md');
+const README = join(dirname(fileURLToPath(import.meta.url)), '..', 'README.md');
 
 it('loads the example config.yaml of the README with the results it states', () => {
   const section = readFileSync(README, 'utf8').split('## The cloudg config file')[1] ?? '';

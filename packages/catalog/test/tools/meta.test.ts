@@ -1,14 +1,14 @@
 import { Layer, Principal, Registry } from '@cloudg/core';
 import { Policy } from '@cloudg/policy';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sampleWorkspace } from '../../../test/support/estate.js';
-import { registerPrompts } from '../../prompts/index.js';
-import { createCatalogLayer } from '../../registry.js';
-import type { Workspace } from '../../workspace/workspace.js';
-import { registerPrivacyTools } from '../privacy/index.js';
-import { registerMetaTools } from './index.js';
-import { summarise } from './list-capabilities.js';
-import { ASSET_TYPES, assetTypesByFamily } from './vocabulary/index.js';
+import { registerPrompts } from '../../src/prompts/index.js';
+import { createCatalogLayer } from '../../src/registry.js';
+import { registerMetaTools } from '../../src/tools/meta/index.js';
+import { summarise } from '../../src/tools/meta/list-capabilities.js';
+import { ASSET_TYPES, assetTypesByFamily } from '../../src/tools/meta/vocabulary/index.js';
+import { registerPrivacyTools } from '../../src/tools/privacy/index.js';
+import type { Workspace } from '../../src/workspace/workspace.js';
+import { sampleWorkspace } from '../support/estate.js';
 
 interface ToolEntry {
   name: string;
@@ -175,7 +175,7 @@ describe('meta tools', () => {
   });
 
   it('explain_asset_type leaves out the count when nothing is loaded', async () => {
-    const { Workspace } = await import('../../workspace/workspace.js');
+    const { Workspace } = await import('../../src/workspace/workspace.js');
     const empty = layerOver(new Workspace({ allowedRoots: ['/tmp'], cwd: '/tmp' }));
     const out = (await empty.callTool('explain_asset_type', { asset_type: 'LOAD_BALANCER' })).structured;
     expect(out).toMatchObject({ asset_type: 'LOAD_BALANCER', internet_exposure_expected: true });
