@@ -88,12 +88,31 @@ function compilerOptions(packageDir: string): ts.CompilerOptions {
   const read = ts.readConfigFile(configPath, (p) => ts.sys.readFile(p));
   if (read.error) throw new Error(ts.flattenDiagnosticMessageText(read.error.messageText, '\n'));
   const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, packageDir);
-  return { ...parsed.options, noEmit: true, skipLibCheck: true };
+  // Only symbols and their kinds are needed, never a type check: no default libraries or @types.
+  return { ...parsed.options, noEmit: true, skipLibCheck: true, noLib: true, types: [] };
+}
+
+/**
+ * A compiler host that reads only the files beside the entry point (its directory and below):
+ * anything else (other packages, node_modules) is an empty module. The report needs the
+ * symbols the package declares and their kinds, not types from elsewhere, and this keeps the
+ * check to a second or two however large the dependencies are.
+ */
+function localHost(options: ts.CompilerOptions, root: string): ts.CompilerHost {
+  const host = ts.createCompilerHost(options, true);
+  const read = host.getSourceFile.bind(host);
+  const inside = `${resolve(root)}/`;
+  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) =>
+    resolve(fileName).startsWith(inside)
+      ? read(fileName, languageVersion, onError, shouldCreate)
+      : ts.createSourceFile(fileName, 'export {};', languageVersion);
+  return host;
 }
 
 /** The exported names of `entry` (default: the package's src/index.ts), sorted by name. */
 export function collectApi(packageDir: string, entry = join(packageDir, 'src', 'index.ts')): ApiEntry[] {
-  const program = ts.createProgram({ rootNames: [entry], options: compilerOptions(packageDir) });
+  const options = compilerOptions(packageDir);
+  const program = ts.createProgram({ rootNames: [entry], options, host: localHost(options, dirname(entry)) });
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(entry);
   if (!source) throw new Error(`Cannot read ${entry}`);
@@ -103,7 +122,11 @@ export function collectApi(packageDir: string, entry = join(packageDir, 'src', '
   for (const exported of checker.getExportsOfModule(moduleSymbol)) {
     const target = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
     let kinds = kindsOf(target);
-    if (isTypeOnlyExport(exported, checker)) {
+    const typeOnly = isTypeOnlyExport(exported, checker);
+    if (kinds[0] === 'unknown') {
+      // Re-exported from another package, which the local host does not read.
+      kinds = [typeOnly ? 'type' : 're-export'];
+    } else if (typeOnly) {
       kinds = kinds.filter((k) => k === 'interface' || k === 'type');
       if (kinds.length === 0) kinds = [`type-only ${kindsOf(target)[0]}`];
     }
