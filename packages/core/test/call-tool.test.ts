@@ -158,8 +158,7 @@ describe('tools/call lifecycle (section 4.1)', () => {
       content: [
         {
           type: 'text',
-          text:
-            'Invalid arguments: limit: Input should be greater than or equal to 1; colour: Extra inputs are not permitted. Valid arguments: query, limit, internet_exposed',
+          text: 'Invalid arguments: limit: Input should be greater than or equal to 1; colour: Extra inputs are not permitted. Valid arguments: query, limit, internet_exposed',
         },
       ],
       isError: true,

@@ -13,7 +13,10 @@ function registry(): Registry {
   const reg = new Registry();
   reg.tool({
     name: 'search',
-    input: { query: z.string(), filter: z.strictObject({ region: z.string(), owner: z.string() }).optional() },
+    input: {
+      query: z.string(),
+      filter: z.strictObject({ region: z.string(), owner: z.string() }).optional(),
+    },
     handler: () => ({ items: [] }),
   });
   reg.tool({
