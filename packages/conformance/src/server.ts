@@ -1,5 +1,8 @@
-/** Serve the conformance fixture over Streamable HTTP for the MCP conformance suite. */
-import { serveHttp } from '../src/index.js';
+/**
+ * Serve the conformance fixture over Streamable HTTP, to run the suite by hand against it:
+ * `pnpm --filter @cloudg/conformance serve`, then point `conformance server --url` at the URL.
+ */
+import { serveHttp } from '@cloudg/transports';
 import { buildConformanceLayer } from './fixture.js';
 
 const server = await serveHttp(buildConformanceLayer(), { port: Number(process.env.PORT ?? 0) });
