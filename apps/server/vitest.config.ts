@@ -1,3 +1,6 @@
-import { sharedConfig } from '../../vitest.shared.ts';
+import { packageTestConfig } from '../../vitest.shared.ts';
 
-export default sharedConfig;
+export default packageTestConfig({
+  // It adds and removes process signal listeners.
+  isolated: ['test/serve-signals.test.ts'],
+});

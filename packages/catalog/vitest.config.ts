@@ -1,3 +1,6 @@
-import { sharedConfig } from '../../vitest.shared.ts';
+import { packageTestConfig } from '../../vitest.shared.ts';
 
-export default sharedConfig;
+export default packageTestConfig({
+  // It points process.env.HOME elsewhere for a while.
+  isolated: ['src/workspace/workspace-config.test.ts'],
+});

@@ -1,3 +1,3 @@
-import { sharedConfig } from '../../vitest.shared.ts';
+import { packageTestConfig } from '../../vitest.shared.ts';
 
-export default sharedConfig;
+export default packageTestConfig();

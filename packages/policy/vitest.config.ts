@@ -1,3 +1,6 @@
-import { sharedConfig } from '../../vitest.shared.ts';
+import { packageTestConfig } from '../../vitest.shared.ts';
 
-export default sharedConfig;
+export default packageTestConfig({
+  // It registers a detector in @cloudg/privacy's process-wide registry.
+  isolated: ['test/introspection-detectors.test.ts'],
+});

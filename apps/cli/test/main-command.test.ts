@@ -13,10 +13,35 @@ let url = '';
 let stderr = '';
 let stdout = '';
 
+/**
+ * Resolves once turbo's cache holds every build that `pnpm start` runs. This test runs in
+ * `test:dist`, after turbo has built the CLI and everything it depends on, but turbo saves a
+ * task's outputs to its cache while the dependent tasks already run: started before that, the
+ * build in `pnpm start` would miss the cache and rebuild dist/ under the other test files that
+ * run it. Once every build is a hit, it replays the cache and leaves dist/ as it is.
+ */
+async function buildsCached(env: NodeJS.ProcessEnv): Promise<void> {
+  const args = ['exec', 'turbo', 'run', 'build', '--filter=@cloudg/cli...', '--dry=json'];
+  for (let tries = 0; ; tries++) {
+    const dry = spawnSync('pnpm', args, { cwd: ROOT, env, encoding: 'utf8' });
+    const tasks = (JSON.parse(dry.stdout) as { tasks: Array<{ taskId: string; cache: { status: string } }> })
+      .tasks;
+    const missing = tasks.filter((t) => t.cache.status !== 'HIT').map((t) => t.taskId);
+    if (missing.length === 0) return;
+    if (tries >= 120)
+      throw new Error(`turbo has no cached build of ${missing.join(', ')}: run \`pnpm build\` first`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
 beforeAll(async () => {
+  // A forced run (TURBO_FORCE) must not reach the build in `pnpm start` either.
+  const { TURBO_FORCE: _force, ...env } = process.env;
+  await buildsCached(env);
   // Exactly the README's main command, with a free port appended.
   child = spawn('pnpm', ['start', '--port', '0'], {
     cwd: ROOT,
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

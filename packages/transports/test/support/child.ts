@@ -1,13 +1,19 @@
 /** Spawn the stdio test server as a child process and talk to it line by line. */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 export const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
-export const STDIO_SCRIPT = fileURLToPath(new URL('./stdioServer.ts', import.meta.url));
-/** How Node 20 runs a TypeScript script here: tsx, resolving workspace packages to their sources. */
-export const TSX_ARGS = ['--import', 'tsx', '--conditions=@cloudg/source'];
+/**
+ * A child server's script, bundled to plain JavaScript by `build-children.ts` before the run:
+ * `stdioServer` or `httpServerChild`.
+ */
+export function childScript(name: 'stdioServer' | 'httpServerChild'): string {
+  return join(inject('testChildrenDir'), `${name}.mjs`);
+}
 /** Node's arguments for the stdio test server. */
-export const NODE_ARGS = [...TSX_ARGS, STDIO_SCRIPT];
+export const NODE_ARGS = [childScript('stdioServer')];
 
 export class StdioChild {
   readonly proc: ChildProcessWithoutNullStreams;

@@ -1,9 +1,8 @@
 /** Start `httpServerChild.ts` as a child process and learn its port. */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { PACKAGE_DIR, TSX_ARGS } from './child.js';
+import { childScript, PACKAGE_DIR } from './child.js';
 
-const SCRIPT = fileURLToPath(new URL('./httpServerChild.ts', import.meta.url));
+const SCRIPT = childScript('httpServerChild');
 
 export class HttpChild {
   readonly proc: ChildProcessWithoutNullStreams;
@@ -12,7 +11,7 @@ export class HttpChild {
   readonly port: Promise<number>;
 
   constructor() {
-    this.proc = spawn(process.execPath, [...TSX_ARGS, SCRIPT], {
+    this.proc = spawn(process.execPath, [SCRIPT], {
       cwd: PACKAGE_DIR,
       env: { ...process.env, CLOUDG_LOG_LEVEL: 'warn' },
     });
