@@ -1,7 +1,7 @@
 /** MCP.md 6.2 against a real listening server: every exchange of the walk-through and the check table. */
 import { connect } from 'node:net';
 import { Principal } from '@cloudg/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type RunningHttpServer, serveHttp } from '../src/index.js';
 import { JSON_AND_SSE, send } from './support/http.js';
 import { initialize, initialized, req } from './support/rpc.js';
@@ -374,19 +374,26 @@ describe('Streamable HTTP, handshake era', () => {
   });
 
   it('caps live sessions with 503 and expires idle ones', async () => {
-    const port = await start({
-      maxSessions: 1,
-      sessionIdleTimeoutMs: 50,
-      authTokens: ['s3cret:analyst:alice', 'other::bob'],
-    });
-    const sid = await openSession(port);
-    // Bob holds no session, so his own quota is not the reason: the server as a whole is full.
-    const refused = await send(port, { headers: { authorization: 'Bearer other' }, body: initialize() });
-    expect(refused.status).toBe(503);
-    await new Promise((r) => setTimeout(r, 1300));
-    const gone = await send(port, { headers: { ...AUTH, 'mcp-session-id': sid }, body: req(2, 'ping') });
-    expect(gone.status).toBe(404);
-    expect((await send(port, { headers: AUTH, body: initialize() })).status).toBe(200);
+    // The reaper runs on an interval of a second or more. With that interval and the clock faked,
+    // the test moves time past the idle timeout and runs the reaper instead of waiting for it.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    try {
+      const port = await start({
+        maxSessions: 1,
+        sessionIdleTimeoutMs: 50,
+        authTokens: ['s3cret:analyst:alice', 'other::bob'],
+      });
+      const sid = await openSession(port);
+      // Bob holds no session, so his own quota is not the reason: the server as a whole is full.
+      const refused = await send(port, { headers: { authorization: 'Bearer other' }, body: initialize() });
+      expect(refused.status).toBe(503);
+      vi.advanceTimersByTime(1000);
+      const gone = await send(port, { headers: { ...AUTH, 'mcp-session-id': sid }, body: req(2, 'ping') });
+      expect(gone.status).toBe(404);
+      expect((await send(port, { headers: AUTH, body: initialize() })).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -260,19 +260,21 @@ describe('malformed HTTP on a raw socket gets a clean 400 or 431 and a closed co
     expect(reply.closed).toBe(true);
   });
 
+  // The connection drops once the partial request has left this process: the server reads the
+  // head and part of the body, then the end of the connection, in that order.
+  const dropWhenSent = (socket: import('node:net').Socket) => {
+    socket.write('', () => socket.destroy());
+  };
+
   it('a client that disconnects mid-body', async () => {
     await rawExchange(port, [postHead('Content-Length: 100000\r\n\r\n'), '{"jsonrpc":"2.0",'], {
-      drive: (socket) => {
-        setTimeout(() => socket.destroy(), 50);
-      },
+      drive: dropWhenSent,
     });
   });
 
   it('a client that disconnects mid-chunked-body', async () => {
     await rawExchange(port, [postHead('Transfer-Encoding: chunked\r\n\r\n5\r\n{"jso')], {
-      drive: (socket) => {
-        setTimeout(() => socket.destroy(), 50);
-      },
+      drive: dropWhenSent,
     });
   });
 
@@ -939,18 +941,48 @@ describe('a request id reused while the first request runs', () => {
 });
 
 describe('the deprecated HTTP+SSE endpoints', () => {
+  interface LegacyStream {
+    endpoint: string;
+    messages: () => unknown[];
+    /** Resolves once the stream has carried `count` messages. */
+    received: (count: number) => Promise<void>;
+    close: () => void;
+  }
   /** Open `GET /sse`; resolves with the message endpoint and a view of the stream's messages. */
-  function openLegacy(): Promise<{ endpoint: string; messages: () => unknown[]; close: () => void }> {
+  function openLegacy(): Promise<LegacyStream> {
     return new Promise((resolve, reject) => {
       const r = request(
         { host: '127.0.0.1', port, path: '/sse', headers: { ...BASE, accept: 'text/event-stream' } },
         (res) => {
           let text = '';
+          let opened = false;
+          const waiters: Array<{ count: number; wake: () => void }> = [];
+          const messages = () => parseEvents(text);
+          const wakeReady = () => {
+            const count = messages().length;
+            for (const w of waiters.filter((w) => w.count <= count)) {
+              waiters.splice(waiters.indexOf(w), 1);
+              w.wake();
+            }
+          };
           res.setEncoding('utf8');
           res.on('data', (chunk: string) => {
             text += chunk;
+            wakeReady();
             const endpoint = /data: (\/messages\/\?session_id=[0-9a-f]{32})/.exec(text)?.[1];
-            if (endpoint) resolve({ endpoint, messages: () => parseEvents(text), close: () => r.destroy() });
+            if (endpoint && !opened) {
+              opened = true;
+              resolve({
+                endpoint,
+                messages,
+                received: (count) =>
+                  new Promise<void>((wake) => {
+                    waiters.push({ count, wake });
+                    wakeReady();
+                  }),
+                close: () => r.destroy(),
+              });
+            }
           });
         },
       );
@@ -958,9 +990,6 @@ describe('the deprecated HTTP+SSE endpoints', () => {
       r.end();
     });
   }
-  const until = async (check: () => boolean) => {
-    for (let i = 0; i < 100 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
-  };
 
   it('bad bodies get the same answers as on /mcp; a closed stream ends its session', async () => {
     const legacy = await openLegacy();
@@ -972,7 +1001,7 @@ describe('the deprecated HTTP+SSE endpoints', () => {
     expect((await to('"just a string"')).status).toBe(202);
     expect((await to(ping({}))).status).toBe(202);
     expect((await to(ping('after'))).status).toBe(202);
-    await until(() => legacy.messages().length >= 4);
+    await legacy.received(4);
     expect(legacy.messages()).toEqual([
       expect.objectContaining({ id: 1 }),
       INVALID,
@@ -980,8 +1009,10 @@ describe('the deprecated HTTP+SSE endpoints', () => {
       { jsonrpc: '2.0', id: 'after', result: {} },
     ]);
     legacy.close();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const gone = await to(ping(2));
+    // The server ends the session when it sees the stream close, which this side cannot watch:
+    // ask until it has (a ping to a session still open is accepted with 202 and goes nowhere).
+    let gone = await to(ping(2));
+    for (let tries = 0; gone.status === 202 && tries < 200; tries++) gone = await to(ping(2));
     expect(gone.status).toBe(404);
     expect(json(gone)).toEqual(bad(-32600, 'Session not found'));
   });
@@ -1098,9 +1129,14 @@ describe('stdio: hostile lines get -32700 or a JSON-RPC error and the connection
     await gone.waitFor((m) => m.id === 1);
     // Answers of 2 MB each fill the pipe; with its reader gone every write fails (EPIPE).
     gone.proc.stdout.destroy();
-    for (let id = 2; id < 6; id++)
-      gone.write(echo(JSON.stringify({ text: 'z'.repeat(1 << 20) })).replace('"id":7', `"id":${id}`));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    let sent: Promise<void> = Promise.resolve();
+    for (let id = 2; id < 6; id++) {
+      const line = echo(JSON.stringify({ text: 'z'.repeat(1 << 20) })).replace('"id":7', `"id":${id}`);
+      sent = new Promise((resolve) => gone.proc.stdin.write(`${line}\n`, () => resolve()));
+    }
+    // A pipe holds 64 KiB, so the last write completes only once the server has read nearly all
+    // 8 MiB of requests and is answering them into the closed pipe; then the input ends.
+    await sent;
     gone.end();
     expect(await gone.exited).toBe(0);
     expect(gone.stderr).toContain('stdio server finished');
