@@ -1,0 +1,136 @@
+/**
+ * The package arrows of ../shared/ARCHITECTURE.md, enforced (`pnpm check-deps`, and in
+ * `pnpm test` through scripts/check-deps.test.ts).
+ *
+ * Workspace packages are resolved as their dependents see them: through the symlink in the
+ * dependent's node_modules (preserveSymlinks) and the `@cloudg/source` export condition. So an
+ * import of `@cloudg/core` from packages/policy resolves to
+ * `packages/policy/node_modules/@cloudg/core/src/index.ts`, and dependency-cruiser checks it
+ * against packages/policy/package.json like any npm dependency.
+ */
+
+/** A module inside a workspace package: `packages/<name>/...` or `apps/<name>/...`. */
+const IN_PACKAGE = '^(packages|apps)/([^/]+)/';
+/** A workspace package reached through node_modules, as a dependent imports it. */
+const cloudg = (names) => `node_modules/@cloudg/(${names})/`;
+/** Tests, examples and benchmarks: they may use dev dependencies. */
+const NOT_SHIPPED = '(\\.test\\.ts$|/test/|/examples/|/bench/)';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'undeclared-dependency',
+      comment:
+        'A package imports a package that its package.json does not declare. Add it to dependencies ' +
+        '(or devDependencies for tests), with workspace:^ for a cloudg package.',
+      severity: 'error',
+      from: { path: IN_PACKAGE },
+      to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown'] },
+    },
+    {
+      name: 'deep-import',
+      comment:
+        "A package reaches into another package's files instead of importing its entry point " +
+        '(the name in its package.json exports).',
+      severity: 'error',
+      from: { path: IN_PACKAGE },
+      to: { path: '^(packages|apps)/', pathNot: '^$1/$2/' },
+    },
+    {
+      name: 'deep-import-by-name',
+      comment:
+        "An import of a path inside a cloudg package (`@cloudg/x/src/...`): only the package's " +
+        'exported entry points may be imported.',
+      severity: 'error',
+      from: { path: IN_PACKAGE },
+      to: { couldNotResolve: true, path: '^@cloudg/[^/]+/.+' },
+    },
+    {
+      name: 'unresolvable',
+      comment:
+        'An import that resolves to nothing (a typo, a missing file, a path a package does not export).',
+      severity: 'error',
+      from: { path: IN_PACKAGE },
+      to: { couldNotResolve: true, pathNot: '^@cloudg/[^/]+/.+' },
+    },
+    {
+      name: 'runtime-dev-dependency',
+      comment:
+        'Shipped code imports a devDependency at runtime: users installing the package would not ' +
+        'get it. Declare it in dependencies, or import types only.',
+      severity: 'error',
+      from: { path: '^(packages|apps)/[^/]+/src/', pathNot: [NOT_SHIPPED, '^packages/conformance/'] },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'privacy-standalone',
+      comment: '@cloudg/privacy installs and works alone: it imports no other cloudg package.',
+      severity: 'error',
+      from: { path: '^packages/privacy/' },
+      to: { path: cloudg('[^/]+') },
+    },
+    {
+      name: 'core-domain-free',
+      comment: '@cloudg/core is the layer every package builds on: it imports no other cloudg package.',
+      severity: 'error',
+      from: { path: '^packages/core/' },
+      to: { path: cloudg('[^/]+') },
+    },
+    {
+      name: 'policy-direction',
+      comment: '@cloudg/policy depends on core and privacy only, never on the catalog or the transports.',
+      severity: 'error',
+      from: { path: '^packages/policy/' },
+      to: { path: cloudg('catalog|transports|server|cli') },
+    },
+    {
+      name: 'catalog-direction',
+      comment:
+        '@cloudg/catalog depends on core at runtime, never on policy or the transports (its tests ' +
+        'may use policy, as a dev dependency).',
+      severity: 'error',
+      from: { path: '^packages/catalog/', pathNot: NOT_SHIPPED },
+      to: { path: cloudg('policy|transports|server|cli') },
+    },
+    {
+      name: 'catalog-privacy-types-only',
+      comment: '@cloudg/catalog may use @cloudg/privacy for types only (where a tool shows policy data).',
+      severity: 'error',
+      from: { path: '^packages/catalog/', pathNot: NOT_SHIPPED },
+      to: { path: cloudg('privacy'), dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'transports-direction',
+      comment: '@cloudg/transports depends on core only: no catalog, policy or privacy.',
+      severity: 'error',
+      from: { path: '^packages/transports/' },
+      to: { path: cloudg('catalog|policy|privacy|server|cli') },
+    },
+    {
+      name: 'packages-below-apps',
+      comment: 'Libraries never import the applications (apps/server, apps/cli).',
+      severity: 'error',
+      from: { path: '^packages/' },
+      to: { path: cloudg('server|cli') },
+    },
+    {
+      name: 'server-below-cli',
+      comment: 'apps/server composes the layer; the CLI is a shell over it, not the other way round.',
+      severity: 'error',
+      from: { path: '^apps/server/' },
+      to: { path: cloudg('cli') },
+    },
+  ],
+  options: {
+    tsPreCompilationDeps: true,
+    preserveSymlinks: true,
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['@cloudg/source', 'import', 'types', 'node', 'default'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json', '.d.ts'],
+      mainFields: ['module', 'main', 'types'],
+    },
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(dist|coverage|\\.turbo)/' },
+  },
+};
