@@ -58,7 +58,11 @@ export class SseStream {
     if (this.ended) return;
     this.stop();
     this.ended = true;
-    if (!this.res.writableEnded && !this.res.destroyed) this.res.end();
+    if (this.res.writableEnded || this.res.destroyed) return;
+    // Uncorked before end(): on Node 22, end() on a corked response sends its body ahead of the
+    // headers (clients fail with "Expected HTTP/"). Headers and frames still leave in one write.
+    while (this.res.writableCorked > 0) this.res.uncork();
+    this.res.end();
   }
 
   private stop(): void {
