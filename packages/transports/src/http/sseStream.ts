@@ -59,8 +59,10 @@ export class SseStream {
     this.stop();
     this.ended = true;
     if (this.res.writableEnded || this.res.destroyed) return;
-    // Uncorked before end(): on Node 22, end() on a corked response sends its body ahead of the
-    // headers (clients fail with "Expected HTTP/"). Headers and frames still leave in one write.
+    // Uncorked before end(): on Node 22, end() on a corked response writes the closing empty chunk
+    // ahead of the corked frames, which then follow the finished response (clients fail with
+    // "Expected HTTP/", or wait for an answer that never comes). Headers and frames still leave in
+    // one write.
     while (this.res.writableCorked > 0) this.res.uncork();
     this.res.end();
   }
