@@ -3,48 +3,32 @@
  * overlaps an earlier one is discarded, and on equal starts the detector listed first wins.
  *
  * Speed matters here (every string of a large result passes through): the hints of all
- * detectors are folded into one case-insensitive prefilter, so a string that contains no
- * hint at all costs one regex test plus the detectors that have no hints.
+ * detectors are folded into one prefilter (hints.ts), so a string is read once to learn which
+ * detectors could match it, however many detectors there are, and a string that contains no
+ * hint at all costs that one pass plus the detectors that have no hints.
  */
+import { HintIndex } from './hints.js';
 import type { Detector, Span } from './types.js';
 import { forEachMatch } from './windows.js';
-
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-}
 
 /** A detector list compiled for scanning. Build once, reuse for every string. */
 export class DetectorSet {
   readonly detectors: readonly Detector[];
   private readonly order = new Map<Detector, number>();
-  /** Distinct one-character hints, checked with indexOf. */
-  private readonly chars: string[];
-  /** Per detector: bit mask over `chars` of its one-character hints. */
-  private readonly charMasks: number[];
-  /** Per detector: a case-insensitive test for its longer hints, or null. */
-  private readonly wordTests: Array<RegExp | null>;
-  /** Matches when any longer hint of any detector is present. */
-  private readonly anyWord: RegExp | null;
+  private readonly hints: HintIndex;
   private readonly minLength: number;
   /** Shortest string a detector without hints would look at. */
   private readonly minUnhinted: number;
+  /** Indices of the detectors without hints, which run on every string long enough. */
+  private readonly unhinted: number[];
 
   constructor(detectors: readonly Detector[]) {
     this.detectors = [...detectors];
     this.detectors.forEach((d, i) => {
       this.order.set(d, i);
     });
-    const isChar = (h: string) => h.length === 1 && h.toLowerCase() === h.toUpperCase();
-    this.chars = [...new Set(this.detectors.flatMap((d) => d.hints.filter(isChar)))].slice(0, 30);
-    this.charMasks = this.detectors.map((d) =>
-      d.hints.reduce((m, h) => (this.chars.includes(h) ? m | (1 << this.chars.indexOf(h)) : m), 0),
-    );
-    const words = (d: Detector) => d.hints.filter((h) => !isChar(h) || !this.chars.includes(h));
-    this.wordTests = this.detectors.map((d) =>
-      words(d).length ? new RegExp(words(d).map(escapeRegex).join('|'), 'i') : null,
-    );
-    const allWords = [...new Set(this.detectors.flatMap(words))];
-    this.anyWord = allWords.length ? new RegExp(allWords.map(escapeRegex).join('|'), 'i') : null;
+    this.hints = new HintIndex(this.detectors.map((d) => d.hints));
+    this.unhinted = this.detectors.flatMap((d, i) => (d.hints.length === 0 ? [i] : []));
     this.minLength = this.detectors.reduce((m, d) => Math.min(m, d.minLength), Number.POSITIVE_INFINITY);
     this.minUnhinted = this.detectors.reduce(
       (m, d) => (d.hints.length === 0 ? Math.min(m, d.minLength) : m),
@@ -54,33 +38,40 @@ export class DetectorSet {
 
   /**
    * False when no detector could report anything in `text` (too short, no hint present):
-   * a cheap test to run before any cache lookup.
+   * a cheap test to run before any cache lookup. The hint pass it makes is not repeated by a
+   * `scan` of the same string that follows.
    */
   canMatch(text: string): boolean {
     const len = text.length;
     if (len < this.minLength) return false;
     if (len >= this.minUnhinted) return true;
-    for (let i = 0; i < this.chars.length; i++) if (text.includes(this.chars[i]!)) return true;
-    return this.anyWord?.test(text) === true;
+    if (this.hints.mark(text) === 0) return false;
+    // A hint as common as `.` says little: the detector must also fit in the string.
+    const groups = this.hints.groups();
+    for (let i = 0; i < this.hints.count(); i++)
+      if (len >= this.detectors[groups[i]!]!.minLength) return true;
+    return false;
   }
 
   /** The spans to act on, sorted by start, without overlaps. The empty result is shared: do not mutate. */
   scan(text: string): Span[] {
     if (text.length < this.minLength || this.detectors.length === 0) return NONE;
-    let present = 0;
-    for (let i = 0; i < this.chars.length; i++) if (text.includes(this.chars[i]!)) present |= 1 << i;
-    const worded = this.anyWord?.test(text) === true;
+    // Only the detectors whose hints occur, and those without hints: with a few hundred
+    // detectors, most strings meet none or a handful.
+    const found = this.hints.mark(text) > 0 ? this.hints.groups() : NO_GROUPS;
+    const foundCount = found === NO_GROUPS ? 0 : this.hints.count();
     // Allocated on the first span only: most strings match nothing.
     let raw: Span[] | null = null;
     const len = text.length;
-    for (let di = 0; di < this.detectors.length; di++) {
+    const unhinted = this.unhinted;
+    let u = 0;
+    let f = 0;
+    while (u < unhinted.length || f < foundCount) {
+      // Merge the two sorted lists, so detectors run in priority order.
+      const di =
+        f >= foundCount || (u < unhinted.length && unhinted[u]! < found[f]!) ? unhinted[u++]! : found[f++]!;
       const d = this.detectors[di]!;
-      if (len < d.minLength) continue;
-      if (d.hints.length > 0) {
-        const byChar = (this.charMasks[di]! & present) !== 0;
-        if (!byChar && !(worded && this.wordTests[di]?.test(text))) continue;
-      }
-      raw = collect(text, d, raw);
+      if (len >= d.minLength) raw = collect(text, d, raw);
     }
     if (raw === null) return NONE;
     if (raw.length === 1) return raw;
@@ -97,6 +88,7 @@ export class DetectorSet {
 }
 
 const NONE: Span[] = [];
+const NO_GROUPS = new Int32Array(0);
 
 /** Adds every validated span of one detector to `out` (created on demand) and returns it. */
 function collect(text: string, d: Detector, into: Span[] | null): Span[] | null {
