@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { builtinDetectors, classifyIpText, type Detector, detectSpans } from '../src/index.js';
+import { base62, crc32 } from '../src/detectors/checks.js';
+import { isPlaceholder } from '../src/detectors/validators.js';
+import { builtinDetectors, classifyIpText, type Detector, detectSpans, Redactor } from '../src/index.js';
+import { DETECTOR_EXAMPLES } from './corpus/examples.js';
+import { ctx, STANDARD_STRATEGIES, STRICT_STRATEGIES, testVault } from './helpers.js';
 
 const all = builtinDetectors();
 const byName = (name: string): Detector => {
@@ -38,7 +42,7 @@ const matches: Array<[string, string, string[]]> = [
   ['authorization_header', 'Authorization: Bearer abcdefghijklmnop1234', ['abcdefghijklmnop1234']],
   ['github_token', `ghp_${'a1B2'.repeat(9)}`, [`ghp_${'a1B2'.repeat(9)}`]],
   ['slack_token', 'xoxb-1234567890-abcdefghij', ['xoxb-1234567890-abcdefghij']],
-  ['google_api_key', `AIza${'x'.repeat(35)}`, [`AIza${'x'.repeat(35)}`]],
+  ['google_api_key', 'AIzaSyD3asb-2pEZVqMkmL6M9N6nHZRR_znhrh0', ['AIzaSyD3asb-2pEZVqMkmL6M9N6nHZRR_znhrh0']],
   ['stripe_key', 'sk_live_x1x1x1x1x1x1x1x1x1x1', ['sk_live_x1x1x1x1x1x1x1x1x1x1']],
   [
     'azure_sas_signature',
@@ -104,6 +108,8 @@ const nonMatches: Array<[string, string]> = [
   ['github_token', 'ghp_short123'],
   ['slack_token', 'xoxb-123'],
   ['google_api_key', 'AIzaShort'],
+  // A real prefix before one repeated character is a placeholder (issue 11).
+  ['google_api_key', `AIza${'x'.repeat(35)}`],
   ['stripe_key', 'sk_live_short'],
   ['azure_sas_signature', '?sig=short'],
   ['azure_storage_key', `${STORAGE_KEY.slice(1)}`],
@@ -146,8 +152,8 @@ describe('content detectors (12.1)', () => {
     expect(found(name, text)).toEqual([]);
   });
 
-  it('lists every detector of the reference in priority order', () => {
-    expect(all.map((d) => d.name)).toEqual([
+  it('keeps the reference detectors in their priority order, provider detectors between them', () => {
+    const reference = [
       'cloudg_uri',
       'private_key',
       'jwt',
@@ -179,8 +185,23 @@ describe('content detectors (12.1)', () => {
       'mac_address',
       'hostname',
       'timestamp',
-    ]);
+    ];
+    const names = all.map((d) => d.name);
+    expect(names.filter((n) => reference.includes(n))).toEqual(reference);
+    // The provider and password detectors sit between stripe_key and azure_sas_signature: a
+    // reference detector that starts at the same position still wins, as documented.
+    const added = names.filter((n) => !reference.includes(n));
+    expect(names.slice(names.indexOf('stripe_key') + 1, names.indexOf('azure_sas_signature'))).toEqual(added);
+    expect(new Set(names).size).toBe(names.length);
     for (const d of all) expect(d.hints.every((h) => h === h.toLowerCase())).toBe(true);
+  });
+
+  it('describes every detector; only aws_access_key_id is a credential, every added one a secret', () => {
+    for (const d of all) expect([d.name, typeof d.description]).toEqual([d.name, 'string']);
+    expect(all.filter((d) => d.category === 'credential').map((d) => d.name)).toEqual(['aws_access_key_id']);
+    const first = all.findIndex((d) => d.name === 'stripe_key') + 1;
+    const last = all.findIndex((d) => d.name === 'azure_sas_signature');
+    for (const d of all.slice(first, last)) expect([d.name, d.category]).toEqual([d.name, 'secret']);
   });
 
   it('in a URL with user info, reports the user and the host but no e-mail', () => {
@@ -246,5 +267,147 @@ describe('IP classification (12.2)', () => {
     expect(classifyIpText('256.1.1.1')).toBeNull();
     expect(classifyIpText('10.0.0.0/33')).toBeNull();
     expect(classifyIpText('1::2::3')).toBeNull();
+  });
+});
+
+describe('provider and password detectors (issue 11)', () => {
+  it('has an example for every detector the reference does not list', () => {
+    const covered = new Set([...matches.map(([name]) => name), ...DETECTOR_EXAMPLES.map(([name]) => name)]);
+    expect(all.map((d) => d.name).filter((n) => !covered.has(n))).toEqual([]);
+  });
+
+  it.each(DETECTOR_EXAMPLES)('%s finds its example', (name, text, expected) => {
+    expect(found(name, text)).toEqual([expected]);
+    // ... and keeps it when every built-in detector runs on the same line.
+    const together = detectSpans(text, all).filter((s) => s.detector.name === name);
+    expect(together.map((s) => text.slice(s.start, s.end))).toEqual([expected]);
+  });
+
+  // The issue's placeholders, with the detector that would otherwise report them.
+  const placeholders: Array<[string, string]> = [
+    ['github_token', `ghp_${'x'.repeat(36)}`],
+    ['github_token', `github_pat_${'x'.repeat(22)}_${'x'.repeat(59)}`],
+    ['gitlab_token', 'glpat-xxxxxxxxxxxxxxxxxxxx'],
+    ['gitlab_token', 'glpat-XXXXXXXXXXX-XXXXXXXX'],
+    ['slack_token', 'xoxb-xxxxxxxxx-xxxxxxxxxx-xxxxxxxxxxxx'],
+    ['slack_token', 'xoxb-your-token-here-please'],
+    ['slack_token', 'xoxp-572370529330-573807301142-572331691188-'],
+    ['google_api_key', `AIzaSy${'A'.repeat(33)}`],
+    ['stripe_key', `sk_live_${'x'.repeat(24)}`],
+    ['aws_access_key_id', 'AKIAXXXXXXXXXXXXXXXX'],
+    ['aws_access_key_id', 'AKIAZZZZZZZZZZZZZZZZ'],
+    ['huggingface_token', `hf_${'x'.repeat(34)}`],
+    ['npm_token', `npm_${'x'.repeat(36)}`],
+    ['npm_token', 'npm_abcdefghijklmnopqrstuvwxyz0123456789'],
+    ['slack_webhook_url', 'https://hooks.slack.com/services/Txxxxxxxx/Bxxxxxxxx/xxxxxxxxxxxxxxxxxxxxxxxx'],
+    ['age_secret_key', `AGE-SECRET-KEY-1${'Q'.repeat(58)}`],
+    ['openai_api_key', `sk-proj-${'x'.repeat(60)}T3BlbkFJ${'x'.repeat(60)}`],
+    ['secret_assignment', 'api_key = "<your-api-key-here>"'],
+    ['secret_assignment', 'token: <your-token-here>'],
+    ['secret_assignment', 'password: changeme'],
+    ['secret_assignment', 'password = "somefakekey"'],
+    ['secret_assignment', 'apiKey: "AIzaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"'],
+    ['secret_assignment', 'pwd: /var/lib/postgresql/data'],
+    ['secret_assignment', 'arn:aws:secretsmanager:us-east-1:111122223333:secret:prod/db-AbCdEf'],
+    ['nuget_config_password', '<add key="ClearTextPassword" value="%TestSourcePassword%" />'],
+    ['curl_user_password', 'curl -u <user:password> https://test.com/endpoint'],
+    ['curl_user_password', `curl -u "${'$'}{username}":"${'$'}{password}" https://x`],
+    ['curl_user_password', 'curl --user "$(cat ./login.txt):$(cat ./password.txt)" https://x'],
+    ['password_phrase', 'the password is required for every admin account'],
+    ['password_phrase', 'db password is stored in AWS Secrets Manager'],
+    ['docker_login_password', 'docker login -u ci -p $REGISTRY_PASSWORD registry.example.com'],
+  ];
+  it.each(placeholders)('%s leaves %j alone', (name, text) => {
+    expect(found(name, text)).toEqual([]);
+  });
+
+  it('still finds the documented examples, which are not placeholders', () => {
+    expect(found('aws_access_key_id', 'key AKIAIOSFODNN7EXAMPLE')).toEqual(['AKIAIOSFODNN7EXAMPLE']);
+    expect(found('aws_secret_access_key', `aws_secret_access_key = ${SECRET40}`)).toEqual([SECRET40]);
+    expect(found('stripe_key', 'sk_live_x1x1x1x1x1x1x1x1x1x1')).toEqual(['sk_live_x1x1x1x1x1x1x1x1x1x1']);
+    expect(found('slack_token', 'xoxb-1234567890-abcdefghij')).toEqual(['xoxb-1234567890-abcdefghij']);
+    expect(found('connection_string_secret', 'password=Tr0ub4dor&3 and key')).toEqual(['Tr0ub4dor&3']);
+  });
+
+  it('finds AWS access keys and secret keys in the shapes the reference patterns missed', () => {
+    for (const key of ['ABIAQ3EGPD5LGR7LQXFA', 'ACCAQ3EGPD5LGR7LQXFA', 'A3T0Q3EGPD5LGR7LQXFA']) {
+      expect(found('aws_access_key_id', `key ${key}`)).toEqual([key]);
+    }
+    expect(found('aws_access_key_id', 'AWS_KEY_AKIAQ3EGPD5LGR7LQXFA')).toEqual(['AKIAQ3EGPD5LGR7LQXFA']);
+    for (const line of [
+      `"SecretAccessKey": "${SECRET40}"`,
+      `secretAccessKey: ${SECRET40}`,
+      `secret_key = ${SECRET40}`,
+      `--secret-access-key ${SECRET40}`,
+      `{\\"SecretAccessKey\\": \\"${SECRET40}\\"}`,
+    ]) {
+      expect([line, found('aws_secret_access_key', line)]).toEqual([line, [SECRET40]]);
+    }
+  });
+
+  it('finds tokens right after a JSON escape (\\n, \\t, \\")', () => {
+    const token = 'glpat-TPNbpjava1bMZwIMlvdp';
+    expect(found('gitlab_token', `{"script": "set -e\\n${token}"}`)).toEqual([token]);
+    expect(found('github_token', `"a\\tghp_${'a1B2'.repeat(9)}"`)).toEqual([`ghp_${'a1B2'.repeat(9)}`]);
+    // Not after a plain letter: that is the middle of another word.
+    expect(found('gitlab_token', `xglpat-TPNbpjava1bMZwIMlvdp`)).toEqual([]);
+  });
+
+  it('checks GitHub and npm checksums, and lets a valid one vouch for a token', () => {
+    const random = 'aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0';
+    const token = `ghp_${random}${base62(crc32(random), 6)}`;
+    expect(found('github_token', token)).toEqual([token]);
+    // Without a valid checksum a lower-case, digit-free body is not a token.
+    const plain = 'abcdefghijklmnopqrstuvwxyzabcdefghij';
+    expect(found('github_token', `ghp_${plain}`)).toEqual([]);
+    const vouched = `ghp_${plain.slice(0, 30)}${base62(crc32(plain.slice(0, 30)), 6)}`;
+    expect(found('github_token', vouched)).toEqual([vouched]);
+  });
+
+  it('validates structured payloads: JWT header, Docker auth, Discord id, age checksum', () => {
+    expect(found('jwt', `${JWT.replace('eyJhbGci', 'eyJub3Rh')}`)).toEqual([]);
+    expect(found('docker_config_auth', '{"auth": "dXNlcjpodW50ZXIy"}')).toEqual(['dXNlcjpodW50ZXIy']);
+    // Base64 of `userhunter2`: no `user:password` pair.
+    expect(found('docker_config_auth', '{"auth": "dXNlcmh1bnRlcjI="}')).toEqual([]);
+    // The first part of a bot token must decode to a Discord id (or the token look random).
+    const bot = 'MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se8kKWs';
+    expect(found('discord_bot_token', `bot ${bot}`)).toEqual([bot]);
+    expect(found('discord_bot_token', `M${'a'.repeat(23)}.abcdef.${'b'.repeat(27)}`)).toEqual([]);
+    const age = 'AGE-SECRET-KEY-1QYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQS2MFTVY';
+    expect(found('age_secret_key', age)).toEqual([]);
+  });
+
+  it('leaves lockfile integrity hashes and other content digests alone', () => {
+    const sha512 = `${'Ab1+'.repeat(21)}Xy==`;
+    for (const text of [
+      `"integrity": "sha512-${sha512}"`,
+      `integrity sha512-${sha512}`,
+      'golang.org/x/net v0.17.0 h1:pVaXccu2ozPjCXewfr1S7xza/zcXTity9cCdXQYSjIM=',
+      'CodeSha256: fV9J3Xk2PqL8mN4rT7vW1yB6cD0eG5hJ9kM3nQ2sU4w=',
+      '"checksum": "fV9J3Xk2PqL8mN4rT7vW1yB6cD0eG5hJ9kM3nQ2sU4w="',
+    ]) {
+      const secrets = detectSpans(text, all).filter((s) => s.detector.category === 'secret');
+      expect([text, secrets.map((s) => s.detector.name)]).toEqual([text, []]);
+    }
+  });
+
+  it('applies placeholder rules to secrets only: identifiers under strict are pseudonymised as before', () => {
+    const redactor = new Redactor({ strategies: STRICT_STRATEGIES }, { vault: testVault() });
+    const value = { note: 'owner changeme@example.com', arn: 'arn:aws:iam::123456789012:role/xxxxxxxx' };
+    const out = redactor.apply(value, ctx()) as Record<string, string>;
+    expect(out.note).not.toContain('changeme@example.com');
+    expect(out.arn).not.toContain('123456789012');
+    // Under standard a placeholder token is left as it is.
+    const standard = new Redactor({ strategies: STANDARD_STRATEGIES }, {});
+    expect(standard.apply({ t: `ghp_${'x'.repeat(36)}` }, ctx())).toEqual({ t: `ghp_${'x'.repeat(36)}` });
+  });
+
+  it('reads one repeated character and stand-in words as placeholders', () => {
+    expect(isPlaceholder('aaaaaaaaaaaa')).toBe(true);
+    expect(isPlaceholder('your-password-here')).toBe(true);
+    expect(isPlaceholder('%NUGET_PASSWORD%')).toBe(true);
+    expect(isPlaceholder('$DB_PASSWORD')).toBe(true);
+    expect(isPlaceholder('hunter2')).toBe(false);
+    expect(isPlaceholder('x1x1x1x1x1x1')).toBe(false);
   });
 });

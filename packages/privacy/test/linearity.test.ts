@@ -26,6 +26,7 @@ import {
 } from '../src/index.js';
 import { compileInjectionPatterns, looksLikeInjection } from '../src/transforms/injection.js';
 import { normalizeKey } from '../src/util/keys.js';
+import { DETECTOR_EXAMPLES } from './corpus/examples.js';
 import { ctx, STANDARD_STRATEGIES } from './helpers.js';
 
 const SIZE = 200_000;
@@ -46,7 +47,7 @@ const NEEDLES = [
   'Authorization: Bearer abcdefghijklmnop1234',
   `ghp_${'a1B2'.repeat(9)}`,
   'xoxb-1234567890-abcdefghij',
-  `AIza${'x'.repeat(35)}`,
+  'AIzaSyD3asb-2pEZVqMkmL6M9N6nHZRR_znhrh0',
   'sk_live_x1x1x1x1x1x1x1x1x1x1',
   'https://a.blob.core.windows.net/c?sv=2020&sig=AbCdEf0123456789%2BxyzQQ',
   `key ${'Ab1+'.repeat(21)}Xy==`,
@@ -61,6 +62,8 @@ const NEEDLES = [
   'account 123456789012 request 3f2504e0-4f89-41d3-9a0c-0305e82c3301',
   'fe80::1 10.0.1.5/24 00:1a:2b:3c:4d:5e',
   'db1.prod.corp.com at 2024-05-01T12:30:00Z',
+  // The provider and password detectors (issue 11).
+  ...DETECTOR_EXAMPLES.map(([, text]) => text),
 ].join('\n');
 
 type Found = Array<[string, string]>;
@@ -105,6 +108,25 @@ const UNITS = [
   'timestamp fraction',
   'long labels',
   '1: run',
+  'glpat- repeated',
+  'gitlab routable near-miss',
+  'OpenAI near-miss',
+  'sk-ant- repeated',
+  'Slack webhook repeated',
+  'Discord bot near-miss',
+  ':AA repeated',
+  'ABSK near-miss',
+  'bedrock-api-key- repeated',
+  'Q~ run',
+  'ops_eyJ repeated',
+  'labelled near-miss',
+  '"auth": " repeated',
+  'nuget config repeated',
+  'curl -u repeated',
+  '--a-b- repeated',
+  'password is repeated',
+  'password for repeated',
+  'mysql -p repeated',
 ];
 const HEADS: Array<[string, string]> = [
   ['https://', 'a.'],
@@ -113,6 +135,12 @@ const HEADS: Array<[string, string]> = [
   ['cloudg://assets/', '.'],
   ['arn:aws:s3:::', ':'],
   ['-----BEGIN RSA PRIVATE KEY-----', 'A'],
+  ['glpat-', 'a-'],
+  ['sk-proj-', 'a'],
+  ['ABSK', 'Ab1+'],
+  ['datadog: ', ' '],
+  ['password is ', 'a'],
+  ['curl -u ', 'a'],
 ];
 const inputs: Array<[string, string]> = [
   ...UNITS.map((name): [string, string] => [name, repeatTo(ADVERSARIAL_UNITS[name]!, SIZE)]),
@@ -157,10 +185,12 @@ describe('patterns rewritten for linear time report what the old ones did', () =
   const OLD: Record<string, string> = {
     url_credentials: '\\b[a-z][a-z0-9+.-]*://[^\\s:/@]+:([^\\s/@]+)@',
     url_userinfo: '\\b[a-z][a-z0-9+.-]*://([^\\s:/@]+)@',
+    // With this issue's additions (not after `:` or `/`, JSON-escaped quotes), which do not
+    // change the shape of the search.
     secret_assignment:
-      '(?<![A-Za-z0-9])[A-Za-z0-9_.-]*?(?:password|passwd|pwd|passphrase|secret|api[_-]?key|access[_-]?token|auth[_-]?token|token|bearer|private[_-]?key)["\']?[ \\t]*[:=][ \\t]*(?:"([^"\\n]{4,})"|\'([^\'\\n]{4,})\'|([^\\s"\',;{}]{4,}))',
+      '(?<![A-Za-z0-9])[A-Za-z0-9_.-]*?(?<![:/])(?:password|passwd|pwd|passphrase|secret|api[_-]?key|access[_-]?token|auth[_-]?token|token|bearer|private[_-]?key)\\\\?["\']?[ \\t]*[:=][ \\t]*(?:\\\\?"([^"\\\\\\n]{4,})\\\\?"|\'([^\'\\n]{4,})\'|([^\\s"\',;{}\\\\]{4,}))',
     aws_secret_access_key:
-      '(?:aws[\\w .-]{0,20}?secret|(?<![a-z])sk(?![a-z]))[\\w "\':=-]{0,20}?(?<![A-Za-z0-9/+=])([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])',
+      '(?:aws[\\w .-]{0,20}?secret|secret[_ .-]?(?:access[_ .-]?)?key|(?<![a-z])sk(?![a-z]))[\\w "\'\\\\:=-]{0,20}?(?<![A-Za-z0-9/+=])([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])',
   };
   const TOKENS: Record<string, string[]> = {
     url_credentials: [
@@ -204,6 +234,10 @@ describe('patterns rewritten for linear time report what the old ones did', () =
       '\n',
       'null',
       'abcd',
+      '\\',
+      '\\"',
+      'arn:',
+      '/',
     ],
     aws_secret_access_key: [
       'aws',
@@ -223,6 +257,15 @@ describe('patterns rewritten for linear time report what the old ones did', () =
       'A'.repeat(40),
       'b'.repeat(39),
       'Cd'.repeat(20),
+      // Keys must now look random (a placeholder such as 'A' x 40 is not one).
+      'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+      'fgGm7E8yBwCe4sVvBNrB3Oe96qgq7OVgrSJDsFC9',
+      '2xbtCB8RU2d8gVnIwkFeyTujOQw5H/qkG6rDzN2Z',
+      'key',
+      'access_',
+      '\\',
+      'SecretAccessKey',
+      'aws_secret_access_key',
     ],
   };
   TOKENS.url_userinfo = [...TOKENS.url_credentials!, 'alice@'];

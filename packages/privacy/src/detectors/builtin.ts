@@ -8,46 +8,63 @@
  * passes), and never follow an open-ended quantifier with something that can fail and make it
  * give back characters that another attempt, at the next position, reads again.
  */
-import { DETECTOR_DESCRIPTIONS } from './descriptions.js';
+import { hasBase62Checksum, isJwtHeader, mixedAlphanumeric } from './checks.js';
+import { define, notAfter } from './define.js';
+import { aiDetectors } from './secrets/ai.js';
+import { cloudDetectors } from './secrets/cloud.js';
+import { commerceDetectors } from './secrets/commerce.js';
+import { devopsDetectors } from './secrets/devops.js';
+import { messagingDetectors } from './secrets/messaging.js';
+import { observabilityDetectors } from './secrets/observability.js';
+import { passwordDetectors } from './secrets/passwords.js';
+import { registryDetectors } from './secrets/registries.js';
 import type { Detector, Validator } from './types.js';
-import { entityIf, ipValidator, ipv6Validator, isPlaceholder, looksHighEntropy } from './validators.js';
+import {
+  entityIf,
+  ipValidator,
+  ipv6Validator,
+  isPlaceholder,
+  isPlaceholderToken,
+  looksHighEntropy,
+  shannonEntropy,
+} from './validators.js';
 
-interface Def {
-  name: string;
-  entity: string;
-  category: string;
-  confidence: number;
-  pattern: string;
-  flags?: string;
-  hints?: string[];
-  group?: number | number[];
-  entities?: string[];
-  validate?: Validator;
-  minLength?: number;
-}
-
-function define(d: Def): Detector {
-  return {
-    name: d.name,
-    entity: d.entity,
-    category: d.category,
-    confidence: d.confidence,
-    ...(DETECTOR_DESCRIPTIONS[d.name] ? { description: DETECTOR_DESCRIPTIONS[d.name] } : {}),
-    hints: d.hints ?? [],
-    // No `d` flag (match indices cost an allocation per match): in every built-in pattern a
-    // reported group ends the match or is followed only by characters it cannot contain, so
-    // scan.ts locates it as the last occurrence of its text in the match.
-    pattern: new RegExp(d.pattern, `g${d.flags ?? ''}`),
-    group: d.group ?? 0,
-    entities: d.entities ?? [d.entity],
-    ...(d.validate ? { validate: d.validate } : {}),
-    minLength: d.minLength ?? 1,
-    enabled: true,
-    builtin: true,
+/** Rejects tokens whose part after `prefix` (a regex matched at the start) is a placeholder. */
+const realToken = (entity: string, prefix: RegExp, check?: (v: string) => boolean): Validator => {
+  return (v) => {
+    const head = prefix.exec(v)?.[0] ?? '';
+    if (isPlaceholderToken(v.slice(head.length))) return null;
+    return check === undefined || check(v) ? entity : null;
   };
+};
+/** Starts a token: not after a letter or digit (`\b` would refuse `_` and JSON's `\n`). */
+const START = notAfter('A-Za-z0-9');
+/** A value that points at a secret instead of holding it: a path or a secret's ARN. */
+const REFERENCE = /^(?:~?\/[\w.-]|\.\.?\/|file:|arn:aws[\w-]*:(?:secretsmanager|ssm|kms):)/;
+/** What a password in a URL cannot contain: quotes and angle brackets end the URL first. */
+const NOT_IN_URL_PASSWORD = /["'<>]/;
+const password = (entity: string): Validator =>
+  entityIf(entity, (v) => !isPlaceholder(v) && !NOT_IN_URL_PASSWORD.test(v));
+const assigned = (entity: string): Validator =>
+  entityIf(entity, (v) => !isPlaceholder(v) && !REFERENCE.test(v));
+/** A path of lower-case segments ending in hex: `com/id/0A1B...` (an EKS OIDC issuer's id). */
+const HEX_PATH = /^(?:[a-z0-9.-]*\/)+[0-9a-fA-F]+$/;
+
+/** `word` matched in any case without the `i` flag, which slows a pattern down: `[sS][hH][aA]`. */
+function anyCase(word: string): string {
+  return [...word].map((c) => (/[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : c)).join('');
 }
 
-const notPlaceholder = (entity: string): Validator => entityIf(entity, (v) => !isPlaceholder(v));
+/** Content digests that look like secrets: subresource integrity (`sha512-...`) and go.sum (`h1:`). */
+const DIGEST_PREFIX = /^(?:sha(?:1|224|256|384|512)-|h1:)/i;
+/**
+ * A label that says the value after it is a digest: `sha256: ...`, `"CodeSha256": "..."`,
+ * `integrity="..."`, `etag: ...`. Matched backwards from the value: a bounded lookbehind.
+ */
+const DIGEST_LABEL = `(?:${['sha', 'md5', 'digest', 'checksum', 'hash', 'integrity', 'fingerprint', 'etag']
+  .map(anyCase)
+  .join('|')})(?:-?\\d{1,3})?\\\\?["']?[ \\t]{0,4}[:=][ \\t]{0,4}\\\\?["']?`;
+
 const GUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 const IP_ENTITIES = ['private_ip', 'public_ip', 'special_ip', 'private_cidr', 'public_cidr', 'special_cidr'];
 /**
@@ -140,9 +157,12 @@ export function builtinDetectors(): Detector[] {
       entity: 'jwt',
       category: 'secret',
       confidence: 0.95,
-      pattern: '(?<![\\w-])eyJ[A-Za-z0-9_-]{4,}\\.eyJ[A-Za-z0-9_-]{4,}\\.[A-Za-z0-9_-]{8,}',
+      // The signature may be missing (`alg: none`, or cut off): header and claims still leak.
+      pattern: `${notAfter('\\w-')}eyJ[A-Za-z0-9_-]{4,}\\.eyJ[A-Za-z0-9_-]{4,}(?:\\.[A-Za-z0-9_-]{8,}|\\.(?![\\w-]))?`,
       hints: ['eyj'],
       minLength: 30,
+      // The header must decode to a JSON object with `alg` or `typ`.
+      validate: entityIf('jwt', (v) => isJwtHeader(v.slice(0, v.indexOf('.')))),
     }),
     define({
       name: 'url_credentials',
@@ -153,7 +173,7 @@ export function builtinDetectors(): Detector[] {
       flags: 'i',
       hints: ['://'],
       group: 1,
-      validate: notPlaceholder('password'),
+      validate: password('password'),
       minLength: 8,
     }),
     define({
@@ -166,7 +186,7 @@ export function builtinDetectors(): Detector[] {
       flags: 'i',
       hints: ['password=', 'pwd=', 'accountkey=', 'sharedaccesskey=', 'sharedsecret=', 'clientsecret='],
       group: 1,
-      validate: notPlaceholder('password'),
+      validate: assigned('password'),
       minLength: 8,
     }),
     define({
@@ -176,12 +196,16 @@ export function builtinDetectors(): Detector[] {
       confidence: 0.95,
       // The key starts after a character that cannot be part of it, so the gap after the label
       // ends in one of `_ "':-`: a class test instead of a lookbehind at every gap length.
+      // Labels: `aws ... secret`, `secret access key` and `secret key` in any spelling
+      // (`SecretAccessKey`, `secret_key`, `--secret-access-key`), and `sk`; the gap may hold
+      // JSON-escaped quotes.
       pattern:
-        '(?:aws[\\w .-]{0,20}?secret|(?<![a-z])sk(?![a-z]))[\\w "\':=-]{0,19}?[_ "\':-]([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])',
+        '(?:aws[\\w .-]{0,20}?secret|secret[_ .-]?(?:access[_ .-]?)?key|(?<![a-z])sk(?![a-z]))[\\w "\'\\\\:=-]{0,19}?[_ "\'\\\\:-]([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])',
       flags: 'i',
       hints: ['secret', 'sk'],
       group: 1,
       minLength: 42,
+      validate: entityIf('aws_secret_access_key', (v) => !isPlaceholderToken(v) && shannonEntropy(v) >= 3.5),
     }),
     define({
       name: 'secret_assignment',
@@ -191,12 +215,14 @@ export function builtinDetectors(): Detector[] {
       // Starts at the keyword. An earlier version also matched the name characters before it
       // (`db_` of `db_password`), lazily from every position of the run: quadratic on a long
       // run of `a-a-a-...` or dots, and it never changed what is reported (the value groups).
+      // Not after `:` or `/`: `:secret:` inside an ARN names a service, it assigns nothing.
+      // Quotes may be JSON-escaped (`\\"password\\": \\"...\\"` in a string that holds JSON).
       pattern:
-        '(?:password|passwd|pwd|passphrase|secret|api[_-]?key|access[_-]?token|auth[_-]?token|token|bearer|private[_-]?key)["\']?[ \\t]*[:=][ \\t]*(?:"([^"\\n]{4,})"|\'([^\'\\n]{4,})\'|([^\\s"\',;{}]{4,}))',
+        '(?<![:/])(?:password|passwd|pwd|passphrase|secret|api[_-]?key|access[_-]?token|auth[_-]?token|token|bearer|private[_-]?key)\\\\?["\']?[ \\t]*[:=][ \\t]*(?:\\\\?"([^"\\\\\\n]{4,})\\\\?"|\'([^\'\\n]{4,})\'|([^\\s"\',;{}\\\\]{4,}))',
       flags: 'i',
       hints: ['pass', 'pwd', 'secret', 'key', 'token', 'bearer'],
       group: [1, 2, 3],
-      validate: notPlaceholder('secret_value'),
+      validate: assigned('secret_value'),
       minLength: 8,
     }),
     define({
@@ -215,37 +241,64 @@ export function builtinDetectors(): Detector[] {
       entity: 'api_token',
       category: 'secret',
       confidence: 0.99,
-      pattern: '\\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})',
+      pattern: `${START}(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})`,
       hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'],
       minLength: 40,
+      // A valid CRC32 suffix proves a `gh?_` token real; without one it must look random.
+      validate: realToken(
+        'api_token',
+        /^(?:gh[pousr]_|github_pat_)/,
+        (v) =>
+          v.startsWith('github_pat_') || hasBase62Checksum(v, v.slice(0, 4)) || mixedAlphanumeric(v.slice(4)),
+      ),
     }),
     define({
       name: 'slack_token',
       entity: 'api_token',
       category: 'secret',
       confidence: 0.99,
-      pattern: '\\bxox[aboprs]-[A-Za-z0-9-]{10,}',
-      hints: ['xox'],
+      // Bot, user, app, legacy and configuration tokens. After the type, real tokens go on with
+      // the workspace number (`xoxb-1234...`); `xoxb-your-token-here` does not.
+      pattern: `${START}(?:xox[aboprse]-[A-Za-z0-9-]{10,}|xapp-\\d-[A-Za-z0-9-]{10,}|xoxe\\.xox[bp]-\\d-[A-Za-z0-9]{100,200})`,
+      hints: ['xox', 'xapp-'],
       minLength: 15,
+      // A cut or masked token ends in `-`; real ones end in a segment of 8 or more characters.
+      validate: realToken(
+        'api_token',
+        /^(?:xoxe\.xox[bp]|xox[aboprse]|xapp)-/,
+        (v) => /^(?:xoxe\.|xapp-|xox[ar]-|xox[a-z]-\d)/.test(v) && v.length - v.lastIndexOf('-') > 8,
+      ),
     }),
     define({
       name: 'google_api_key',
       entity: 'api_token',
       category: 'secret',
       confidence: 0.99,
-      pattern: '\\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])',
+      pattern: `${START}AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])`,
       hints: ['aiza'],
       minLength: 39,
+      validate: realToken('api_token', /^AIza/),
     }),
     define({
       name: 'stripe_key',
       entity: 'api_token',
       category: 'secret',
       confidence: 0.99,
-      pattern: '\\b[srp]k_(?:live|test)_[0-9A-Za-z]{16,}',
-      hints: ['_live_', '_test_'],
+      // Secret (`sk_`), restricted (`rk_`) and publishable (`pk_`) keys, and webhook secrets.
+      pattern: `${START}(?:[srp]k_(?:live|test|prod)_[0-9A-Za-z]{16,}|whsec_[0-9A-Za-z]{32,})`,
+      hints: ['_live_', '_test_', '_prod_', 'whsec_'],
       minLength: 24,
+      validate: realToken('api_token', /^(?:[srp]k_[a-z]+_|whsec_)/),
     }),
+    // Provider tokens, by family (secrets/*.ts).
+    ...cloudDetectors(),
+    ...devopsDetectors(),
+    ...messagingDetectors(),
+    ...commerceDetectors(),
+    ...observabilityDetectors(),
+    ...registryDetectors(),
+    ...aiDetectors(),
+    ...passwordDetectors(),
     define({
       name: 'azure_sas_signature',
       entity: 'secret_value',
@@ -262,17 +315,26 @@ export function builtinDetectors(): Detector[] {
       entity: 'secret_value',
       category: 'secret',
       confidence: 0.8,
-      pattern: '(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{86}==(?![A-Za-z0-9+/=])',
+      // Not the base64 of a `sha512-` subresource integrity hash, which has the same length.
+      pattern: '(?<![A-Za-z0-9+/])(?<!sha512-)[A-Za-z0-9+/]{86}==(?![A-Za-z0-9+/=])',
       hints: ['=='],
       minLength: 88,
+      validate: entityIf('secret_value', (v) => !isPlaceholderToken(v)),
     }),
     define({
       name: 'high_entropy_secret',
       entity: 'secret_value',
       category: 'secret',
       confidence: 0.5,
-      pattern: '(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/=_-]{32,}(?![A-Za-z0-9+/=_-])',
-      validate: entityIf('secret_value', (v) => looksHighEntropy(v)),
+      // Content digests are not secrets: a run that starts with `sha512-` (lockfile integrity) or
+      // `h1:`, or that follows a digest label, is left alone.
+      // `=` only as trailing padding, so that `NAME=<token>` is not read as one token.
+      // The digest check looks back from the run's first character, so it runs once per run.
+      pattern: `(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-](?<!(?:h1:|${DIGEST_LABEL})[A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{31,}={0,2}(?![A-Za-z0-9+/=_-])`,
+      validate: entityIf(
+        'secret_value',
+        (v) => looksHighEntropy(v) && !DIGEST_PREFIX.test(v) && !HEX_PATH.test(v) && !isPlaceholderToken(v),
+      ),
       minLength: 32,
     }),
     // Credentials and identifiers.
@@ -281,17 +343,20 @@ export function builtinDetectors(): Detector[] {
       entity: 'aws_access_key_id',
       category: 'credential',
       confidence: 0.99,
-      pattern: '\\b(?:AKIA|ASIA)[A-Z0-9]{16}\\b',
-      hints: ['akia', 'asia'],
+      // Long-term (AKIA) and temporary (ASIA) keys, STS service bearer tokens (ABIA),
+      // context-specific credentials (ACCA) and the older A3T prefix; `KEY_AKIA...` too.
+      pattern: `${START}(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])`,
+      hints: ['akia', 'asia', 'abia', 'acca', 'a3t'],
       minLength: 20,
+      validate: realToken('aws_access_key_id', /^(?:A3T.|A...)/),
     }),
     define({
       name: 'aws_unique_id',
       entity: 'aws_unique_id',
       category: 'identifier',
       confidence: 0.95,
-      pattern: '\\b(?:AIDA|AROA|AGPA|AIPA|ANPA|ANVA|APKA|ABIA|ACCA)[A-Z0-9]{16,17}\\b',
-      hints: ['aida', 'aroa', 'agpa', 'aipa', 'anpa', 'anva', 'apka', 'abia', 'acca'],
+      pattern: '\\b(?:AIDA|AROA|AGPA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16,17}\\b',
+      hints: ['aida', 'aroa', 'agpa', 'aipa', 'anpa', 'anva', 'apka'],
       minLength: 20,
     }),
     define({

@@ -24,8 +24,19 @@ const PLACEHOLDER_WORDS = new Set([
   'placeholder',
 ]);
 const PLACEHOLDER_RUN = /^(?:\*+|x+|#+|-+|\.+)$/i;
+/**
+ * Words that mark a stand-in wherever they appear in a value: `your-password-here`,
+ * `<change_me>`, `REPLACE_WITH_TOKEN`. Not `example`: the documented example keys
+ * (`AKIAIOSFODNN7EXAMPLE`) are detected as the reference says.
+ */
+const STAND_IN = /your|changeme|change_me|change-me|placeholder|replace_?me|redacted|fake|dummy|x{5}|\*{4}/i;
+/** An environment variable or template reference: `%NUGET_PASSWORD%`, `$DB_PASS`, `$(cat f)`. */
+const REFERENCE = /^(?:%[\w.-]+%|\$[A-Za-z_][\w]*|\$\(.*\)|\$\{.*\})$/;
 
-/** True for values that only stand in for a secret: empty, `null`, `${VAR}`, `<redacted>`, `****`... */
+/**
+ * True for values that only stand in for a secret: empty, `null`, `${VAR}`, `%VAR%`,
+ * `<redacted>`, `****`, `your-password-here`, `somefakekey`, one character repeated...
+ */
 export function isPlaceholder(value: string): boolean {
   let v = value.trim();
   // One quote off each end (character tests: the value may be long).
@@ -34,8 +45,57 @@ export function isPlaceholder(value: string): boolean {
   const lower = v.toLowerCase();
   if (PLACEHOLDER_WORDS.has(lower)) return true;
   if (PLACEHOLDER_RUN.test(v)) return true;
-  return lower.startsWith('[redacted') || v.startsWith('${') || v.startsWith('{{') || v.startsWith('<');
+  if (lower.startsWith('[redacted') || v.startsWith('${') || v.startsWith('{{') || v.startsWith('<'))
+    return true;
+  return REFERENCE.test(v) || STAND_IN.test(v) || (v.length >= 8 && dominated(v));
 }
+
+/** One character makes up 60% or more of the value (`AIzaaaaaaaaa...`, `000000-0000`). */
+function dominated(v: string): boolean {
+  return topCount(v, 0, false) / v.length >= 0.6;
+}
+
+/** Counts per character code below 128, reused (the validators run one at a time). */
+const COUNTS = new Uint32Array(128);
+
+/**
+ * How often the most frequent character occurs in `v` from `from` on, skipping `- . _` when
+ * `skipSeparators` (characters outside ASCII count as one class).
+ */
+function topCount(v: string, from: number, skipSeparators: boolean): number {
+  COUNTS.fill(0);
+  let top = 0;
+  for (let i = from; i < v.length; i++) {
+    const c = Math.min(v.charCodeAt(i), 127);
+    if (skipSeparators && (c === 45 || c === 46 || c === 95)) continue;
+    const k = ++COUNTS[c]!;
+    if (k > top) top = k;
+  }
+  return top;
+}
+
+/** Characters that mask a value: `x`, `X`, `*`, `#`, `0` (and the separators `-`, `.`, `_`). */
+const MASK_ONLY = /^[xX*#0._-]*$/;
+
+/**
+ * True when the part of a token after its fixed prefix cannot be a real one: nothing but
+ * separators and mask characters (`xxxx`, `XXXX-XXXX`, `****`, `0000`), one character making up
+ * most of it (`AIzaSyAAAAAAAA...`), a stand-in word (`ghp_yourTokenHere...`) or a template
+ * marker. Real tokens are random: none of this happens to one by chance.
+ */
+export function isPlaceholderToken(body: string): boolean {
+  if (MASK_ONLY.test(body)) return true;
+  let n = 0;
+  for (let i = 0; i < body.length; i++) {
+    const c = body.charCodeAt(i);
+    if (c !== 45 && c !== 46 && c !== 95) n++;
+  }
+  if (n >= 8 && topCount(body, 0, true) / n >= 0.6) return true;
+  return STAND_IN.test(body) || TOKEN_STAND_IN.test(body);
+}
+
+/** More marks of a stand-in, for tokens (in a password, `here` could be real). */
+const TOKEN_STAND_IN = /here|dummy|fake|<|>|\$\{|\{\{/i;
 
 /** Shannon entropy in bits per character. */
 export function shannonEntropy(value: string): number {
@@ -73,6 +133,16 @@ export function looksHighEntropy(value: string, bits = 4): boolean {
 
 export function entityIf(entity: string, test: (v: string) => boolean): Validator {
   return (v) => (test(v) ? entity : null);
+}
+
+/**
+ * A token that could be random: upper case, lower case and digits all present, no placeholder
+ * marks, and at least 4 bits of entropy per character. Unlike looksHighEntropy it does not
+ * count letter runs, which random base64 has plenty of.
+ */
+export function looksRandom(value: string): boolean {
+  if (!/[a-z]/.test(value) || !/[A-Z]/.test(value) || !/[0-9]/.test(value)) return false;
+  return !isPlaceholderToken(value) && shannonEntropy(value) >= 4;
 }
 
 /** IP validation with refinement: `private_ip`, `special_cidr`... */
