@@ -111,8 +111,9 @@ export function token(t: TokenDef): Detector {
  * A value of a precise shape that is a secret only next to a provider's name:
  * `DD_APP_KEY=<40 characters>`, `sumo_access_key: "<64>"`, `"twilio_auth_token": "<32 hex>"`.
  * The keyword (case-insensitive, not preceded by a letter or digit) may be followed by up to
- * 40 name characters (`_APP_KEY`, `logic: accessKey`), then an assignment (`=`, `:`, `:=`, `=>`, `,`, each possibly quoted,
- * JSON-escaped or padded), then the value, which must end where its shape ends.
+ * 40 name characters (`_APP_KEY`, `logic: accessKey`), then an assignment (`=`, `:`, `:=`,
+ * `=>`, `,`, each possibly quoted, JSON-escaped or padded), then the value, which must end
+ * where its shape ends.
  */
 export interface LabelledDef {
   name: string;

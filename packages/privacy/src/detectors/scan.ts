@@ -138,7 +138,7 @@ function toSpan(m: RegExpExecArray, offset: number, d: Detector): Span | null {
     }
   }
   if (value === undefined || value.length === 0) return null;
-  const entity = d.validate ? d.validate(value) : d.entity;
+  const entity = d.validate ? d.validate(value, m.input, start) : d.entity;
   if (entity === null) return null;
   return { start: start + offset, end: start + offset + value.length, entity, detector: d };
 }

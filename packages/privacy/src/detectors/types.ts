@@ -3,8 +3,12 @@
  * happens to them is the redactor's business.
  */
 
-/** Returns the (possibly refined) entity for an accepted span, or null to reject it. */
-export type Validator = (value: string) => string | null;
+/**
+ * Returns the (possibly refined) entity for an accepted span, or null to reject it. `text` is
+ * the string the span was found in and `start` where the span starts in it, for validators
+ * that look at what precedes the value.
+ */
+export type Validator = (value: string, text?: string, start?: number) => string | null;
 
 export interface Detector {
   readonly name: string;
