@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { base62, crc32 } from '../src/detectors/checks.js';
 import { isPlaceholder } from '../src/detectors/validators.js';
@@ -400,6 +401,33 @@ describe('provider and password detectors (issue 11)', () => {
     // Under standard a placeholder token is left as it is.
     const standard = new Redactor({ strategies: STANDARD_STRATEGIES }, {});
     expect(standard.apply({ t: `ghp_${'x'.repeat(36)}` }, ctx())).toEqual({ t: `ghp_${'x'.repeat(36)}` });
+  });
+
+  it('lists every detector with the strategy a profile gives it: standard redacts the added ones', () => {
+    const listing = new Redactor({ strategies: STANDARD_STRATEGIES }, {}).describe();
+    expect(listing.detectors.map((d) => d.name)).toEqual(all.map((d) => d.name));
+    const added = all.slice(
+      all.findIndex((d) => d.name === 'stripe_key') + 1,
+      all.findIndex((d) => d.name === 'azure_sas_signature'),
+    );
+    for (const d of added) {
+      expect(listing.detectors.find((l) => l.name === d.name)).toMatchObject({
+        category: 'secret',
+        strategy: 'redact',
+        active: true,
+      });
+    }
+  });
+
+  it('the README lists every detector with its category and entity', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const rows = new Map(
+      [...readme.matchAll(/^\| `([a-z0-9_]+)` \| ([a-z_]+) \| ([a-z_]+) \|/gm)].map((m) => [
+        m[1],
+        [m[2], m[3]],
+      ]),
+    );
+    for (const d of all) expect([d.name, rows.get(d.name)]).toEqual([d.name, [d.category, d.entity]]);
   });
 
   it('reads one repeated character and stand-in words as placeholders', () => {

@@ -159,3 +159,44 @@ describe('soc-analyst: a lead reveals what an analyst saw', () => {
     for (const e of out.entries) expect(e.principal).toBe('lee');
   });
 });
+
+describe('list_detectors: every secret detector under every profile', () => {
+  // The secret formats issue 11 added are listed like the reference's own secrets, each with
+  // the strategy the profile gives the secret category.
+  const ADDED = [
+    'slack_webhook_url',
+    'discord_webhook_url',
+    'twilio_key',
+    'age_secret_key',
+    'docker_config_auth',
+  ];
+  const EXPECTED: Record<string, string | undefined> = {
+    open: undefined,
+    standard: 'redact',
+    strict: 'redact',
+    'soc-analyst': 'redact',
+  };
+
+  for (const [profile, strategy] of Object.entries(EXPECTED)) {
+    it(`${profile}: ${strategy ?? 'no strategy'} for the added secret formats`, async () => {
+      const { layer } = await profileLayer(profile);
+      const out = (await layer.callTool('list_detectors', { category: 'secret' }, { principal: LEAD }))
+        .structured as { detectors: Record<string, unknown>[] };
+      // The same catalogue under every profile: the policy's listing, not a fixed list.
+      const catalogue = (
+        await (await profileLayer('open')).layer.callTool('list_detectors', { category: 'secret' })
+      ).structured as { detectors: { name: string }[] };
+      expect(catalogue.detectors.length).toBeGreaterThan(100);
+      expect(out.detectors.map((d) => d.name)).toEqual(catalogue.detectors.map((d) => d.name));
+      const names = out.detectors.map((d) => d.name);
+      for (const name of ADDED) expect(names).toContain(name);
+      for (const d of out.detectors) {
+        expect(d.category).toBe('secret');
+        if (strategy === undefined) expect(typeof d.description).toBe('string');
+        if (strategy === undefined) expect(d).not.toHaveProperty('strategy');
+        // strict and soc-analyst drop private keys; every other secret takes the category's strategy.
+        else if (d.entity !== 'private_key') expect(d).toMatchObject({ strategy, active: true });
+      }
+    });
+  }
+});
