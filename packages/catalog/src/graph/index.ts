@@ -1,0 +1,71 @@
+/**
+ * The graph engine: three views of a dataset's edges, each built lazily on graphology and cached
+ * on the dataset (`dataset.derived`), so a `touch()` or any workspace mutation drops them.
+ *
+ *   relationshipGraph(ds)   edges as collected, one per node pair, placeholders for non-assets
+ *                           (`0.0.0.0/0`...), parallel rule edges merged; node attr `asset`
+ *                           (null for a placeholder), edge attrs `GraphEdge`.
+ *   flowGraph(ds)           traffic hops in the direction traffic moves (reversed SG hops carry
+ *                           `reversed: true` and show as `SG_ADMITS`) plus identity pivots
+ *                           (`identity: true`); see flow-graph.ts for the hop table.
+ *   dependencyGraph(ds)     "dependent -> dependency" arrows between assets; walk it with
+ *                           `walkDependencies(graph, id, 'up' | 'down', maxDepth, signal)`.
+ *   identityGraph(ds)       ASSUMES_ROLE, IAM_TRUST and GRANTS_ACCESS edges only.
+ *
+ * Searches take a `Successors` function, so one algorithm serves every view and direction:
+ * `forward(graph, label)`, `undirected(graph, label)` and `withVirtualStart(next, id, starts)`
+ * build them; `shortestSimplePaths` (Yen, shortest first, depth-capped) and `bfsTree` + `pathTo`
+ * (one shortest path to every node) search them. Every builder and search takes an optional
+ * AbortSignal and checks it as it goes; pass the tool's `ctx.signal`.
+ *
+ * References: `resolveGraphRef(ds, ref)` accepts the internet aliases, asset references (the
+ * inventory tools' matcher, same suggestions on a miss) and placeholder node ids;
+ * `internetEntryPoints(ds)` lists where internet paths start. Ports: `edgePorts`, `edgeOpensPort`.
+ *
+ * graphology-metrics (degree, betweenness) and graphology-components run directly on these
+ * graphs; a tool that needs an undirected view reads it through `undirected()` rather than
+ * copying the graph.
+ */
+export { AbortCheck } from './abort.js';
+export { forward, undirected, withVirtualStart } from './adjacency.js';
+export {
+  type DependencyArrow,
+  type DependencyGraph,
+  type DependencyLink,
+  dependencyGraph,
+  walkDependencies,
+} from './dependency-graph.js';
+export {
+  type FlowGraph,
+  type FlowHop,
+  flowGraph,
+  hopLabel,
+  IDENTITY_EDGE_TYPES,
+  SG_ADMITS,
+} from './flow-graph.js';
+export { type IdentityGraph, identityGraph } from './identity-graph.js';
+export {
+  INTERNET_NODE,
+  internetEntryPoints,
+  isInternetAlias,
+  isInternetIngress,
+  isInternetSource,
+  NO_INTERNET_NODE,
+} from './internet.js';
+export {
+  bfsTree,
+  type FoundPath,
+  pathTo,
+  type SearchTree,
+  type Successors,
+  shortestSimplePaths,
+} from './paths.js';
+export { edgeOpensPort, edgePorts, opensPort, type PortSet, parsePortRange } from './ports.js';
+export { type GraphRef, resolveGraphRef } from './references.js';
+export {
+  buildRelationshipGraph,
+  type GraphEdge,
+  type GraphNode,
+  type RelationshipGraph,
+  relationshipGraph,
+} from './relationship-graph.js';
