@@ -171,6 +171,40 @@ describe('project (11.7)', () => {
     expect((out as { items: unknown[] }).items.at(-1)).toMatch(/^… \d+ more items$/);
   });
 
+  it.each([
+    [
+      'lists cut with their marker',
+      { items: Array.from({ length: 60 }, (_, i) => ({ i, s: `v-${i}`, ok: i % 2 === 0 })) },
+    ],
+    [
+      'nulls, empties, escapes and numbers',
+      {
+        a: null,
+        b: [],
+        c: {},
+        d: 'quote " and \\ and \n',
+        e: [1.5, -0, 1e21, Number.NaN],
+        f: 'é'.repeat(80),
+      },
+    ],
+    [
+      'undefined and functions',
+      { a: undefined, b: [undefined, () => 1, 2], c: { d: () => 3 }, pad: 'x'.repeat(400) },
+    ],
+    ['dates', { when: new Date(0), list: [new Date(86_400_000)], pad: 'y'.repeat(400) }],
+    [
+      'excluded keys and deep nesting',
+      { raw_data: 'z'.repeat(900), a: { b: { c: { d: { e: ['deep'] } } } }, pad: 'w'.repeat(400) },
+    ],
+  ])('reports a final size equal to the rendered result: %s', (_label, value) => {
+    const c = ctx();
+    const out = new Projection({ exclude: ['**.raw_data'], max_chars: 200, min_string: 8 }).apply(value, c);
+    const budget = c.report.projection?.budget;
+    expect(budget).toBeDefined();
+    expect(budget?.final_chars).toBe(JSON.stringify(out, null, 2).length);
+    expect(budget?.original_chars).toBe(JSON.stringify(value, null, 2).length);
+  });
+
   it('sets truncated when the budget cannot be met', () => {
     const c = ctx();
     new Projection({ max_chars: 10 }).apply({ a: 'x'.repeat(500), b: 'y'.repeat(500) }, c);

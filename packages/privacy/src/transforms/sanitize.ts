@@ -61,6 +61,13 @@ const INVISIBLE_TEST = new RegExp(INVISIBLE_CLASS, 'u');
 /** Cheap first check: printable ASCII (plus tab, LF, CR) never needs stripping. */
 const NOT_PLAIN_ASCII = /[^\x20-\x7e\t\n\r]/;
 const INVISIBLE_ALL = new RegExp(INVISIBLE_CLASS, 'gu');
+/**
+ * Whether a string may need stripping or the injection heuristics: anything but printable
+ * ASCII without a space, `<`, `[` or `#` (which every built-in heuristic needs, bar the two
+ * single words). Ids, ARNs and addresses, most of a cloud result, fail this one test and skip
+ * both checks.
+ */
+const MAY_NEED_WORK = /[^\x21\x22\x24-\x3b\x3d-\x5a\x5c-\x7e]|exfiltrat|jailbreak/i;
 
 /** Removes invisible and control characters; returns the text and how many code points went. */
 export function stripInvisible(text: string): [string, number] {
@@ -141,7 +148,14 @@ export class UntrustedTextGuard implements Transform {
     const stats = { stripped: 0, fields: 0, suspicious: 0, truncated: 0, paths: [] as string[] };
     const path: Array<string | number> = [];
 
+    // Policy patterns can match anything, so with extras every string gets the full checks.
+    const quickSkip = this.patterns.extra.length === 0;
     const str = (s: string, key: string | undefined): string => {
+      if (quickSkip && !MAY_NEED_WORK.test(s)) {
+        const cut = this.capped(s, key, stats);
+        if (cut !== s) stats.fields++;
+        return cut;
+      }
       let out = s;
       if (this.strip && NOT_PLAIN_ASCII.test(out)) {
         const [t, n] = stripInvisible(out);
@@ -150,17 +164,7 @@ export class UntrustedTextGuard implements Transform {
           out = t;
         }
       }
-      // The key lookup only matters for strings long enough to be cut.
-      const cap =
-        this.maxFreeText !== null && out.length > this.maxFreeText && this.isFreeText(key)
-          ? this.maxLength !== null
-            ? Math.min(this.maxFreeText, this.maxLength)
-            : this.maxFreeText
-          : this.maxLength;
-      if (cap !== null && out.length > cap) {
-        out = capText(out, cap);
-        stats.truncated++;
-      }
+      out = this.capped(out, key, stats);
       if (this.detect && out.length >= this.minLength && looksLikeInjection(out, this.patterns)) {
         stats.suspicious++;
         if (stats.paths.length < this.maxPaths) stats.paths.push(path.join('.'));
@@ -239,6 +243,20 @@ export class UntrustedTextGuard implements Transform {
       ctx.report.untrusted = report;
     }
     return result;
+  }
+
+  /** `s` cut to the cap its key gives it (free text or `max_length`), counted when cut. */
+  private capped(s: string, key: string | undefined, stats: { truncated: number }): string {
+    // The key lookup only matters for strings long enough to be cut.
+    const cap =
+      this.maxFreeText !== null && s.length > this.maxFreeText && this.isFreeText(key)
+        ? this.maxLength !== null
+          ? Math.min(this.maxFreeText, this.maxLength)
+          : this.maxFreeText
+        : this.maxLength;
+    if (cap === null || s.length <= cap) return s;
+    stats.truncated++;
+    return capText(s, cap);
   }
 
   private neutralise(text: string): string {

@@ -7,7 +7,8 @@
 // biome-ignore lint/suspicious/noControlCharactersInRegex: JSON escapes control characters, which changes the length
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
-function stringLength(s: string): number {
+/** Length of `JSON.stringify(s)`. */
+export function jsonStringLength(s: string): number {
   return NEEDS_ESCAPE.test(s) ? JSON.stringify(s).length : s.length + 2;
 }
 
@@ -32,7 +33,7 @@ export function measure(value: unknown, indent = 2): Measure {
     switch (typeof v) {
       case 'string':
         if (v.length > m.str) m.str = v.length;
-        return stringLength(v);
+        return jsonStringLength(v);
       case 'number':
         return Number.isFinite(v) ? String(v).length : 4;
       case 'boolean':
@@ -59,7 +60,7 @@ export function measure(value: unknown, indent = 2): Measure {
         for (const k of Object.keys(v)) {
           const item = (v as Record<string, unknown>)[k];
           if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
-          n += inner + stringLength(k) + (indent ? 2 : 1) + walk(item, depth + 1);
+          n += inner + jsonStringLength(k) + (indent ? 2 : 1) + walk(item, depth + 1);
           count++;
         }
         if (count === 0) return 2;
