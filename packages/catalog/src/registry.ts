@@ -1,6 +1,7 @@
 import { Layer, type LayerOptions, type PolicyPort, Registry } from '@cloudg/core';
 import { registerPrompts } from './prompts/index.js';
 import { registerResources } from './resources/index.js';
+import { registerFindingsTools } from './tools/findings/index.js';
 import { registerInventoryTools } from './tools/inventory/index.js';
 import { registerMetaTools } from './tools/meta/index.js';
 import { registerPrivacyTools } from './tools/privacy/index.js';
@@ -9,12 +10,13 @@ import { Workspace } from './workspace/workspace.js';
 
 /**
  * The catalog's default registry: every tool, resource, template, completion and prompt the
- * catalog ships, in catalog order (workspace, inventory, resources, meta, privacy, prompts).
+ * catalog ships, in catalog order (workspace, inventory, findings, resources, meta, privacy, prompts).
  */
 export function defaultRegistry(): Registry<Workspace> {
   const registry = new Registry<Workspace>();
   registerWorkspaceTools(registry);
   registerInventoryTools(registry);
+  registerFindingsTools(registry);
   registerResources(registry);
   registerMetaTools(registry);
   registerPrivacyTools(registry);

@@ -1,2 +1,3 @@
 export { assetRefCandidates, completeAssetRef } from './assets.js';
 export { completeDatasetName } from './datasets.js';
+export { completeFindingId, completeSeverity } from './findings.js';

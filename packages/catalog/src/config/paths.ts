@@ -21,6 +21,7 @@ export function resolveConfigPaths(config: CloudgConfig, baseDir: string): Cloud
     ...config,
     report: { ...config.report, output_dir: absOrNull(config.report.output_dir) },
     rulesets: { ...config.rulesets, rules_dir: absOrNull(config.rulesets.rules_dir) },
+    state: { ...config.state, dir: absOrNull(config.state.dir) },
     aws: {
       ...aws,
       ...(aws.web_identity_token_file === undefined

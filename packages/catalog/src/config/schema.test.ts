@@ -37,6 +37,7 @@ describe('defaults', () => {
         gcp: {},
       },
       rulesets: { rules_dir: null },
+      state: { dir: null },
     });
   });
 
@@ -155,6 +156,7 @@ describe('values', () => {
       {
         report: { output_dir: 'out/reports' },
         rulesets: { rules_dir: '/opt/rules' },
+        state: { dir: 'state' },
         aws: { role_arn: 'arn:aws:iam::123456789012:role/reader', web_identity_token_file: 'token' },
         gcp: { credentials_file: '~/keys/cloudg.json' },
       },
@@ -162,6 +164,7 @@ describe('values', () => {
     );
     expect(config.report.output_dir).toBe('/etc/cloudg/out/reports');
     expect(config.rulesets.rules_dir).toBe('/opt/rules');
+    expect(config.state.dir).toBe('/etc/cloudg/state');
     expect(config.aws.web_identity_token_file).toBe('/etc/cloudg/token');
     expect(config.gcp.credentials_file).toBe(join(homedir(), 'keys', 'cloudg.json'));
   });

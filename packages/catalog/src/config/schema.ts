@@ -216,6 +216,18 @@ export const RulesetsConfig = z.strictObject(
 );
 export type RulesetsConfig = z.output<typeof RulesetsConfig>;
 
+export const StateConfig = z.strictObject(
+  {
+    /**
+     * Directory for state that must survive a restart (the findings' suppressions, in
+     * `suppressions.json`); null keeps that state in memory only.
+     */
+    dir: pathString.nullable().default(null),
+  },
+  MAPPING,
+);
+export type StateConfig = z.output<typeof StateConfig>;
+
 /** The whole cloudg config document, with every default filled in. */
 export const CloudgConfig = z.strictObject(
   {
@@ -231,6 +243,7 @@ export const CloudgConfig = z.strictObject(
     gcp: section(GcpConfig),
     ratelimit: section(RateLimitConfig),
     rulesets: section(RulesetsConfig),
+    state: section(StateConfig),
   },
   MAPPING,
 );

@@ -1,7 +1,10 @@
 import type { PromptArgument, ToolContext } from '@cloudg/core';
-import { completeAssetRef, completeDatasetName } from '../completions/index.js';
-import { findingRiskScore } from '../model/finding.js';
-import { SEVERITIES } from '../model/severity.js';
+import {
+  completeAssetRef,
+  completeDatasetName,
+  completeFindingId,
+  completeSeverity,
+} from '../completions/index.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { datasetFrameworks } from './context/compliance.js';
 
@@ -16,29 +19,12 @@ function contextDataset(ctx: ToolContext<Workspace>) {
   return ws.get(named || null);
 }
 
-/** Finding ids starting with what was typed, highest risk first. */
-export function completeFindingId(ctx: ToolContext<Workspace>, partial: string): string[] {
-  const dataset = contextDataset(ctx);
-  if (!dataset) return [];
-  const prefix = partial.trim().toLowerCase();
-  return dataset.findings
-    .filter((f) => f.id.toLowerCase().startsWith(prefix))
-    .sort((a, b) => findingRiskScore(b) - findingRiskScore(a) || (a.id < b.id ? -1 : 1))
-    .map((f) => f.id);
-}
-
 /** Frameworks of the dataset (compliance results and finding tags) containing what was typed. */
 export function completeFramework(ctx: ToolContext<Workspace>, partial: string): string[] {
   const dataset = contextDataset(ctx);
   if (!dataset) return [];
   const needle = partial.trim().toLowerCase();
   return datasetFrameworks(dataset).filter((fw) => fw.toLowerCase().includes(needle));
-}
-
-/** Severity names starting with what was typed, in severity order. */
-export function completeSeverity(_ctx: ToolContext<Workspace>, partial: string): string[] {
-  const prefix = partial.trim().toUpperCase();
-  return SEVERITIES.filter((s) => s.startsWith(prefix));
 }
 
 export const datasetArg: Arg = {

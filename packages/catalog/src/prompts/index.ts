@@ -8,7 +8,8 @@ import { registerOverviewPrompts } from './posture.js';
 import { registerRemediationPrompt } from './remediation.js';
 import { registerTrustPrompt } from './trust.js';
 
-export { completeFindingId, completeFramework, completeSeverity } from './arguments.js';
+export { completeFindingId, completeSeverity } from '../completions/findings.js';
+export { completeFramework } from './arguments.js';
 
 /**
  * Register the eleven analysis prompts, in the order `prompts/list` shows them:

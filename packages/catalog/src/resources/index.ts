@@ -1,14 +1,17 @@
 import type { Registry } from '@cloudg/core';
 import type { Workspace } from '../workspace/workspace.js';
 import { registerAssetResources } from './assets.js';
+import { registerFindingResources } from './findings.js';
 import { registerWorkspaceResources } from './workspace.js';
 
 /**
- * Register the resources and templates of the workspace and inventory: `cloudg://workspace`,
+ * Register the resources and templates of the workspace, inventory and findings: `cloudg://workspace`,
  * `cloudg://datasets`, `cloudg://datasets/{dataset}/summary`, `cloudg://assets/{+ref}`,
- * `cloudg://assets/{+ref}/neighbors` and `cloudg://assets/{+ref}/findings`.
+ * `cloudg://assets/{+ref}/neighbors`, `cloudg://assets/{+ref}/findings`, and the findings'
+ * `cloudg://findings/summary`, `cloudg://findings/{finding_id}` and `cloudg://findings/severity/{severity}`.
  */
 export function registerResources(registry: Registry<Workspace>): void {
   registerWorkspaceResources(registry);
   registerAssetResources(registry);
+  registerFindingResources(registry);
 }

@@ -5,6 +5,7 @@ import type { CloudgConfig } from '../config/schema.js';
 import { Dataset, type DatasetInit, type InventoryResult } from '../dataset/dataset.js';
 import { datasetIdentifiers } from '../dataset/identifiers.js';
 import { type DatasetListing, datasetListing } from '../dataset/summary.js';
+import { SuppressionStore } from '../findings/suppression-store.js';
 import type { FileAccess } from '../loaders/file-access.js';
 import { type LoadKind, loadPath } from '../loaders/load.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../loaders/read-file.js';
@@ -51,6 +52,11 @@ export interface WorkspaceOptions {
    * added to the roots when outside them.
    */
   outputDir?: string;
+  /**
+   * Where state that must outlive the process is kept (the findings' suppressions): wins over the
+   * config's `state.dir`. Default none: suppressions live in memory only.
+   */
+  stateDir?: string;
   /** Beyond this many datasets the oldest inactive one is evicted (default 16). */
   maxDatasets?: number;
   /** Largest file a loader will read (default 512 MB). */
@@ -98,6 +104,8 @@ export class Workspace implements IdentifierSource {
   readonly maxDatasets: number;
   readonly maxFileBytes: number;
   readonly providersConfigured: readonly string[];
+  /** Suppression decisions, kept across restarts when a state directory is configured. */
+  readonly suppressions: SuppressionStore;
   #datasets = new Map<string, Dataset>();
   #active: string | null = null;
   #listeners = new Set<WorkspaceChangeListener>();
@@ -127,6 +135,10 @@ export class Workspace implements IdentifierSource {
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.providersConfigured = Object.freeze([...(options.providersConfigured ?? this.config.providers)]);
     for (const path of options.protectedPaths ?? []) this.protect(path);
+    const stateDir = options.stateDir ?? this.config.state.dir;
+    this.suppressions = new SuppressionStore(stateDir ? realPathLenient(resolve(cwd, stateDir)) : null);
+    // The state file holds triage decisions, not data to load.
+    if (this.suppressions.path) this.protect(this.suppressions.path);
   }
 
   // ---- inspection -------------------------------------------------------------------------
@@ -300,6 +312,8 @@ export class Workspace implements IdentifierSource {
 
   /** Record an in-place change to a dataset (findings suppressed, ingested...). */
   mutated(dataset: Dataset): void {
+    // Findings added in place (ingested reports) get the decisions recorded for them.
+    this.suppressions.apply(dataset);
     dataset.touch();
     this.#notifyDataset(dataset.name, false);
   }
@@ -346,6 +360,8 @@ export class Workspace implements IdentifierSource {
   /** Add a dataset built elsewhere. */
   add(dataset: Dataset, options: { activate?: boolean; replace?: boolean } = {}): Dataset {
     this.checkName(dataset.name, { replace: options.replace });
+    // A dataset loaded again under a name with recorded suppressions gets them back (state dir only).
+    if (this.suppressions.apply(dataset) > 0 && dataset.version > 0) dataset.touch();
     const replacing = this.#datasets.get(dataset.name);
     if (replacing) this.#retire(replacing);
     this.#datasets.set(dataset.name, dataset);

@@ -43,6 +43,12 @@ const EXPECTED: Record<string, Meta> = {
   coverage_report: ['inventory', 'internal', ['read_state'], true, false, true, false],
   unresolved_references: ['inventory', 'confidential', ['read_state'], true, false, true, false],
   organization_topology: ['inventory', 'confidential', ['read_state'], true, false, true, false],
+  list_findings: ['findings', 'confidential', ['read_state'], true, false, true, true],
+  get_finding: ['findings', 'confidential', ['read_state'], true, false, true, false],
+  findings_summary: ['findings', 'internal', ['read_state'], true, false, true, false],
+  findings_for_asset: ['findings', 'confidential', ['read_state'], true, false, true, true],
+  suppress_findings: ['findings', 'confidential', ['read_state', 'write_state'], false, false, true, false],
+  unsuppress_findings: ['findings', 'confidential', ['read_state', 'write_state'], false, false, true, false],
 };
 
 describe('the default registry', () => {
