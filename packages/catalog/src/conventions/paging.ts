@@ -21,12 +21,15 @@ const CURSOR = /^c(\d{1,9})\.([0-9a-f]{12})$/;
 /**
  * Fingerprint of a query: dataset name, version and load id, and the query arguments without
  * `limit` and `cursor` (so the page size may change between pages). 12 hex digits keep the
- * cursor short and dotted, a form the privacy profiles do not mistake for a secret.
+ * cursor short and dotted, a form the privacy profiles do not mistake for a secret. A list that
+ * does not come from a dataset (a ruleset's controls) passes `null`: its cursor then depends on
+ * the query alone.
  */
-export function queryFingerprint(dataset: Dataset, query: Record<string, unknown>): string {
+export function queryFingerprint(dataset: Dataset | null, query: Record<string, unknown>): string {
   const { limit: _limit, cursor: _cursor, ...filters } = query;
+  const scope = dataset === null ? [null] : [dataset.name, dataset.version, dataset.loadId];
   return createHash('sha256')
-    .update(canonicalJson([dataset.name, dataset.version, dataset.loadId, filters]))
+    .update(canonicalJson([...scope, filters]))
     .digest('hex')
     .slice(0, 12);
 }
@@ -72,7 +75,8 @@ export function checkLimit(
 }
 
 export interface PageRequest {
-  dataset: Dataset;
+  /** The dataset the items come from; null for lists that do not depend on one. */
+  dataset: Dataset | null;
   /** The tool's arguments (filters, sort; `limit` and `cursor` are ignored for the fingerprint). */
   query: Record<string, unknown>;
   limit?: number | null;
