@@ -79,6 +79,7 @@ export type Kind =
   | 'tagKey'
   | 'severity'
   | 'findingId'
+  | 'findingIdList'
   | 'framework'
   | 'assetType'
   | 'edgeType'
@@ -178,6 +179,7 @@ export function kindOf(prop: string, schema: JsonSchema, tool?: ToolInfo): Kind 
     if (prop === 'fields') return 'fields';
     if (/asset_types|^types$/.test(prop)) return 'assetTypes';
     if (prop === 'keys') return 'metadataKeys';
+    if (/^finding_ids$/.test(prop)) return 'findingIdList';
     if (/refs|assets|ids|nodes|members/.test(prop)) return 'assetRefList';
     if (!arrayItems(schema)?.type || t.length > 2) return 'json';
     return 'unknown';
@@ -269,6 +271,8 @@ export function candidates(kind: Kind, schema: JsonSchema, v: Values): unknown[]
       return v.severities;
     case 'findingId':
       return v.findingIds;
+    case 'findingIdList':
+      return [v.findingIds.slice(0, 2)];
     case 'framework':
       return v.frameworks;
     case 'assetType':
@@ -301,6 +305,7 @@ export function invalidCandidates(kind: Kind, v: Values): unknown[] {
     case 'findingId':
       return v.invalid.assetRefs;
     case 'assetRefList':
+    case 'findingIdList':
       return [v.invalid.assetRefs];
     case 'dataset':
     case 'baseDataset':
