@@ -44,6 +44,7 @@ export {
   SG_ADMITS,
 } from './flow-graph.js';
 export { type IdentityGraph, identityGraph } from './identity-graph.js';
+export { incidentEdges } from './incident.js';
 export {
   INTERNET_NODE,
   internetEntryPoints,

@@ -1,0 +1,27 @@
+import type { Registry } from '@cloudg/core';
+import type { Workspace } from '../../workspace/workspace.js';
+import { registerAttackPaths } from './attack-paths.js';
+import { registerBlastRadius } from './blast-radius.js';
+import { registerFindPaths } from './find-paths.js';
+import { registerGetEdges } from './get-edges.js';
+import { registerGraphStats } from './graph-stats.js';
+import { registerInternetExposure } from './internet-exposure.js';
+import { registerLateralMovementPaths } from './lateral-movement-paths.js';
+import { registerNeighbors } from './neighbors.js';
+
+/**
+ * Register the graph tools, in catalog order: neighbors, get_edges, find_paths, attack_paths,
+ * lateral_movement_paths, internet_exposure, blast_radius, graph_stats. The dependency tools,
+ * cross_account_edges, centrality_top, subgraph_export and security_coverage build on the same
+ * engine (src/graph) and register here too once they exist.
+ */
+export function registerGraphTools(registry: Registry<Workspace>): void {
+  registerNeighbors(registry);
+  registerGetEdges(registry);
+  registerFindPaths(registry);
+  registerAttackPaths(registry);
+  registerLateralMovementPaths(registry);
+  registerInternetExposure(registry);
+  registerBlastRadius(registry);
+  registerGraphStats(registry);
+}
