@@ -1,7 +1,9 @@
 import { Layer, type LayerOptions, type PolicyPort, Registry } from '@cloudg/core';
 import { registerPrompts } from './prompts/index.js';
 import { registerResources } from './resources/index.js';
+import { registerComplianceTools } from './tools/compliance/index.js';
 import { registerFindingsTools } from './tools/findings/index.js';
+import { registerGraphTools } from './tools/graph/index.js';
 import { registerInventoryTools } from './tools/inventory/index.js';
 import { registerMetaTools } from './tools/meta/index.js';
 import { registerPrivacyTools } from './tools/privacy/index.js';
@@ -10,13 +12,16 @@ import { Workspace } from './workspace/workspace.js';
 
 /**
  * The catalog's default registry: every tool, resource, template, completion and prompt the
- * catalog ships, in catalog order (workspace, inventory, findings, resources, meta, privacy, prompts).
+ * catalog ships, in catalog order (workspace, inventory, graph, findings, compliance, resources, meta, privacy,
+ * prompts).
  */
 export function defaultRegistry(): Registry<Workspace> {
   const registry = new Registry<Workspace>();
   registerWorkspaceTools(registry);
   registerInventoryTools(registry);
+  registerGraphTools(registry);
   registerFindingsTools(registry);
+  registerComplianceTools(registry);
   registerResources(registry);
   registerMetaTools(registry);
   registerPrivacyTools(registry);

@@ -40,6 +40,8 @@ export interface Values {
   severities: string[];
   findingIds: string[];
   frameworks: string[];
+  /** Control ids of the planted compliance results (the first belongs to the first framework). */
+  controlIds: string[];
   assetTypes: string[];
   edgeTypes: string[];
   metadataKeys: string[][];
@@ -81,6 +83,7 @@ export type Kind =
   | 'findingId'
   | 'findingIdList'
   | 'framework'
+  | 'controlId'
   | 'assetType'
   | 'edgeType'
   | 'path'
@@ -204,6 +207,7 @@ export function kindOf(prop: string, schema: JsonSchema, tool?: ToolInfo): Kind 
   if (/severity/.test(prop)) return 'severity';
   if (/^finding(_id)?$/.test(prop)) return 'findingId';
   if (/^framework/.test(prop)) return 'framework';
+  if (/^control(_id)?$/.test(prop)) return 'controlId';
   if (prop === 'asset_type' || prop === 'type') return 'assetType';
   if (prop === 'edge_type') return 'edgeType';
   if (/^(path|file|file_path)$/.test(prop)) return 'path';
@@ -275,6 +279,8 @@ export function candidates(kind: Kind, schema: JsonSchema, v: Values): unknown[]
       return [v.findingIds.slice(0, 2)];
     case 'framework':
       return v.frameworks;
+    case 'controlId':
+      return v.controlIds;
     case 'assetType':
       return v.assetTypes;
     case 'edgeType':

@@ -360,6 +360,7 @@ async function drive(c: PolicyCase, dir: string): Promise<Run> {
     severities: ['HIGH', 'critical'],
     findingIds: [PLANTED_FINDINGS.public, PLANTED_FINDINGS.injected],
     frameworks: ['PCI-DSS', 'CIS-AWS'],
+    controlIds: ['1.3.1', '5.2'],
     assetTypes: [ledger.type, vm.type, bucket.type],
     edgeTypes: ['REFERENCES', 'ASSUMES_ROLE'],
     metadataKeys: [

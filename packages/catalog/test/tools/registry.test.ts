@@ -47,8 +47,14 @@ const EXPECTED: Record<string, Meta> = {
   get_finding: ['findings', 'confidential', ['read_state'], true, false, true, false],
   findings_summary: ['findings', 'internal', ['read_state'], true, false, true, false],
   findings_for_asset: ['findings', 'confidential', ['read_state'], true, false, true, true],
+  top_risks: ['findings', 'confidential', ['read_state'], true, false, true, true],
   suppress_findings: ['findings', 'confidential', ['read_state', 'write_state'], false, false, true, false],
   unsuppress_findings: ['findings', 'confidential', ['read_state', 'write_state'], false, false, true, false],
+  list_frameworks: ['compliance', 'public', [], true, false, true, false],
+  compliance_summary: ['compliance', 'internal', ['read_state'], true, false, true, true],
+  list_controls: ['compliance', 'internal', ['read_state'], true, false, true, false],
+  control_status: ['compliance', 'confidential', ['read_state'], true, false, true, false],
+  compliance_gaps: ['compliance', 'confidential', ['read_state'], true, false, true, false],
 };
 
 describe('the default registry', () => {
