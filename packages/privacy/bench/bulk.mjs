@@ -173,7 +173,8 @@ function main() {
   console.log(
     `payload: ${baseline.payload_mb} MB of JSON, 50,000 assets; load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs`,
   );
-  const spread = (r) => (r.cpu_spread ? `, CPU ${r.cpu_spread[0]}-${r.cpu_spread[1]} ms over ${REPEATS} runs` : '');
+  const spread = (r) =>
+    r.cpu_spread ? `, CPU ${r.cpu_spread[0]}-${r.cpu_spread[1]} ms over ${REPEATS} runs` : '';
   console.log(
     `baseline (walk + copy + serialise): ${b} ms wall, ${bc} ms CPU${spread(baseline)}, peak RSS ${baseline.peak_rss_mb} MB`,
   );

@@ -16,7 +16,7 @@ export {
   compileCustomDetectors,
 } from './detectors/custom.js';
 export { classifyIpText, type IpClass } from './detectors/ip.js';
-export { builtinKeyRules, type KeyRule } from './detectors/keyRules.js';
+export { builtinKeyRules, type KeyRule } from './detectors/key-rules.js';
 export { defaultDetectors, registerDetector, unregisterDetector } from './detectors/registry.js';
 export { detectSpans } from './detectors/scan.js';
 export type { Detector, Span, Validator } from './detectors/types.js';
@@ -56,7 +56,7 @@ export type { NormalizedSpec, TransformSpec } from './pipeline/spec.js';
 export { type AliasEntry, AliasMap } from './transforms/alias.js';
 export { Annotator } from './transforms/annotate.js';
 export { Depseudonymizer } from './transforms/depseudonymize.js';
-export { SecretArgumentGuard } from './transforms/guardSecrets.js';
+export { SecretArgumentGuard } from './transforms/guard-secrets.js';
 export { Projection } from './transforms/project.js';
 export type {
   DescribeFilter,
@@ -65,8 +65,8 @@ export type {
   KeyRuleListing,
 } from './transforms/redact/describe.js';
 export { Redactor } from './transforms/redact/index.js';
-export { RegexReplace } from './transforms/regexReplace.js';
-export { KeyRename } from './transforms/renameKeys.js';
+export { RegexReplace } from './transforms/regex-replace.js';
+export { KeyRename } from './transforms/rename-keys.js';
 export { UntrustedTextGuard } from './transforms/sanitize.js';
 export type { Strategy, StrategyKind, StrategySpec } from './transforms/strategies.js';
 export { Substitution } from './transforms/substitute.js';
@@ -98,7 +98,7 @@ export {
   VaultFormatError,
   VaultIoError,
 } from './vault/errors.js';
-export { type PseudonymizeOptions, TokenVault } from './vault/tokenVault.js';
+export { type PseudonymizeOptions, TokenVault } from './vault/token-vault.js';
 export type {
   ImportOptions,
   NamespaceOption,

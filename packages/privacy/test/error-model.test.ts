@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as privacy from '../src/index.js';
-import { MiniYamlError } from '../src/util/miniYaml.js';
+import { MiniYamlError } from '../src/util/mini-yaml.js';
 
 const samples: Record<string, () => Error> = {
   PrivacyError: () => new privacy.PrivacyError('bad_strategy', 'Invalid redaction strategy: x'),

@@ -12,23 +12,23 @@ export {
   RequestInfo,
   type RequestInfoInit,
   resolvePrincipal,
-} from './auth/principalResolver.js';
-export { TokenAuth, type TokenAuthOptions, type TokenValue } from './auth/tokenAuth.js';
-export { parseTokenSpec, type TokenSpec } from './auth/tokenSpec.js';
+} from './auth/principal-resolver.js';
+export { TokenAuth, type TokenAuthOptions, type TokenValue } from './auth/token-auth.js';
+export { parseTokenSpec, type TokenSpec } from './auth/token-spec.js';
 export type { AdmissionOptions, RequestAdmission } from './http/admission.js';
 export {
   type GuardRejection,
   isLoopbackAddress,
   OriginHostGuard,
   type OriginHostGuardOptions,
-} from './http/hostHeaderGuard.js';
+} from './http/host-header-guard.js';
 export {
   type BoundAddress,
   createHttpServer,
   McpHttpServer,
   type RunningHttpServer,
   serveHttp,
-} from './http/httpServer.js';
+} from './http/http-server.js';
 export type { HttpMetrics, HttpMetricsOptions } from './http/metrics.js';
 export { HTTP_DEFAULTS, type HttpServerOptions } from './http/options.js';
 export { ProtocolError } from './jsonrpc/errors.js';
@@ -43,7 +43,7 @@ export type {
   RequestId,
 } from './jsonrpc/messages.js';
 export { decodeCursor, encodeCursor, type ListKind, paginate } from './paging/cursor.js';
-export { DEFAULT_MAX_BATCH_ITEMS, DEFAULT_MAX_BATCH_RESPONSE_BYTES } from './protocol/batchLimits.js';
+export { DEFAULT_MAX_BATCH_ITEMS, DEFAULT_MAX_BATCH_RESPONSE_BYTES } from './protocol/batch-limits.js';
 export { MetaKeys } from './protocol/envelope.js';
 export {
   type RequestOutcome,
@@ -69,4 +69,4 @@ export {
   MODERN_VERSIONS,
   SUPPORTED_VERSIONS,
 } from './protocol/versions.js';
-export { type StdioOptions, serveStdio } from './stdio/serveStdio.js';
+export { type StdioOptions, serveStdio } from './stdio/serve-stdio.js';

@@ -1,7 +1,7 @@
 /** One error model: the transports' errors are core's `McpLayerError`, each with a code and data. */
 import { ErrorCode, McpLayerError } from '@cloudg/core';
 import { describe, expect, it } from 'vitest';
-import { BodyTooLargeError } from '../src/http/readBody.js';
+import { BodyTooLargeError } from '../src/http/read-body.js';
 import * as transports from '../src/index.js';
 
 const samples: Record<string, () => Error> = {

@@ -7,7 +7,7 @@ import { type RunningHttpServer, serveHttp } from '../src/index.js';
 import { StdioChild } from './support/child.js';
 import { JSON_AND_SSE, send } from './support/http.js';
 import { initialize, initialized, req } from './support/rpc.js';
-import { buildLayer } from './support/testLayer.js';
+import { buildLayer } from './support/test-layer.js';
 
 let running: RunningHttpServer | undefined;
 let child: StdioChild | undefined;

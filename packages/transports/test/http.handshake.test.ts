@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type RunningHttpServer, serveHttp } from '../src/index.js';
 import { JSON_AND_SSE, send } from './support/http.js';
 import { initialize, initialized, req } from './support/rpc.js';
-import { buildLayer } from './support/testLayer.js';
+import { buildLayer } from './support/test-layer.js';
 
 let running: RunningHttpServer | undefined;
 afterEach(async () => {

@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { MetaKeys, type RunningHttpServer, serveHttp } from '../src/index.js';
 import { send } from './support/http.js';
 import { ENVELOPE, modern } from './support/rpc.js';
-import { buildLayer, buildRegistry, slowAborted } from './support/testLayer.js';
+import { buildLayer, buildRegistry, slowAborted } from './support/test-layer.js';
 
 let running: RunningHttpServer | undefined;
 afterEach(async () => {

@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type HttpServerOptions, type RunningHttpServer, serveHttp } from '../src/index.js';
 import { send } from './support/http.js';
 import { initialize, initialized, modern, req } from './support/rpc.js';
-import { buildLayer } from './support/testLayer.js';
+import { buildLayer } from './support/test-layer.js';
 
 let running: RunningHttpServer | undefined;
 afterEach(async () => {

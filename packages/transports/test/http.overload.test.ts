@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningHttpServer, serveHttp } from '../src/index.js';
 import { send } from './support/http.js';
 import { modern } from './support/rpc.js';
-import { buildLayer, buildRegistry } from './support/testLayer.js';
+import { buildLayer, buildRegistry } from './support/test-layer.js';
 
 let running: RunningHttpServer | undefined;
 afterEach(async () => {

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningHttpServer, serveHttp, TokenAuth } from '../src/index.js';
 import { JSON_AND_SSE, send } from './support/http.js';
 import { initialize, initialized, req } from './support/rpc.js';
-import { buildLayer, buildRegistry } from './support/testLayer.js';
+import { buildLayer, buildRegistry } from './support/test-layer.js';
 
 let running: RunningHttpServer | undefined;
 afterEach(async () => {

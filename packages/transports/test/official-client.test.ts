@@ -7,7 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningHttpServer, serveHttp } from '../src/index.js';
 import { NODE_ARGS, PACKAGE_DIR } from './support/child.js';
-import { buildLayer } from './support/testLayer.js';
+import { buildLayer } from './support/test-layer.js';
 
 type Mode = 'auto' | 'legacy';
 const EXPECTED: Record<Mode, string> = { auto: '2026-07-28', legacy: '2025-11-25' };

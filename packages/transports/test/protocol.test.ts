@@ -3,7 +3,7 @@ import { Principal } from '@cloudg/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type JsonRpcMessage, McpProtocolServer, MetaKeys, type Session } from '../src/index.js';
 import { initialize, initialized, modern, req } from './support/rpc.js';
-import { buildLayer, slowAborted } from './support/testLayer.js';
+import { buildLayer, slowAborted } from './support/test-layer.js';
 
 let server: McpProtocolServer;
 afterEach(() => server?.close());

@@ -4,7 +4,7 @@ import { createLogger, Principal } from '@cloudg/core';
 import { describe, expect, it } from 'vitest';
 import { McpProtocolServer, requestOutcome } from '../src/index.js';
 import { initialize, initialized, modern, req } from './support/rpc.js';
-import { buildLayer } from './support/testLayer.js';
+import { buildLayer } from './support/test-layer.js';
 
 function serverLogging(level: string) {
   const lines: Array<Record<string, unknown>> = [];

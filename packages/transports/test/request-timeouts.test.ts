@@ -1,8 +1,8 @@
 /** Slow or unfinished requests cannot hold connections: 408 after the header and request limits. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningHttpServer, serveHttp } from '../src/index.js';
-import { rawBody, rawExchange } from './support/rawSocket.js';
-import { buildLayer } from './support/testLayer.js';
+import { rawBody, rawExchange } from './support/raw-socket.js';
+import { buildLayer } from './support/test-layer.js';
 
 let server: RunningHttpServer;
 

@@ -8,8 +8,8 @@ import { request } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { StdioChild } from './support/child.js';
 import { parseEvents } from './support/http.js';
-import { HttpChild } from './support/httpChild.js';
-import { rawBody, rawExchange } from './support/rawSocket.js';
+import { HttpChild } from './support/http-child.js';
+import { rawBody, rawExchange } from './support/raw-socket.js';
 import { ENVELOPE, initialize, initialized, modern, req } from './support/rpc.js';
 
 interface Reply {

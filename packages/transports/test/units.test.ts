@@ -1,11 +1,11 @@
 /** Framing, cursors, version negotiation and header decoding. */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { decodeHeaderValue } from '../src/http/modernHeaders.js';
+import { decodeHeaderValue } from '../src/http/modern-headers.js';
 import { decodeCursor, encodeCursor, paginate, serveStdio } from '../src/index.js';
 import { encodeLine, LineDecoder } from '../src/jsonrpc/framing.js';
 import { negotiateVersion } from '../src/protocol/negotiate.js';
-import { buildLayer } from './support/testLayer.js';
+import { buildLayer } from './support/test-layer.js';
 
 describe('newline framing', () => {
   it('encodes one compact line per message, even with newlines in strings', () => {

@@ -5,11 +5,11 @@ import { StrategyError, TransformOptionsError, UnknownTransformError } from '../
 import { AliasMap } from '../transforms/alias.js';
 import { Annotator } from '../transforms/annotate.js';
 import { Depseudonymizer } from '../transforms/depseudonymize.js';
-import { SecretArgumentGuard } from '../transforms/guardSecrets.js';
+import { SecretArgumentGuard } from '../transforms/guard-secrets.js';
 import { Projection } from '../transforms/project.js';
 import { Redactor } from '../transforms/redact/index.js';
-import { RegexReplace } from '../transforms/regexReplace.js';
-import { KeyRename } from '../transforms/renameKeys.js';
+import { RegexReplace } from '../transforms/regex-replace.js';
+import { KeyRename } from '../transforms/rename-keys.js';
 import { UntrustedTextGuard } from '../transforms/sanitize.js';
 import { Substitution } from '../transforms/substitute.js';
 import { TemplateField } from '../transforms/template.js';

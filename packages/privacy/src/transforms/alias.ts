@@ -3,9 +3,9 @@
  * input. Dict keys are aliased too.
  */
 import { readFileSync } from 'node:fs';
-import { accountEntityFor } from '../detectors/keyRules.js';
+import { accountEntityFor } from '../detectors/key-rules.js';
 import type { PseudonymVault, Transform, TransformContext } from '../types.js';
-import { MiniYamlError, parseMiniYaml } from '../util/miniYaml.js';
+import { MiniYamlError, parseMiniYaml } from '../util/mini-yaml.js';
 import { isRecord, OptionReader } from '../util/options.js';
 
 export const ALIAS_OPTIONS = ['aliases', 'files', 'substring', 'case_sensitive', 'pseudonym_aware'] as const;

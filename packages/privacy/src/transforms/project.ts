@@ -6,7 +6,7 @@ import type { ProjectionReport, Transform, TransformContext } from '../types.js'
 import { compileGlobs } from '../util/glob.js';
 import { isRecord, OptionReader } from '../util/options.js';
 import { jsonStringLength, measure } from '../util/render.js';
-import { PathPattern } from './pathGlobs.js';
+import { PathPattern } from './path-globs.js';
 import { capText } from './sanitize.js';
 
 export const PROJECT_OPTIONS = [

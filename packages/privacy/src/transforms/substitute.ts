@@ -5,8 +5,8 @@
 import type { Transform, TransformContext } from '../types.js';
 import { OptionReader } from '../util/options.js';
 import { type AliasBuildContext, AliasMap } from './alias.js';
-import { RegexReplace } from './regexReplace.js';
-import { KeyRename } from './renameKeys.js';
+import { RegexReplace } from './regex-replace.js';
+import { KeyRename } from './rename-keys.js';
 import { TemplateField } from './template.js';
 
 export const SUBSTITUTE_OPTIONS = [

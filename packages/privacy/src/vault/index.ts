@@ -11,8 +11,8 @@ export {
   VaultFormatError,
   VaultIoError,
 } from './errors.js';
-export { parseVaultExport, VAULT_FORMAT } from './exportDocument.js';
-export { refEntity } from './format/cloudgUri.js';
+export { parseVaultExport, VAULT_FORMAT } from './export-document.js';
+export { refEntity } from './format/cloudg-uri.js';
 export { FORMATTED_ENTITIES } from './format/dispatch.js';
 export { DEFAULT_KEY_ENV } from './keys.js';
 export { saveAllOnExit } from './shutdown.js';
@@ -22,7 +22,7 @@ export {
   MAX_ATTEMPTS,
   type PseudonymizeOptions,
   TokenVault,
-} from './tokenVault.js';
+} from './token-vault.js';
 export type {
   EncryptedVaultFile,
   ImportOptions,

@@ -18,7 +18,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { VaultAuthenticationError, VaultFormatError, VaultIoError } from './errors.js';
-import { VAULT_FORMAT } from './exportDocument.js';
+import { VAULT_FORMAT } from './export-document.js';
 import type { VaultKeys } from './keys.js';
 import type { EncryptedVaultFile, VaultExport } from './types.js';
 

@@ -7,9 +7,9 @@
  * forgets unused mappings after a TTL, and persists itself to an encrypted file.
  */
 import { existsSync } from 'node:fs';
-import { detokenizeTextWith } from './detokenizeText.js';
+import { detokenizeTextWith } from './detokenize-text.js';
 import { VaultConfigError, VaultFormatError } from './errors.js';
-import { parseVaultExport, VAULT_FORMAT } from './exportDocument.js';
+import { parseVaultExport, VAULT_FORMAT } from './export-document.js';
 import type { FormatContext } from './format/context.js';
 import { formatterFor } from './format/dispatch.js';
 import { formatGeneric } from './format/simple.js';

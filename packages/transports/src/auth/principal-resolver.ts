@@ -4,7 +4,7 @@
  */
 import { Principal } from '@cloudg/core';
 import type { TransportKind } from '../protocol/session.js';
-import { bearerToken } from './tokenAuth.js';
+import { bearerToken } from './token-auth.js';
 
 /** An OAuth access token validated by the host (its client id and scopes). */
 export interface AccessTokenInfo {

@@ -6,7 +6,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Principal } from '@cloudg/core';
 import { AuthConfigError } from './errors.js';
-import { defaultTokenId, parseRoles, parseTokenSpec } from './tokenSpec.js';
+import { defaultTokenId, parseRoles, parseTokenSpec } from './token-spec.js';
 
 export type TokenValue = string | Iterable<string> | Principal;
 

@@ -7,11 +7,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ErrorCode, type Layer, Principal } from '@cloudg/core';
-import { type PrincipalResolver, RequestInfo, resolvePrincipal } from '../auth/principalResolver.js';
-import { TokenAuth } from '../auth/tokenAuth.js';
+import { type PrincipalResolver, RequestInfo, resolvePrincipal } from '../auth/principal-resolver.js';
+import { TokenAuth } from '../auth/token-auth.js';
 import { ProtocolError } from '../jsonrpc/errors.js';
 import { isObject, isValidId, looksLikeRequest } from '../jsonrpc/messages.js';
-import { parseJsonBytes } from '../jsonrpc/parseJson.js';
+import { parseJsonBytes } from '../jsonrpc/parse-json.js';
 import { checkEnvelopeKeys, hasEnvelope, readEnvelope } from '../protocol/envelope.js';
 import { isHandshakeVersion, isModernVersion } from '../protocol/negotiate.js';
 import { McpProtocolServer } from '../protocol/server.js';
@@ -19,14 +19,14 @@ import { DEFAULT_HTTP_VERSION, HANDSHAKE_VERSIONS, MODERN_VERSION } from '../pro
 import { type Accepts, isJsonContentType, parseAccept } from './accept.js';
 import { RequestAdmission } from './admission.js';
 import { Cors } from './cors.js';
-import { headerValue } from './headerValue.js';
-import { isLoopbackAddress, OriginHostGuard } from './hostHeaderGuard.js';
-import { LegacySseEndpoints } from './legacySse.js';
+import { headerValue } from './header-value.js';
+import { isLoopbackAddress, OriginHostGuard } from './host-header-guard.js';
+import { LegacySseEndpoints } from './legacy-sse.js';
 import { HttpMetrics } from './metrics.js';
-import { checkModernHeaders } from './modernHeaders.js';
+import { checkModernHeaders } from './modern-headers.js';
 import { type HttpServerOptions, type ResolvedHttpOptions, resolveHttpOptions } from './options.js';
-import { checkParamHeaders, paramHeaders } from './paramHeaders.js';
-import { BodyTooLargeError, readBody } from './readBody.js';
+import { checkParamHeaders, paramHeaders } from './param-headers.js';
+import { BodyTooLargeError, readBody } from './read-body.js';
 import { type RespondOptions, respond } from './respond.js';
 import {
   SERVER_HEADER,
@@ -36,8 +36,8 @@ import {
   sendRpcError,
   sendTooManySessions,
 } from './responses.js';
-import { HttpSession, SessionStore } from './sessionStore.js';
-import { SseStream } from './sseStream.js';
+import { HttpSession, SessionStore } from './session-store.js';
+import { SseStream } from './sse-stream.js';
 
 export interface BoundAddress {
   host: string;

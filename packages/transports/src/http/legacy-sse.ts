@@ -5,15 +5,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, type Principal } from '@cloudg/core';
 import { errorResponse } from '../jsonrpc/messages.js';
-import { parseJsonBytes } from '../jsonrpc/parseJson.js';
+import { parseJsonBytes } from '../jsonrpc/parse-json.js';
 import { MessageSequencer } from '../protocol/sequencer.js';
 import type { McpProtocolServer } from '../protocol/server.js';
 import { isJsonContentType, parseAccept } from './accept.js';
 import type { ResolvedHttpOptions } from './options.js';
-import { BodyTooLargeError, readBody } from './readBody.js';
+import { BodyTooLargeError, readBody } from './read-body.js';
 import { sendEmpty, sendRpcError, sendTooManySessions } from './responses.js';
-import { HttpSession, type SessionStore } from './sessionStore.js';
-import { SseStream } from './sseStream.js';
+import { HttpSession, type SessionStore } from './session-store.js';
+import { SseStream } from './sse-stream.js';
 
 export class LegacySseEndpoints {
   private readonly sequencers = new WeakMap<HttpSession, MessageSequencer>();

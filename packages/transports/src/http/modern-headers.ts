@@ -8,7 +8,7 @@ import { ErrorCode } from '@cloudg/core';
 import { ProtocolError } from '../jsonrpc/errors.js';
 import { isObject } from '../jsonrpc/messages.js';
 import { envelopeVersion } from '../protocol/envelope.js';
-import { headerValue } from './headerValue.js';
+import { headerValue } from './header-value.js';
 
 /** Which body parameter `Mcp-Name` repeats, per method. */
 const NAMED_PARAMS: Readonly<Record<string, 'name' | 'uri'>> = {

@@ -1,6 +1,6 @@
 /** Options of the native HTTP server, with their documented defaults. */
-import type { PrincipalResolver } from '../auth/principalResolver.js';
-import type { TokenAuth } from '../auth/tokenAuth.js';
+import type { PrincipalResolver } from '../auth/principal-resolver.js';
+import type { TokenAuth } from '../auth/token-auth.js';
 import type { ProtocolOptions } from '../protocol/server.js';
 import type { HttpMetricsOptions } from './metrics.js';
 

@@ -7,8 +7,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { ErrorCode } from '@cloudg/core';
 import { ProtocolError } from '../jsonrpc/errors.js';
 import { isObject } from '../jsonrpc/messages.js';
-import { headerValue } from './headerValue.js';
-import { decodeHeaderValue } from './modernHeaders.js';
+import { headerValue } from './header-value.js';
+import { decodeHeaderValue } from './modern-headers.js';
 
 export interface ParamHeader {
   /** The name after `Mcp-Param-`, as annotated. */

@@ -5,13 +5,13 @@
 import type { ServerResponse } from 'node:http';
 import { ErrorCode, type Principal } from '@cloudg/core';
 import { isErrorResponse, isObject, isValidId, looksLikeRequest } from '../jsonrpc/messages.js';
-import { isBatchLimitRefusal } from '../protocol/batchLimits.js';
+import { isBatchLimitRefusal } from '../protocol/batch-limits.js';
 import { findMethod } from '../protocol/methods.js';
 import type { TraceCarrier } from '../protocol/observe.js';
 import type { HandleResult, Session } from '../protocol/session.js';
 import type { Accepts } from './accept.js';
 import { sendEmpty, sendJson, sendRpcError } from './responses.js';
-import { SseStream } from './sseStream.js';
+import { SseStream } from './sse-stream.js';
 
 /** Methods that stream by default: they may send progress and log notifications. */
 const STREAMING_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);

@@ -8,7 +8,7 @@ import type { Principal } from '@cloudg/core';
 import type { JsonRpcMessage } from '../jsonrpc/messages.js';
 import type { McpProtocolServer } from '../protocol/server.js';
 import type { Session } from '../protocol/session.js';
-import type { SseStream } from './sseStream.js';
+import type { SseStream } from './sse-stream.js';
 
 /** Notifications kept for a session without an open GET stream. */
 const OUTBOX_LIMIT = 1024;

@@ -6,7 +6,7 @@ import { invalidParams } from '../jsonrpc/errors.js';
 import { isObject, notification, type RequestId } from '../jsonrpc/messages.js';
 import type { ChangeEvent } from './changes.js';
 import { MetaKeys } from './envelope.js';
-import type { RequestContext } from './requestContext.js';
+import type { RequestContext } from './request-context.js';
 import type { Session } from './session.js';
 
 export interface ListenFilter {

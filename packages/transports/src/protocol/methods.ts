@@ -14,7 +14,7 @@ import { type ListKind, paginate } from '../paging/cursor.js';
 import { serverCapabilities, serverInfo } from './capabilities.js';
 import { listen } from './listen.js';
 import { negotiateVersion } from './negotiate.js';
-import { callOptions, type RequestContext } from './requestContext.js';
+import { callOptions, type RequestContext } from './request-context.js';
 import { SUPPORTED_VERSIONS } from './versions.js';
 
 export type MethodHandler = (

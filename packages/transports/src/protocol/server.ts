@@ -4,7 +4,7 @@
  */
 import type { Layer, LogLevel } from '@cloudg/core';
 import { DEFAULT_PAGE_SIZE } from '../paging/cursor.js';
-import { checkLimit, DEFAULT_MAX_BATCH_ITEMS, DEFAULT_MAX_BATCH_RESPONSE_BYTES } from './batchLimits.js';
+import { checkLimit, DEFAULT_MAX_BATCH_ITEMS, DEFAULT_MAX_BATCH_RESPONSE_BYTES } from './batch-limits.js';
 import { serverInfo } from './capabilities.js';
 import { type ChangeEvent, expandChange } from './changes.js';
 import type { ListenStream } from './listen.js';

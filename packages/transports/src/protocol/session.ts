@@ -25,7 +25,7 @@ import {
   type RequestId,
   resultResponse,
 } from '../jsonrpc/messages.js';
-import { responseTooLarge, tooManyItems } from './batchLimits.js';
+import { responseTooLarge, tooManyItems } from './batch-limits.js';
 import type { ChangeEvent } from './changes.js';
 import { type Envelope, hasEnvelope, MetaKeys, readEnvelope } from './envelope.js';
 import { findMethod } from './methods.js';
@@ -39,7 +39,7 @@ import {
   resultOutcome,
   type TraceCarrier,
 } from './observe.js';
-import type { RequestContext } from './requestContext.js';
+import type { RequestContext } from './request-context.js';
 import type { McpProtocolServer } from './server.js';
 import { CACHEABLE_METHODS, type Era, MODERN_VERSION } from './versions.js';
 

@@ -7,7 +7,7 @@
 import { createWriteStream, fstatSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { isatty, WriteStream as TtyWriteStream } from 'node:tty';
-import type { WritableLike } from './lineWriter.js';
+import type { WritableLike } from './line-writer.js';
 
 export interface FdWriter extends WritableLike {
   /** Flush and close the stream (the descriptor is not ours to keep open past the server). */

@@ -4,16 +4,16 @@
  */
 import type { Readable } from 'node:stream';
 import { ErrorCode, type Layer, type Principal } from '@cloudg/core';
-import { type PrincipalResolver, RequestInfo, resolvePrincipal } from '../auth/principalResolver.js';
+import { type PrincipalResolver, RequestInfo, resolvePrincipal } from '../auth/principal-resolver.js';
 import { parseError } from '../jsonrpc/errors.js';
 import { LineSplitter } from '../jsonrpc/framing.js';
 import { errorResponse } from '../jsonrpc/messages.js';
-import { decodeUtf8 } from '../jsonrpc/parseJson.js';
+import { decodeUtf8 } from '../jsonrpc/parse-json.js';
 import { MessageSequencer } from '../protocol/sequencer.js';
 import { McpProtocolServer, type ProtocolOptions } from '../protocol/server.js';
-import { writableForFd } from './fdWriter.js';
-import { LineWriter, type WritableLike } from './lineWriter.js';
-import { protectStdout } from './protectStdout.js';
+import { writableForFd } from './fd-writer.js';
+import { LineWriter, type WritableLike } from './line-writer.js';
+import { protectStdout } from './protect-stdout.js';
 
 export interface StdioOptions extends ProtocolOptions {
   /** Default `process.stdin`. */

@@ -1,6 +1,6 @@
 /**
- * Global setup: bundle the child-process servers the tests start (`stdioServer.ts`,
- * `httpServerChild.ts`) into plain JavaScript once per run, so each test starts `node <file>`
+ * Global setup: bundle the child-process servers the tests start (`stdio-server.ts`,
+ * `http-server-child.ts`) into plain JavaScript once per run, so each test starts `node <file>`
  * instead of compiling TypeScript on the fly in every child. The bundle reads the workspace
  * packages from their sources (the `@cloudg/source` condition), so no build is needed first.
  */
@@ -13,7 +13,7 @@ import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The folder holding the bundled children: `stdioServer.mjs`, `httpServerChild.mjs`. */
+    /** The folder holding the bundled children: `stdio-server.mjs`, `http-server-child.mjs`. */
     testChildrenDir: string;
   }
 }
@@ -23,7 +23,7 @@ const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 export default async function setup(project: TestProject): Promise<() => void> {
   const outdir = mkdtempSync(join(tmpdir(), 'cloudg-test-children-'));
   await build({
-    entryPoints: { stdioServer: here('./stdioServer.ts'), httpServerChild: here('./httpServerChild.ts') },
+    entryPoints: { stdioServer: here('./stdio-server.ts'), httpServerChild: here('./http-server-child.ts') },
     outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,

@@ -1,4 +1,4 @@
-/** Start `httpServerChild.ts` as a child process and learn its port. */
+/** Start `http-server-child.ts` as a child process and learn its port. */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { childScript, PACKAGE_DIR } from './child.js';
 

@@ -5,7 +5,7 @@
  */
 import { createLogger } from '@cloudg/core';
 import { serveHttp } from '../../src/index.js';
-import { buildLayer } from './testLayer.js';
+import { buildLayer } from './test-layer.js';
 
 const server = await serveHttp(buildLayer({ logger: createLogger({ level: 'warn' }) }), {
   port: 0,

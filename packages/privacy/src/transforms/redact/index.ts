@@ -2,13 +2,13 @@
  * `redact`: finds sensitive entities in strings, dict keys and key-ruled values and applies a
  * strategy to each (section 11.2 of the reference).
  */
-import { compileExtraKeyRule, DEFAULT_TAG_KEY_ALLOWLIST } from '../../detectors/keyRules.js';
+import { compileExtraKeyRule, DEFAULT_TAG_KEY_ALLOWLIST } from '../../detectors/key-rules.js';
 import type { KnownIdentifiers } from '../../identifiers/lexicon.js';
 import { MentionFinder } from '../../identifiers/lexicon.js';
 import type { PseudonymVault, Transform, TransformContext, TransformReport } from '../../types.js';
 import { normalizeKey } from '../../util/keys.js';
 import { OptionReader } from '../../util/options.js';
-import { DROP, type StrategyEnv } from '../applyStrategy.js';
+import { DROP, type StrategyEnv } from '../apply-strategy.js';
 import { type DescribeFilter, type DetectorsDescription, describePlan } from './describe.js';
 import { type KeyInfo, MENTION_LIMIT, RedactPass, type ScanCaches } from './pass.js';
 import { RedactionPlan } from './plan.js';

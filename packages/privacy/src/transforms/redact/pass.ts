@@ -2,11 +2,11 @@
  * One redaction pass over a value. Containers are copied only when something inside them
  * changed, so untouched subtrees are shared with the input (which is never mutated).
  */
-import { isPersonTagKey, isTagMapKey } from '../../detectors/keyRules.js';
+import { isPersonTagKey, isTagMapKey } from '../../detectors/key-rules.js';
 import type { Span } from '../../detectors/types.js';
 import type { IdentifierMention, KnownIdentifiers } from '../../identifiers/lexicon.js';
 import { normalizeKey } from '../../util/keys.js';
-import { applyStrategy, DROP, type Dropped, effectiveKind, type StrategyEnv } from '../applyStrategy.js';
+import { applyStrategy, DROP, type Dropped, effectiveKind, type StrategyEnv } from '../apply-strategy.js';
 import { FENCE_CLOSE, FENCE_OPEN } from '../sanitize.js';
 import { REPORT_KEY, type Strategy } from '../strategies.js';
 import type { RedactionPlan, RulePlan } from './plan.js';

@@ -4,7 +4,7 @@
  */
 import { compileCustomDetector } from '../../detectors/custom.js';
 import { entityChain } from '../../detectors/entities.js';
-import { accountEntityFor, builtinKeyRules, type KeyRule } from '../../detectors/keyRules.js';
+import { accountEntityFor, builtinKeyRules, type KeyRule } from '../../detectors/key-rules.js';
 import { defaultDetectors, overlayDetectors } from '../../detectors/registry.js';
 import { DetectorSet } from '../../detectors/scan.js';
 import type { Detector } from '../../detectors/types.js';

@@ -1,7 +1,7 @@
 /** Which formatter an entity type uses. Unknown entities get the generic `<prefix>-<10 hex>`. */
 import { formatArn } from './arn.js';
 import { formatAzureResourceId } from './azure.js';
-import { formatCloudgUri } from './cloudgUri.js';
+import { formatCloudgUri } from './cloudg-uri.js';
 import type { Formatter } from './context.js';
 import { formatEmail } from './email.js';
 import { formatGcpProjectId, formatGcpResourceName } from './gcp.js';
