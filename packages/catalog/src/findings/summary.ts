@@ -90,6 +90,9 @@ export function summariseFindings(
   } else {
     keys.sort((a, b) => (members.get(b)?.length ?? 0) - (members.get(a)?.length ?? 0) || compareKeys(a, b));
   }
+  // Inside a group the severities come worst first. The reference lists them in the order the
+  // findings happened to come (scoutsuite: HIGH, CRITICAL, MEDIUM); severity order reads the same
+  // whatever the file order.
   const groups: Record<string, SeverityCounts> = {};
   for (const key of keys.slice(0, options.top)) {
     const severities = members.get(key) ?? [];

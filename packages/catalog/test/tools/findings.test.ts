@@ -415,6 +415,92 @@ describe('findings_for_asset', () => {
   });
 });
 
+describe('top_risks', () => {
+  const components = {
+    max_finding_risk: 9.5,
+    exposure_factor: 1.5,
+    internet_reachable: true,
+    transitive_dependents: 1,
+    blast_factor: 1.151,
+    open_findings: 1,
+    volume_factor: 1.0,
+  };
+
+  it('ranks jump-nsg and sg-admin first at 16.39, with the score components', async () => {
+    const result = await call(layer, 'top_risks', { top: 3 });
+    expect(result).toMatchObject({
+      dataset: 'sample',
+      total_candidates: 10,
+      formula: 'max_risk * exposure * blast * volume',
+    });
+    const items = result.items as Record<string, unknown>[];
+    expect(items).toHaveLength(3);
+    expect(items[0]).toEqual({
+      asset: {
+        id: 'az-nsg',
+        name: 'jump-nsg',
+        type: 'NSG',
+        provider: 'AZURE',
+        region: 'westeurope',
+        account_id: '00000000-aaaa-bbbb-cccc-000000000001',
+        arn: '/subscriptions/00000000-aaaa-bbbb-cccc-000000000001/resourceGroups/rg-hub/providers/Microsoft.Network/networkSecurityGroups/jump-nsg',
+        internet_exposed: false,
+        open_findings: 1,
+        max_severity: 'CRITICAL',
+        uri: 'cloudg://assets/az-nsg',
+      },
+      score: 16.39,
+      components,
+      top_findings: [RDP_OPEN],
+    });
+    expect(items[1]).toEqual({ asset: SG_ADMIN, score: 16.39, components, top_findings: [SSH_OPEN] });
+  });
+
+  it('scores exposure, blast and volume as documented', async () => {
+    const items = (await call(layer, 'top_risks', { top: 100 })).items as {
+      asset: { id: string };
+      score: number;
+      components: Record<string, unknown>;
+    }[];
+    const byId = new Map(items.map((i) => [i.asset.id, i]));
+    // f-web-cve: 7.8 x 1.5 (behind the public load balancer) x (1 + log10(3) / 2).
+    expect(byId.get('web-1')).toMatchObject({
+      score: 14.49,
+      components: {
+        max_finding_risk: 7.8,
+        internet_reachable: true,
+        transitive_dependents: 2,
+        blast_factor: 1.239,
+      },
+    });
+    // Not reachable: a role trusted across accounts, many dependents.
+    expect(byId.get('deploy-role')?.components).toMatchObject({
+      exposure_factor: 1,
+      internet_reachable: false,
+    });
+    // Scores never increase down the list; ties are by asset name.
+    const scores = items.map((i) => i.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+  });
+
+  it('counts only open findings at or above min_severity, and leaves suppressed ones out', async () => {
+    expect(await call(layer, 'top_risks', { min_severity: 'critical' })).toMatchObject({
+      total_candidates: 2,
+    });
+    await call(layer, 'suppress_findings', { finding_ids: ['f-rdp-open'], reason: 'jump host retired' });
+    const after = await call(layer, 'top_risks', { min_severity: 'CRITICAL' });
+    expect(after.total_candidates).toBe(1);
+    expect((after.items as { asset: { id: string } }[])[0]?.asset.id).toBe('sg-admin');
+  });
+
+  it('refuses an unknown severity and a top out of range', async () => {
+    expect((await callError(layer, 'top_risks', { min_severity: 'SEVERE' })).text).toBe(
+      'Unknown severity. Valid values: CRITICAL, HIGH, MEDIUM, LOW, INFO',
+    );
+    expect((await callError(layer, 'top_risks', { top: 101 })).code).toBe(-32602);
+  });
+});
+
 describe('suppress_findings and unsuppress_findings', () => {
   it('reports what changed, what already was and what does not exist', async () => {
     expect(
