@@ -27,6 +27,14 @@ export function unrecognisedContent(path: string): InvalidArgumentsError {
   );
 }
 
+/** The caller named a scanner, and the file is some other tool's output (or none). */
+export function notScannerOutput(path: string, kind: string): InvalidArgumentsError {
+  return new InvalidArgumentsError(
+    `The file does not look like ${kind} output, so it would give no findings. Check which tool wrote it, or load it with kind auto.`,
+    { data: { path, kind } },
+  );
+}
+
 export function invalidStructure(
   path: string,
   kind: string,

@@ -15,8 +15,9 @@ export interface ScannerFinding extends Finding {
 }
 
 /**
- * Deterministic id for a scanner finding: a UUID-shaped SHA-1 of the tool, the scanner's own id
- * and the resource, so re-loading the same report yields the same ids (stable cursors, diffs).
+ * Deterministic id for a scanner finding: a UUID-shaped SHA-1 of the tool, the scanner's own id,
+ * the resource, account, region and location, so re-loading the same report yields the same ids
+ * (stable cursors, diffs) and two findings that deduplication keeps apart never share an id.
  */
 export function scannerFindingId(...parts: (string | null | undefined)[]): string {
   const hex = createHash('sha1')
@@ -47,6 +48,8 @@ export interface ScannerFindingInit {
   detected_at?: unknown;
   remediation?: unknown;
   evidence?: unknown;
+  /** Where inside the resource: a file and line, a package, a workload (see `Finding.location`). */
+  location?: unknown;
   cvss_score?: number | null;
   controls?: ControlRef[];
 }
@@ -59,8 +62,19 @@ export function makeScannerFinding(init: ScannerFindingInit): ScannerFinding {
   const sourceId = text(init.source_finding_id);
   const controls = dedupeControls(init.controls ?? []);
   const title = text(init.title) ?? init.check_id;
+  const account = text(init.account_id);
+  const region = text(init.region);
+  const location = text(init.location);
   return {
-    id: scannerFindingId(init.tool, init.check_id, sourceId, resourceArn ?? resourceId),
+    id: scannerFindingId(
+      init.tool,
+      init.check_id,
+      sourceId,
+      resourceArn ?? resourceId,
+      account,
+      region,
+      location,
+    ),
     title,
     description: text(init.description) ?? title,
     severity: coerceSeverity(init.severity),
@@ -68,8 +82,8 @@ export function makeScannerFinding(init: ScannerFindingInit): ScannerFinding {
     resource_id: resourceId ?? resourceArn,
     resource_arn: resourceArn,
     resource_type: text(init.resource_type),
-    region: text(init.region),
-    account_id: text(init.account_id),
+    region,
+    account_id: account,
     compliance_frameworks: [...new Set(controls.map((c) => c.framework))],
     is_suppressed: false,
     suppression_reason: null,
@@ -78,6 +92,7 @@ export function makeScannerFinding(init: ScannerFindingInit): ScannerFinding {
     evidence: text(init.evidence),
     remediation: text(init.remediation),
     source_finding_id: sourceId,
+    ...(location ? { location } : {}),
     check_id: init.check_id,
     compliance_controls: controls,
   };

@@ -1,27 +1,40 @@
 import type { Stats } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
-import { basename, dirname, extname, join } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { basename, dirname, extname, join, relative } from 'node:path';
 import { InvalidArgumentsError, isPlainObject } from '@cloudg/core';
 import { LOADER_KINDS, type LoaderKind } from '../model/vocabulary.js';
-import { parseCheckov } from './checkov.js';
+import { isCheckovDocument, parseCheckov } from './checkov.js';
 import {
   CHECKOV_RESULTS_FILE,
   detectDirectoryKind,
   detectDocumentKind,
   FINDINGS_REPORT_FILE,
   INVENTORY_MAP_FILE,
+  isEmptyDocument,
+  isScout2ConfigFile,
   isScoutsuiteFileName,
   isScoutsuiteResultsFile,
+  kindFromFileName,
 } from './detect.js';
-import { malformedJson, pathMissing, unrecognisedContent } from './errors.js';
+import { malformedJson, notScannerOutput, pathMissing, unrecognisedContent } from './errors.js';
 import { admitPath } from './file-access.js';
 import type { ScannerFinding } from './finding-factory.js';
-import { dedupeAssets, dedupeFindings, mergeControlResults, uniqueFindingIds } from './normalise.js';
+import type { LoadIssue } from './issues.js';
+import { listTree } from './list-tree.js';
+import {
+  type DeduplicationReport,
+  dedupeAssets,
+  dedupeFindingsReport,
+  emptyDeduplication,
+  mergeControlResults,
+  uniqueFindingIds,
+} from './normalise.js';
 import { parseProwler } from './prowler.js';
-import { parseJsonLines, type ReadOptions, readTextFile, tryParseJson } from './read-file.js';
-import { parseScoutsuite, parseScoutsuiteText } from './scoutsuite.js';
+import { type ReadOptions, readTextFile, tryParseJson } from './read-file.js';
+import { parseJsonLinesLenient, salvageJsonArray } from './salvage.js';
+import { isScoutsuiteDocument, parseScoutsuite, parseScoutsuiteText } from './scoutsuite.js';
 import { genericFromDocument, type LoadedData, loadFindingsReport, loadInventoryMap } from './structured.js';
-import { parseTrivy } from './trivy.js';
+import { isTrivyDocument, parseTrivy } from './trivy.js';
 
 export type LoadKind = 'auto' | LoaderKind;
 export const LOAD_KINDS: readonly LoadKind[] = ['auto', ...LOADER_KINDS];
@@ -31,6 +44,8 @@ export interface LoadOptions extends ReadOptions {
   kind?: LoadKind;
   /** Deduplicate and map to compliance frameworks (default true). */
   normalise?: boolean;
+  /** Stops a long directory load between files. */
+  signal?: AbortSignal;
 }
 
 export interface LoadOutcome {
@@ -40,12 +55,28 @@ export interface LoadOutcome {
   /** A dataset name derived from the path (not yet made unique). */
   defaultName: string;
   data: LoadedData;
+  /**
+   * Problems that did not stop the load: a file of a directory that could not be read, lines of
+   * JSON Lines that did not parse, a truncated file whose complete records were read.
+   */
+  issues: LoadIssue[];
+  /** How many findings deduplication merged and why (nothing when `normalise` is false). */
+  deduplication: DeduplicationReport;
 }
 
-const SCANNER_PARSERS: Record<'prowler' | 'checkov' | 'trivy', (doc: unknown) => ScannerFinding[]> = {
+type ScannerKind = 'prowler' | 'checkov' | 'trivy';
+
+const SCANNER_PARSERS: Record<ScannerKind, (doc: unknown) => ScannerFinding[]> = {
   prowler: parseProwler,
   checkov: parseCheckov,
-  trivy: (doc) => (isPlainObject(doc) ? parseTrivy(doc) : []),
+  trivy: parseTrivy,
+};
+
+/** Whether a non-empty document is output of the scanner the caller named. */
+const SCANNER_SHAPES: Record<ScannerKind, (doc: unknown) => boolean> = {
+  prowler: (doc) => detectDocumentKind(doc) === 'prowler',
+  checkov: isCheckovDocument,
+  trivy: isTrivyDocument,
 };
 
 /** Turn a path into a valid dataset name: the file stem, or the directory name for a map. */
@@ -71,11 +102,20 @@ export function parseLoadKind(value: string | undefined): LoadKind {
   });
 }
 
+interface Context {
+  options: LoadOptions;
+  /** Issues with real file paths; loadPath rewrites them under the caller's path. */
+  issues: LoadIssue[];
+}
+
 /**
  * Read a file or directory into dataset parts. Nothing outside the returned object is touched,
  * so a failure anywhere leaves the caller's state as it was. With `options.access`, the path
  * and every file read because of it (a directory's files, an inventory map's neighbours) are
  * judged by their real paths, so a symlink cannot lead a load outside what `access` allows.
+ *
+ * A single file that cannot be read at all throws; a directory's unreadable files, and the
+ * damaged parts of a file whose other records were read, are listed in `issues` instead.
  */
 export async function loadPath(path: string, options: LoadOptions = {}): Promise<LoadOutcome> {
   const requested = options.kind ?? 'auto';
@@ -88,85 +128,129 @@ export async function loadPath(path: string, options: LoadOptions = {}): Promise
   }
   const isDir = info.isDirectory();
   const defaultName = nameFromPath(path, isDir);
+  const ctx: Context = { options, issues: [] };
   // A directory is listed by its real path; each file in it is judged again when it is opened.
   const { kind, data } = isDir
-    ? await loadDirectory(real, requested, options)
-    : await loadFile(real, requested, options);
-  return { kind, source: path, defaultName, data: normalise(kind, data, options.normalise ?? true) };
+    ? await loadDirectory(real, requested, ctx)
+    : await loadFile(real, requested, ctx);
+  const normalised = normalise(kind, data, options.normalise ?? true);
+  const issues = ctx.issues.map((i) => ({
+    ...i,
+    path: i.path === real ? path : join(path, relative(real, i.path)),
+  }));
+  return {
+    kind,
+    source: path,
+    defaultName,
+    data: normalised.data,
+    issues,
+    deduplication: normalised.deduplication,
+  };
 }
 
 async function loadDirectory(
   dir: string,
   requested: LoadKind,
-  options: ReadOptions,
+  ctx: Context,
 ): Promise<{ kind: LoaderKind; data: LoadedData }> {
-  const entries = (await readdir(dir)).sort();
-  const kind = requested === 'auto' ? detectDirectoryKind(entries) : requested;
+  const { files } = await listTree(dir, ctx.options.signal);
+  const kind = requested === 'auto' ? detectDirectoryKind(files) : requested;
   if (!kind) throw unrecognisedContent(dir);
+  const top = files.filter((f) => !f.includes('/'));
   switch (kind) {
     case 'inventory':
-      if (!entries.includes(INVENTORY_MAP_FILE)) throw pathMissing(join(dir, INVENTORY_MAP_FILE));
-      return { kind, data: await loadInventoryMap(join(dir, INVENTORY_MAP_FILE), options) };
+      if (!top.includes(INVENTORY_MAP_FILE)) throw pathMissing(join(dir, INVENTORY_MAP_FILE));
+      return { kind, data: await loadInventoryMap(join(dir, INVENTORY_MAP_FILE), ctx.options) };
     case 'report':
-      if (!entries.includes(FINDINGS_REPORT_FILE)) throw pathMissing(join(dir, FINDINGS_REPORT_FILE));
-      return { kind, data: await loadFindingsReport(join(dir, FINDINGS_REPORT_FILE), options) };
-    case 'scoutsuite': {
-      const files = entries.filter(isScoutsuiteResultsFile);
-      const findings: ScannerFinding[] = [];
-      for (const f of files) {
-        const p = join(dir, f);
-        findings.push(...parseScoutsuite(parseScoutsuiteText(await readTextFile(p, options), p)));
-      }
-      return { kind, data: { findings } };
+      if (!top.includes(FINDINGS_REPORT_FILE)) throw pathMissing(join(dir, FINDINGS_REPORT_FILE));
+      return { kind, data: await loadFindingsReport(join(dir, FINDINGS_REPORT_FILE), ctx.options) };
+    case 'scoutsuite':
+      return loadEachFile(
+        dir,
+        files.filter((f) => isScoutsuiteResultsFile(basename(f)) || isScout2ConfigFile(f)),
+        kind,
+        ctx,
+      );
+    case 'checkov': {
+      // Checkov's own file name wherever it is below; otherwise every JSON file.
+      const results = files.filter((f) => basename(f) === CHECKOV_RESULTS_FILE);
+      return loadEachFile(dir, results.length ? results : files.filter(isJsonFile), kind, ctx);
     }
-    case 'checkov':
-      if (entries.includes(CHECKOV_RESULTS_FILE))
-        return loadFile(join(dir, CHECKOV_RESULTS_FILE), kind, options);
-      return loadEachFile(dir, entries, kind, options);
     default:
-      return loadEachFile(dir, entries, kind, options);
+      return loadEachFile(dir, files.filter(isJsonFile), kind, ctx);
   }
 }
 
-/** A scanner directory: every `.json` / `.jsonl` file in it, merged. */
+function isJsonFile(name: string): boolean {
+  return /\.(json|jsonl|ndjson)$/i.test(name);
+}
+
+/** Several files of one directory, merged; a file that cannot be read is an issue, not a failure. */
 async function loadEachFile(
   dir: string,
-  entries: readonly string[],
+  files: readonly string[],
   kind: LoaderKind,
-  options: ReadOptions,
+  ctx: Context,
 ): Promise<{ kind: LoaderKind; data: LoadedData }> {
-  const merged: LoadedData = { findings: [] };
-  for (const name of entries.filter((n) => /\.(json|jsonl|ndjson)$/i.test(n))) {
-    const part = (await loadFile(join(dir, name), kind, options)).data;
-    merged.findings?.push(...(part.findings ?? []));
+  const findings: LoadedData['findings'] = [];
+  for (const name of files) {
+    ctx.options.signal?.throwIfAborted();
+    const path = join(dir, name);
+    try {
+      findings.push(...((await loadFile(path, kind, ctx)).data.findings ?? []));
+    } catch (error) {
+      if (!(error instanceof InvalidArgumentsError)) throw error;
+      ctx.issues.push({ path, error: error.message });
+    }
   }
-  return { kind, data: merged };
+  return { kind, data: { findings } };
+}
+
+/** Parse a file's text: JSON, else JSON Lines, else the complete records of a cut-off array. */
+function parseDocument(text: string, path: string, ctx: Context): { document: unknown; jsonLines: boolean } {
+  const whole = tryParseJson(text);
+  if (whole.ok) return { document: whole.value, jsonLines: false };
+  const lines = parseJsonLinesLenient(text);
+  if (lines) {
+    if (lines.badLines.length) {
+      const shown = lines.badLines.slice(0, 5).join(', ');
+      const more = lines.badLines.length > 5 ? '...' : '';
+      ctx.issues.push({
+        path,
+        error: `${lines.badLines.length} line(s) are not valid JSON and were skipped (line ${shown}${more}); the other ${lines.records.length} record(s) were read.`,
+      });
+    }
+    return { document: lines.records, jsonLines: true };
+  }
+  const salvaged = salvageJsonArray(text);
+  if (salvaged) {
+    ctx.issues.push({ path, error: salvaged.problem });
+    return { document: salvaged.records, jsonLines: false };
+  }
+  throw malformedJson(path);
 }
 
 async function loadFile(
   path: string,
   requested: LoadKind,
-  options: ReadOptions,
+  ctx: Context,
 ): Promise<{ kind: LoaderKind; data: LoadedData }> {
   const name = basename(path);
+  const { options } = ctx;
   if (requested === 'scoutsuite' || (requested === 'auto' && isScoutsuiteFileName(name))) {
-    return {
-      kind: 'scoutsuite',
-      data: { findings: parseScoutsuite(parseScoutsuiteText(await readTextFile(path, options), path)) },
-    };
+    const text = await readTextFile(path, options);
+    // An empty results file is a scan that found nothing, not a broken one.
+    const results = text.trim() === '' ? {} : parseScoutsuiteText(text, path);
+    if (text.trim() !== '' && !isScoutsuiteDocument(results)) throw notScannerOutput(path, 'scoutsuite');
+    return { kind: 'scoutsuite', data: { findings: parseScoutsuite(results) } };
   }
   const text = await readTextFile(path, options);
-  const whole = tryParseJson(text);
-  let document: unknown;
-  let jsonLines = false;
-  if (whole.ok) document = whole.value;
-  else {
-    const lines = parseJsonLines(text, path);
-    if (!lines) throw malformedJson(path);
-    document = lines;
-    jsonLines = true;
-  }
-  const kind = requested === 'auto' ? (jsonLines ? 'prowler' : detectDocumentKind(document)) : requested;
+  const scannerOrAuto = requested === 'auto' || requested === 'generic' || requested in SCANNER_PARSERS;
+  if (text.trim() === '' && scannerOrAuto) return emptyResult(requested, name);
+  const { document, jsonLines } = parseDocument(text, path, ctx);
+  if (isEmptyDocument(document) && scannerOrAuto) return emptyResult(requested, name);
+  const detected = jsonLines ? 'prowler' : detectDocumentKind(document);
+  const kind = requested === 'auto' ? detected : requested;
   if (!kind) throw unrecognisedContent(path);
   switch (kind) {
     case 'inventory':
@@ -176,20 +260,40 @@ async function loadFile(
     case 'generic':
       return { kind, data: genericFromDocument(document, path) };
     case 'scoutsuite':
+      if (!isScoutsuiteDocument(document)) throw notScannerOutput(path, kind);
       return { kind, data: { findings: parseScoutsuite(isPlainObject(document) ? document : {}) } };
     default:
+      // A report of another tool would parse to nothing: say so instead of loading zero findings.
+      if (!SCANNER_SHAPES[kind](document)) throw notScannerOutput(path, kind);
       return { kind, data: { findings: SCANNER_PARSERS[kind](document) } };
   }
 }
 
+/** A report with nothing in it (empty file, `[]`, `null`, `{}`): an empty result, not an error. */
+function emptyResult(requested: LoadKind, name: string): { kind: LoaderKind; data: LoadedData } {
+  const kind = requested === 'auto' ? (kindFromFileName(name) ?? 'generic') : requested;
+  return { kind, data: { findings: [] } };
+}
+
 const SCANNER_KINDS: ReadonlySet<LoaderKind> = new Set(['prowler', 'scoutsuite', 'checkov', 'trivy']);
 
-function normalise(kind: LoaderKind, data: LoadedData, enabled: boolean): LoadedData {
+function normalise(
+  kind: LoaderKind,
+  data: LoadedData,
+  enabled: boolean,
+): { data: LoadedData; deduplication: DeduplicationReport } {
   const findings = data.findings ?? [];
-  if (!enabled) return { ...data, findings: uniqueFindingIds([...findings]) };
+  if (!enabled)
+    return {
+      data: { ...data, findings: uniqueFindingIds([...findings]) },
+      deduplication: emptyDeduplication(),
+    };
   const out: LoadedData = { ...data };
+  let deduplication = emptyDeduplication();
   if (SCANNER_KINDS.has(kind) || kind === 'generic') {
-    out.findings = dedupeFindings(findings);
+    const deduped = dedupeFindingsReport(findings);
+    out.findings = deduped.findings;
+    deduplication = deduped.deduplication;
     out.compliance = mergeControlResults(data.compliance ?? [], out.findings);
   }
   if (kind === 'generic' && (data.assets?.length || data.edges?.length)) {
@@ -197,5 +301,5 @@ function normalise(kind: LoaderKind, data: LoadedData, enabled: boolean): Loaded
     out.assets = deduped.assets;
     out.edges = deduped.edges;
   }
-  return out;
+  return { data: out, deduplication };
 }

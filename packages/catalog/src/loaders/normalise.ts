@@ -19,49 +19,121 @@ function findingResource(f: Finding): string {
   return (f.resource_arn ?? f.resource_id ?? '').toLowerCase();
 }
 
+/** Account and region: the same check on the same resource id in two regions is two findings. */
+function findingScope(f: Finding): string {
+  return `${(f.account_id ?? '').toLowerCase()}\u0000${(f.region ?? '').toLowerCase()}`;
+}
+
+function findingLocation(f: Finding): string {
+  return typeof f.location === 'string' ? f.location : '';
+}
+
 function controlsOf(f: Finding): ControlRef[] {
   return Array.isArray(f.compliance_controls) ? (f.compliance_controls as ControlRef[]) : [];
 }
 
+/** Why two findings were merged into one. */
+export type MergeReason = 'same_check' | 'same_problem_other_scanner';
+
+export const MERGE_REASONS: Readonly<Record<MergeReason, string>> = {
+  same_check:
+    'One scanner reported the same check on the same resource, account, region and location more than once (a report read twice, overlapping directories, or several flagged paths inside one resource).',
+  same_problem_other_scanner:
+    'Another scanner reported the same problem (same title) on the same resource, account and region; the first copy is kept and the other scanner is listed in also_reported_by.',
+};
+
+/** How many findings deduplication merged, per reason. */
+export interface DeduplicationReport {
+  /** Findings read minus findings kept. */
+  merged: number;
+  reasons: { reason: MergeReason; merged: number; description: string }[];
+}
+
+export function emptyDeduplication(): DeduplicationReport {
+  return { merged: 0, reasons: [] };
+}
+
+/** Add one report's counts to another's (several files or paths read in one call). */
+export function addDeduplication(into: DeduplicationReport, more: DeduplicationReport): DeduplicationReport {
+  for (const r of more.reasons) {
+    const known = into.reasons.find((k) => k.reason === r.reason);
+    if (known) known.merged += r.merged;
+    else into.reasons.push({ ...r });
+  }
+  into.merged += more.merged;
+  return into;
+}
+
 /**
- * Merge duplicate findings. Two findings are the same when one tool reports the same check on
- * the same resource twice, or when two tools report the same title on the same resource. The
- * first copy is kept with the worst severity, the union of frameworks and controls, and the
- * other tools listed in `also_reported_by`.
+ * Merge duplicate findings. Two findings are the same when one scanner reports the same check on
+ * the same resource, account, region and location (a file and line, a package, a workload) more
+ * than once, or when a different scanner reports the same title on the same resource, account
+ * and region. One scanner's findings never merge on their title alone: two checks that share a
+ * title stay two findings. The first copy is kept with the worst severity, the union of
+ * frameworks and controls, and the other tools listed in `also_reported_by`.
  */
-export function dedupeFindings(findings: readonly Finding[]): Finding[] {
+export function dedupeFindingsReport(findings: readonly Finding[]): {
+  findings: Finding[];
+  deduplication: DeduplicationReport;
+} {
   const byCheck = new Map<string, Finding>();
   const byTitle = new Map<string, Finding>();
   const out: Finding[] = [];
+  const counts = new Map<MergeReason, number>();
   for (const f of findings) {
     const resource = findingResource(f);
-    const checkKey = `${f.source_tool.toLowerCase()}\u0000${findingCheck(f)}\u0000${resource}`;
-    const titleKey = `${f.title.trim().toLowerCase()}\u0000${resource}`;
-    const kept = byCheck.get(checkKey) ?? byTitle.get(titleKey);
+    const scope = findingScope(f);
+    const tool = f.source_tool.toLowerCase();
+    const checkKey = `${tool}\u0000${findingCheck(f)}\u0000${resource}\u0000${scope}\u0000${findingLocation(f)}`;
+    const titleKey = `${f.title.trim().toLowerCase()}\u0000${resource}\u0000${scope}`;
+    let kept = byCheck.get(checkKey);
+    let reason: MergeReason = 'same_check';
+    if (!kept) {
+      const other = byTitle.get(titleKey);
+      // Only a different scanner's finding merges on the title (see above).
+      if (other && other.source_tool.toLowerCase() !== tool) {
+        kept = other;
+        reason = 'same_problem_other_scanner';
+      }
+    }
     if (!kept) {
       const copy: Finding = { ...f, compliance_frameworks: [...f.compliance_frameworks] };
       byCheck.set(checkKey, copy);
-      byTitle.set(titleKey, copy);
+      if (!byTitle.has(titleKey)) byTitle.set(titleKey, copy);
       out.push(copy);
       continue;
     }
-    if (severityRank(f.severity) > severityRank(kept.severity)) kept.severity = f.severity;
-    for (const fw of f.compliance_frameworks)
-      if (!kept.compliance_frameworks.includes(fw)) kept.compliance_frameworks.push(fw);
-    const controls = controlsOf(kept);
-    for (const c of controlsOf(f)) {
-      if (!controls.some((k) => k.framework === c.framework && k.control_id === c.control_id))
-        controls.push(c);
-    }
-    if (controls.length) kept.compliance_controls = controls;
-    if (f.source_tool !== kept.source_tool) {
-      const also = Array.isArray(kept.also_reported_by) ? (kept.also_reported_by as string[]) : [];
-      if (!also.includes(f.source_tool)) also.push(f.source_tool);
-      kept.also_reported_by = also;
-    }
-    if (kept.cvss_score === null && f.cvss_score !== null) kept.cvss_score = f.cvss_score;
+    counts.set(reason, (counts.get(reason) ?? 0) + 1);
+    mergeInto(kept, f);
   }
-  return out;
+  const reasons = [...counts].map(([reason, merged]) => ({
+    reason,
+    merged,
+    description: MERGE_REASONS[reason],
+  }));
+  return { findings: out, deduplication: { merged: findings.length - out.length, reasons } };
+}
+
+/** Merge duplicate findings (see `dedupeFindingsReport`), without the report. */
+export function dedupeFindings(findings: readonly Finding[]): Finding[] {
+  return dedupeFindingsReport(findings).findings;
+}
+
+function mergeInto(kept: Finding, f: Finding): void {
+  if (severityRank(f.severity) > severityRank(kept.severity)) kept.severity = f.severity;
+  for (const fw of f.compliance_frameworks)
+    if (!kept.compliance_frameworks.includes(fw)) kept.compliance_frameworks.push(fw);
+  const controls = controlsOf(kept);
+  for (const c of controlsOf(f)) {
+    if (!controls.some((k) => k.framework === c.framework && k.control_id === c.control_id)) controls.push(c);
+  }
+  if (controls.length) kept.compliance_controls = controls;
+  if (f.source_tool !== kept.source_tool) {
+    const also = Array.isArray(kept.also_reported_by) ? (kept.also_reported_by as string[]) : [];
+    if (!also.includes(f.source_tool)) also.push(f.source_tool);
+    kept.also_reported_by = also;
+  }
+  if (kept.cvss_score === null && f.cvss_score !== null) kept.cvss_score = f.cvss_score;
 }
 
 /**
@@ -181,8 +253,8 @@ export function normaliseFindingSet(
   existing: readonly Finding[],
   compliance: readonly ComplianceResult[],
   added: readonly Finding[] = [],
-): { findings: Finding[]; compliance: ComplianceResult[] } {
-  const findings = dedupeFindings([...existing, ...added]);
+): { findings: Finding[]; compliance: ComplianceResult[]; deduplication: DeduplicationReport } {
+  const { findings, deduplication } = dedupeFindingsReport([...existing, ...added]);
   const alive = new Set(findings.map((f) => f.id));
   const evaluated = mergeControlResults([], findings);
   const fresh = new Map(evaluated.map((c) => [`${c.framework}\u0000${c.control_id}`, c]));
@@ -206,5 +278,5 @@ export function normaliseFindingSet(
     out.push({ ...old, finding_ids: surviving });
   }
   out.push(...fresh.values());
-  return { findings, compliance: out };
+  return { findings, compliance: out, deduplication };
 }

@@ -1,12 +1,15 @@
 import { isPlainObject } from '@cloudg/core';
 import { type ControlRef, makeScannerFinding, type ScannerFinding } from './finding-factory.js';
 import { canonicalFramework, parseRequirementString } from './frameworks.js';
+import { isProwlerV2Record, parseProwlerV2 } from './prowler-v2.js';
 
 /**
- * Prowler output in the three shapes it has shipped: AWS Security Finding Format (`-M
- * json-asff`, also wrapped as `{"Findings": [...]}`), OCSF detection findings (`-M json-ocsf`,
- * the default since Prowler 4) and Prowler 3's native JSON; as a JSON array or JSON Lines.
- * Only failing checks become findings; passed, manual and archived records are skipped.
+ * Prowler output in every shape it has shipped: AWS Security Finding Format (`-M json-asff`,
+ * Prowler 2 and 3, also wrapped as `{"Findings": [...]}`), OCSF detection findings (`-M
+ * json-ocsf`, the default since Prowler 4; the reference refused these, cloudg reads them),
+ * Prowler 3's native JSON and Prowler 2's JSON Lines (see prowler-v2.ts); as a JSON array or
+ * JSON Lines. Only failing checks become findings; passed, manual and archived records are
+ * skipped.
  */
 
 type Rec = Record<string, unknown>;
@@ -31,11 +34,20 @@ function isNativeRecord(r: Rec): boolean {
   return 'CheckID' in r && 'Status' in r;
 }
 
+/** The first item of a JSON array looks like Prowler output (native, ASFF, OCSF or v2). */
+export function looksLikeProwlerRecord(r: Rec): boolean {
+  return (
+    isAsffRecord(r) || isOcsfRecord(r) || isProwlerV2Record(r) || 'CheckID' in r || 'FindingUniqueId' in r
+  );
+}
+
 export function parseAsff(r: Rec): ScannerFinding | null {
   if (str(r.RecordState) === 'ARCHIVED') return null;
   const compliance = obj(r.Compliance);
   const status = str(compliance.Status)?.toUpperCase();
-  if (status === 'PASSED' || status === 'NOT_AVAILABLE') return null;
+  // Prowler 3 writes PASSED, FAILED and INFOED (its INFO results); Security Hub also knows
+  // WARNING and NOT_AVAILABLE. A record without a status (another product's ASFF) is kept.
+  if (status && status !== 'FAILED' && status !== 'WARNING') return null;
   const resource = obj(Array.isArray(r.Resources) ? r.Resources[0] : undefined);
   const fields = obj(r.ProductFields);
   const partition = str(resource.Partition);
@@ -59,7 +71,8 @@ export function parseAsff(r: Rec): ScannerFinding | null {
         : resourceId,
     resource_arn: resourceId?.startsWith('arn:') ? resourceId : undefined,
     resource_type: resource.Type,
-    region: resource.Region,
+    // Prowler 2's ASFF left the resource's region out; the product ARN names the region scanned.
+    region: resource.Region ?? str(r.ProductArn)?.split(':')[3],
     account_id: r.AwsAccountId,
     source_finding_id: r.Id,
     detected_at: r.FirstObservedAt ?? r.CreatedAt,
@@ -137,6 +150,7 @@ export function parseProwlerRecord(record: unknown): ScannerFinding | null {
   if (isAsffRecord(record)) return parseAsff(record);
   if (isOcsfRecord(record)) return parseOcsf(record);
   if (isNativeRecord(record)) return parseNative(record);
+  if (isProwlerV2Record(record)) return parseProwlerV2(record);
   return null;
 }
 
@@ -144,6 +158,8 @@ export function parseProwlerRecord(record: unknown): ScannerFinding | null {
 export function prowlerRecords(document: unknown): unknown[] {
   if (Array.isArray(document)) return document;
   if (isPlainObject(document) && Array.isArray(document.Findings)) return document.Findings;
+  // An empty report (`null`, `{}`) has no records rather than one unreadable one.
+  if (!isPlainObject(document) || Object.keys(document).length === 0) return [];
   return [document];
 }
 

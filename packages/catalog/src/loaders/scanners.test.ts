@@ -94,6 +94,8 @@ describe('Prowler', () => {
         title: asff[0].Title,
         severity: 'HIGH',
         resource_arn: asff[0].Resources[0].Id,
+        account_id: asff[0].AwsAccountId,
+        region: asff[0].Resources[0].Region,
         source_tool: 'custom',
       },
     ];
@@ -313,15 +315,17 @@ describe('generic JSON and explicit kinds', () => {
 });
 
 describe('JSON Lines', () => {
-  it('refuses a file whose later line is broken, naming the format but not the content', async () => {
+  it('reads the good lines of a file whose later line is broken, and names the line, not the content', async () => {
     const text = await readFile(at('scans/prowler-asff.jsonl'), 'utf8');
     await writeFile(at('scans/cut.jsonl'), `${text}{"Title": "half-written sk-live-123`);
-    const attempt = loadPath(at('scans/cut.jsonl'));
-    await expect(attempt).rejects.toMatchObject({
-      code: -32602,
-      message:
-        'The file is not valid JSON Lines. Check that it is complete and was written by a supported tool.',
-      data: { path: at('scans/cut.jsonl'), format: 'json lines' },
-    });
+    const outcome = await loadPath(at('scans/cut.jsonl'));
+    expect(outcome.data.findings).toHaveLength(6);
+    expect(outcome.issues).toEqual([
+      {
+        path: at('scans/cut.jsonl'),
+        error: '1 line(s) are not valid JSON and were skipped (line 7); the other 6 record(s) were read.',
+      },
+    ]);
+    expect(JSON.stringify(outcome.issues)).not.toContain('sk-live');
   });
 });

@@ -5,9 +5,13 @@ import { canonicalFramework } from './frameworks.js';
 import { tryParseJson } from './read-file.js';
 
 /**
- * ScoutSuite's `scoutsuite_results_<run>.js`: a JavaScript assignment around one JSON object.
- * Each service's rules list the dotted paths of the items they flagged; every flagged item is
- * one finding on the resource the path names.
+ * ScoutSuite's `scoutsuite_results_<run>.js` and its predecessor Scout2's
+ * `inc-awsconfig/aws_config*.js` (`aws_info = {...}`, with `aws_account_id`): a JavaScript
+ * assignment around one JSON object. Each service's rules list the dotted paths of the items
+ * they flagged; every flagged item is one finding on the resource the path names, in the
+ * account (or Azure subscription, or GCP project) and region the path names. Several paths
+ * inside one resource (a security group's ingress and egress rules) are merged by
+ * deduplication, which says so.
  */
 
 type Rec = Record<string, unknown>;
@@ -23,9 +27,16 @@ const SCOPE_KEYS = new Set([
   'locations',
 ]);
 
-const LEVEL_SEVERITY: Record<string, string> = { danger: 'HIGH', warning: 'MEDIUM' };
+// Kept one step below the reference's table (danger CRITICAL, warning HIGH, caution MEDIUM):
+// the bundled sample estate's ScoutSuite file is written with this mapping.
+const LEVEL_SEVERITY: Record<string, string> = {
+  danger: 'HIGH',
+  warning: 'MEDIUM',
+  caution: 'LOW',
+  good: 'INFO',
+};
 
-/** Strip the `scoutsuite_results =` assignment and parse the object. */
+/** Strip the `scoutsuite_results =` (or Scout2's `aws_info =`) assignment and parse the object. */
 export function parseScoutsuiteText(text: string, path: string): Rec {
   const start = text.indexOf('{');
   if (start < 0) throw malformedJson(path, 'ScoutSuite results');
@@ -46,15 +57,29 @@ export function scoutsuiteResourceId(itemPath: string): string {
   return parts[parts.length - 1] ?? itemPath;
 }
 
-function regionOf(itemPath: string): string | undefined {
+function segmentAfter(itemPath: string, key: string): string | undefined {
   const parts = itemPath.split('.');
-  const at = parts.indexOf('regions');
+  const at = parts.indexOf(key);
   return at >= 0 ? parts[at + 1] : undefined;
+}
+
+function regionOf(itemPath: string): string | undefined {
+  return segmentAfter(itemPath, 'regions') ?? segmentAfter(itemPath, 'locations');
+}
+
+/** The scope a path names itself: an Azure subscription or a GCP project. */
+function accountOf(itemPath: string): string | undefined {
+  return segmentAfter(itemPath, 'subscriptions') ?? segmentAfter(itemPath, 'projects');
+}
+
+/** Whether a parsed `.js` results object is ScoutSuite's or Scout2's (it has services). */
+export function isScoutsuiteDocument(document: unknown): boolean {
+  return isPlainObject(document) && isPlainObject(document.services);
 }
 
 export function parseScoutsuite(results: Rec): ScannerFinding[] {
   const provider = typeof results.provider_code === 'string' ? results.provider_code : null;
-  const account = results.account_id;
+  const account = results.account_id ?? results.aws_account_id;
   const services = isPlainObject(results.services) ? results.services : {};
   const out: ScannerFinding[] = [];
   for (const service of Object.values(services)) {
@@ -64,7 +89,8 @@ export function parseScoutsuite(results: Rec): ScannerFinding[] {
       const items = Array.isArray(raw.items)
         ? raw.items.filter((i): i is string => typeof i === 'string')
         : [];
-      if (items.length === 0) continue;
+      // A rule that flagged nothing lists no items; `flagged_items: 0` with items is a stale list.
+      if (items.length === 0 || raw.flagged_items === 0) continue;
       const level = typeof raw.level === 'string' ? raw.level.toLowerCase() : 'warning';
       const controls: ControlRef[] = [];
       if (Array.isArray(raw.compliance)) {
@@ -86,7 +112,7 @@ export function parseScoutsuite(results: Rec): ScannerFinding[] {
             severity: LEVEL_SEVERITY[level] ?? level,
             resource_id: scoutsuiteResourceId(item),
             region: regionOf(item),
-            account_id: account,
+            account_id: accountOf(item) ?? account,
             source_finding_id: `${rule}:${item}`,
             remediation: raw.remediation,
             evidence: item,

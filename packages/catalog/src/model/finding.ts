@@ -46,6 +46,7 @@ export const FindingSchema = z
     evidence: z.unknown().optional(),
     remediation: z.unknown().optional(),
     source_finding_id: optionalText,
+    location: z.string().nullish(),
   })
   .transform((raw): Finding => {
     const { risk_score: _derived, ...rest } = raw as typeof raw & { risk_score?: unknown };
@@ -69,6 +70,7 @@ export const FindingSchema = z
       evidence: textOrNull(rest.evidence),
       remediation: textOrNull(rest.remediation),
       source_finding_id: rest.source_finding_id,
+      ...(rest.location ? { location: rest.location } : {}),
     };
   });
 
@@ -98,6 +100,13 @@ export interface Finding {
   remediation: string | null;
   /** The scanner's own id for the finding or its check. */
   source_finding_id: string | null;
+  /**
+   * Where inside the resource the scanner saw the problem, when it says: an IaC file and
+   * resource address (Checkov, Trivy config), a package and version (Trivy vulnerabilities), a
+   * Kubernetes workload. Part of the deduplication key, so two packages with the same CVE in
+   * one image stay two findings.
+   */
+  location?: string | null;
   [extra: string]: unknown;
 }
 
