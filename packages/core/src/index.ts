@@ -161,6 +161,7 @@ export {
   type ToolResultInit,
   userMessage,
 } from './results.js';
+export { closeMatches } from './similarity.js';
 export {
   type AnySpec,
   type CompletionFn,

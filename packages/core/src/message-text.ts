@@ -22,3 +22,11 @@ export function messageSafe(value: string, maxChars = MESSAGE_VALUE_MAX_CHARS): 
     [...ch].map((c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`).join(''),
   );
 }
+
+/**
+ * ` Did you mean a, b?` for close matches among names the caller may use (never the caller's
+ * own value), or nothing when there are none.
+ */
+export function didYouMean(close: readonly string[]): string {
+  return close.length ? ` Did you mean ${close.join(', ')}?` : '';
+}

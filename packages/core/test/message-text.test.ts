@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Layer, NotFoundError, Registry } from '../src/index.js';
 import { messageSafe } from '../src/message-text.js';
+import { RecordingPolicy, testLayer } from './helpers.js';
 
 describe('messageSafe', () => {
   it('leaves ordinary names alone', () => {
@@ -31,5 +32,37 @@ describe('not-found messages', () => {
     expect(error.message).toContain('… (');
     expect([...error.message].some((c) => (c.codePointAt(0) ?? 0) < 0x20)).toBe(false);
     expect((error.data as { name: string }).name).toBe(name);
+  });
+});
+
+describe('close matches in not-found messages', () => {
+  it('names visible tools close to the one asked for, in the text and in data', async () => {
+    const layer = testLayer();
+    const error = (await layer.callTool('find_asset', {}).catch((e: unknown) => e)) as NotFoundError;
+    expect(error.message).toBe('Unknown tool: find_asset. Did you mean find_assets?');
+    expect(error.data).toEqual({ name: 'find_asset', close_matches: ['find_assets'] });
+  });
+
+  it('keeps the reference message when nothing is close', async () => {
+    const error = (await testLayer()
+      .callTool('nope', {})
+      .catch((e: unknown) => e)) as NotFoundError;
+    expect(error.message).toBe('Unknown tool: nope');
+    expect(error.data).toEqual({ name: 'nope' });
+  });
+
+  it('never suggests a tool or prompt the caller cannot see', async () => {
+    const layer = testLayer({ policy: new RecordingPolicy({ hidden: ['find_assets', 'investigate'] }) });
+    const tool = (await layer.callTool('find_asset', {}).catch((e: unknown) => e)) as NotFoundError;
+    expect(tool.message).toBe('Unknown tool: find_asset');
+    const prompt = (await layer.getPrompt('investigat', {}).catch((e: unknown) => e)) as NotFoundError;
+    expect(prompt.message).toBe('Unknown prompt: investigat');
+  });
+
+  it('suggests prompts by name too', async () => {
+    const error = (await testLayer()
+      .getPrompt('investigat', {})
+      .catch((e: unknown) => e)) as NotFoundError;
+    expect(error.message).toBe('Unknown prompt: investigat. Did you mean investigate?');
   });
 });

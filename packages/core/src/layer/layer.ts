@@ -10,12 +10,13 @@ import { type CallKind, type LogCallback, type ProgressCallback, ToolContext } f
 import { NotFoundError } from '../errors.js';
 import { type JsonObject, toJsonable } from '../json.js';
 import { createLogger } from '../logger.js';
-import { messageSafe } from '../message-text.js';
+import { didYouMean, messageSafe } from '../message-text.js';
 import type { CallInfo, Middleware, RefusedCall } from '../middleware/types.js';
 import { allowAllPolicy, type IdentifierSource, type PolicyPort } from '../policy-port.js';
 import { Principal } from '../principal.js';
 import { Registry } from '../registry.js';
 import type { CompletionResult, PromptResult, ToolResult } from '../results.js';
+import { closeMatches } from '../similarity.js';
 import type { AnySpec, PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolSpec } from '../specs/index.js';
 import { runCallTool } from './call-tool.js';
 import { runCompletion } from './complete.js';
@@ -268,14 +269,14 @@ export class Layer<TApp = unknown> {
     const spec = this.registry.tools.get(this.internalName(name));
     if (spec && this.isVisible(spec, principal)) return spec;
     this.recordHidden('tool', name, principal);
-    throw new NotFoundError(`Unknown tool: ${messageSafe(name)}`, { data: { name } });
+    throw this.unknownName('tool', name, this.listTools(principal));
   }
 
   getPromptSpec(name: string, principal: Principal = Principal.local()): PromptSpec<TApp> {
     const spec = this.registry.prompts.get(this.internalName(name));
     if (spec && this.isVisible(spec, principal)) return spec;
     this.recordHidden('prompt', name, principal);
-    throw new NotFoundError(`Unknown prompt: ${messageSafe(name)}`, { data: { name } });
+    throw this.unknownName('prompt', name, this.listPrompts(principal));
   }
 
   /** The resource or template serving a URI: exact URIs first, then templates, longest first. */
@@ -291,6 +292,25 @@ export class Layer<TApp = unknown> {
     }
     this.recordHidden('resource', uri, principal);
     throw new NotFoundError(`Unknown resource: ${messageSafe(uri)}`, { data: { uri } });
+  }
+
+  /**
+   * The not-found error for a tool or prompt name, naming close matches among the ones the
+   * caller can see (never a hidden one: that would tell the caller it exists).
+   */
+  private unknownName(
+    label: 'tool' | 'prompt',
+    name: string,
+    visible: readonly AnySpec<TApp>[],
+  ): NotFoundError {
+    const close = closeMatches(
+      name,
+      visible.map((spec) => this.exposedName(spec.name)),
+    );
+    const hint = close.length ? `.${didYouMean(close)}` : '';
+    return new NotFoundError(`Unknown ${label}: ${messageSafe(name)}${hint}`, {
+      data: close.length ? { name, close_matches: close } : { name },
+    });
   }
 
   private recordHidden(kind: CallKind, name: string, principal: Principal): void {

@@ -6,7 +6,7 @@ import {
   type ToolContext,
 } from '@cloudg/core';
 import * as z from 'zod';
-import { closeMatches } from '../../conventions/similarity.js';
+import { closeMatches } from '@cloudg/core';
 import type { Workspace } from '../../workspace/workspace.js';
 import { policyOf } from './introspection.js';
 
