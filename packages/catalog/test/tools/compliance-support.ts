@@ -10,11 +10,12 @@ import { call, estate } from './support.js';
  * it holds whether or not the default registry already has them).
  */
 export async function complianceLayer(
-  options: { workspace?: Workspace } = {},
+  options: { workspace?: Workspace; extra?: (registry: Registry<Workspace>) => void } = {},
 ): Promise<{ layer: Layer<Workspace>; ws: Workspace }> {
   const registry = defaultRegistry();
   const compliance = new Registry<Workspace>();
   registerComplianceTools(compliance);
+  options.extra?.(compliance);
   registry.merge(compliance, { replace: true });
   const ws = options.workspace ?? workspaceAt(estate);
   const layer = createCatalogLayer({ workspace: ws, registry });
