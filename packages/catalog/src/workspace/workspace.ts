@@ -7,7 +7,7 @@ import { datasetIdentifiers } from '../dataset/identifiers.js';
 import { type DatasetListing, datasetListing } from '../dataset/summary.js';
 import { SuppressionStore } from '../findings/suppression-store.js';
 import type { FileAccess } from '../loaders/file-access.js';
-import { type LoadKind, loadPath } from '../loaders/load.js';
+import { type LoadKind, type LoadOutcome, loadPath } from '../loaders/load.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../loaders/read-file.js';
 import { type DatasetDiff, diffDatasets } from './diff.js';
 import { DatasetExistsError, NoDatasetError } from './errors.js';
@@ -337,6 +337,25 @@ export class Workspace implements IdentifierSource {
   async preload(path: string, options: LoadDatasetOptions = {}): Promise<Dataset> {
     if (options.name) this.checkName(options.name, { replace: options.replace });
     return this.#loadResolved(realPathLenient(path), options, loaderAccess(undefined, this.#protected));
+  }
+
+  /**
+   * Parse a file or directory inside the allowed roots without adding a dataset (for
+   * `ingest_reports`), with the same path and file-access checks as `load`. The outcome's
+   * `source` is the resolved path.
+   */
+  async parsePath(
+    path: string,
+    options: { kind?: LoadKind; normalise?: boolean; signal?: AbortSignal } = {},
+  ): Promise<LoadOutcome> {
+    const real = this.checkPath(path);
+    return loadPath(real, {
+      kind: options.kind ?? 'auto',
+      normalise: options.normalise ?? true,
+      maxBytes: this.maxFileBytes,
+      access: loaderAccess(this.allowedRoots, this.#protected),
+      signal: options.signal,
+    });
   }
 
   async #loadResolved(real: string, options: LoadDatasetOptions, access: FileAccess): Promise<Dataset> {

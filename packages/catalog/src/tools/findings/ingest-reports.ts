@@ -1,0 +1,226 @@
+import { join, relative } from 'node:path';
+import { InvalidArgumentsError, type McpLayerError, type Registry } from '@cloudg/core';
+import { z } from 'zod';
+import { Dataset } from '../../dataset/dataset.js';
+import type { LoadKind } from '../../loaders/load.js';
+import {
+  addDeduplication,
+  type DeduplicationReport,
+  emptyDeduplication,
+  normaliseFindingSet,
+  uniqueFindingIds,
+} from '../../loaders/normalise.js';
+import type { Finding } from '../../model/finding.js';
+import type { Workspace } from '../../workspace/workspace.js';
+
+/** The scanners whose output `ingest_reports` parses, in the reference's order. */
+export const INGEST_TOOLS = ['prowler', 'scoutsuite', 'checkov', 'trivy'] as const;
+export type IngestTool = (typeof INGEST_TOOLS)[number];
+
+/** Name of a new dataset when the caller gives none (made unique). */
+const DEFAULT_NEW_DATASET = 'ingested';
+
+/** Most paths one call reads, so a call cannot queue unbounded work. */
+export const MAX_INGEST_PATHS = 100;
+
+interface PathResult {
+  tool: IngestTool;
+  path: string;
+  findings: number;
+}
+
+interface PathError {
+  tool: string;
+  path: string;
+  error: string;
+}
+
+/**
+ * The tool names, checked before anything is read. The message lists the supported tools but not
+ * the caller's names (they are in `data.unsupported`), as every error of this catalog does; the
+ * reference's text echoed them ("Unsupported tool(s) nmap. ...").
+ */
+function parseTools(reports: Record<string, string[]>): [IngestTool, string[]][] {
+  const out: [IngestTool, string[]][] = [];
+  const unsupported: string[] = [];
+  for (const [name, paths] of Object.entries(reports)) {
+    const tool = name.trim().toLowerCase();
+    if ((INGEST_TOOLS as readonly string[]).includes(tool)) out.push([tool as IngestTool, paths]);
+    else unsupported.push(name);
+  }
+  if (unsupported.length) {
+    throw new InvalidArgumentsError(`Unsupported tool(s). Supported: ${INGEST_TOOLS.join(', ')}`, {
+      data: { unsupported, supported: [...INGEST_TOOLS] },
+    });
+  }
+  return out;
+}
+
+/** An issue's file under the path the caller gave (never the resolved absolute path). */
+function underCallerPath(given: string, resolved: string, file: string): string {
+  return file === resolved ? given : join(given, relative(resolved, file));
+}
+
+/**
+ * How many findings name an asset of the dataset (by ARN, id, name or ARN tail), through the
+ * same matcher as asset references.
+ */
+function matchedToAssets(dataset: Dataset | null, findings: readonly Finding[]): number {
+  if (!dataset || dataset.assets.length === 0) return 0;
+  const matcher = dataset.indexes.matcher;
+  let n = 0;
+  for (const f of findings) {
+    const refs = [f.resource_arn, f.resource_id].filter(
+      (r): r is string => typeof r === 'string' && r !== '',
+    );
+    if (refs.some((r) => matcher.find(r) !== null)) n += 1;
+  }
+  return n;
+}
+
+/**
+ * `ingest_reports`: parse existing scanner output (nothing runs, nothing reaches the cloud) and
+ * add the findings to a dataset, or to a new findings-only one. Every path is checked against
+ * the allowed roots before anything is read; a path that is missing or cannot be parsed is
+ * reported in `errors` and the others are still read.
+ */
+export function registerIngestReports(registry: Registry<Workspace>): void {
+  registry.tool({
+    name: 'ingest_reports',
+    title: 'Ingest scanner reports',
+    description:
+      'Parse existing scanner output (no scanner runs and nothing is sent to the cloud) and add the findings to a dataset, matching them to assets by ARN, id or name. Reads Prowler 2 to 5 (JSON Lines, native JSON, OCSF, ASFF), ScoutSuite and Scout2, Checkov (single, multi-framework, summary-only) and Trivy (schema 2, legacy, k8s). A path that is missing or cannot be parsed is listed in errors and the others are still read; a partly damaged file gives its complete records. Returns parsed, per_path, errors, findings_before/after, matched_to_assets and deduplication (how many findings merged and why).',
+    category: 'findings',
+    sensitivity: 'confidential',
+    capabilities: ['read_fs', 'read_state', 'write_state'],
+    readOnly: false,
+    destructive: false,
+    idempotent: false,
+    openWorld: false,
+    input: {
+      reports: z
+        .record(z.string(), z.array(z.string().min(1)).max(MAX_INGEST_PATHS))
+        .describe(
+          "Tool -> report paths (files or directories inside an allowed root), e.g. {'prowler': ['out/prowler/'], 'trivy': ['scan.json']}. Tools: prowler, scoutsuite, checkov, trivy.",
+        ),
+      dataset: z
+        .string()
+        .default('')
+        .describe('Dataset to add the findings to; empty = active. Created if new_dataset is true.'),
+      new_dataset: z
+        .boolean()
+        .default(false)
+        .describe('Create a new findings-only dataset named `dataset` instead.'),
+      normalise: z
+        .boolean()
+        .default(true)
+        .describe('Deduplicate across scanners and map to compliance frameworks afterwards.'),
+      activate: z
+        .boolean()
+        .default(true)
+        .describe('With new_dataset: make the new dataset the active one (like load_dataset).'),
+      replace: z
+        .boolean()
+        .default(false)
+        .describe('With new_dataset: overwrite an existing dataset of that name.'),
+    },
+    handler: async (ctx, args) => {
+      const ws = ctx.app;
+      const jobs = parseTools(args.reports);
+      const total = jobs.reduce((n, [, paths]) => n + paths.length, 0);
+      if (total > MAX_INGEST_PATHS) {
+        throw new InvalidArgumentsError(`Too many report paths: at most ${MAX_INGEST_PATHS} per call.`, {
+          data: { paths: total, max: MAX_INGEST_PATHS },
+        });
+      }
+
+      // The target is settled before anything is read: a name clash or an unknown dataset fails
+      // the call with nothing parsed.
+      const newName = args.new_dataset ? args.dataset || ws.uniqueName(DEFAULT_NEW_DATASET) : null;
+      if (newName !== null) ws.checkName(newName, { replace: args.replace });
+      const target = newName === null ? ws.get(args.dataset || null) : null;
+
+      // One path outside the allowed roots (or a protected file) fails the whole call.
+      for (const [, paths] of jobs) for (const p of paths) ws.checkPath(p, { mustExist: false });
+
+      const perPath: PathResult[] = [];
+      const errors: PathError[] = [];
+      const parsed: Finding[] = [];
+      for (const [tool, paths] of jobs) {
+        for (const path of paths) {
+          ctx.signal.throwIfAborted();
+          const resolved = ws.checkPath(path, { mustExist: false });
+          try {
+            const outcome = await ws.parsePath(path, {
+              kind: tool as LoadKind,
+              normalise: false,
+              signal: ctx.signal,
+            });
+            const findings = outcome.data.findings ?? [];
+            parsed.push(...findings);
+            perPath.push({ tool, path, findings: findings.length });
+            for (const issue of outcome.issues) {
+              errors.push({ tool, path: underCallerPath(path, resolved, issue.path), error: issue.error });
+            }
+          } catch (error) {
+            // Access errors were ruled out above; anything but a report problem is a real failure.
+            if (!(error instanceof InvalidArgumentsError) || ctx.signal.aborted) throw error;
+            errors.push({ tool, path, error: describeFailure(error, resolved) });
+          }
+        }
+      }
+
+      const existing = target?.findings ?? [];
+      const before = existing.length;
+      let findings: Finding[];
+      let compliance = target?.compliance ?? [];
+      let deduplication: DeduplicationReport = emptyDeduplication();
+      if (args.normalise) {
+        const merged = normaliseFindingSet(existing, compliance, parsed);
+        findings = merged.findings;
+        compliance = merged.compliance;
+        deduplication = addDeduplication(deduplication, merged.deduplication);
+      } else {
+        findings = uniqueAgainst(existing, parsed);
+      }
+
+      let dataset: Dataset;
+      if (newName !== null) {
+        dataset = new Dataset({ name: newName, kind: 'report', source: 'ingest', findings, compliance });
+        ws.add(dataset, { activate: args.activate, replace: args.replace });
+      } else {
+        dataset = target as Dataset;
+        dataset.findings = findings;
+        dataset.compliance = compliance;
+        ws.mutated(dataset);
+      }
+      return {
+        dataset: dataset.name,
+        parsed: parsed.length,
+        per_path: perPath,
+        errors,
+        findings_before: before,
+        findings_after: dataset.findings.length,
+        matched_to_assets: matchedToAssets(target, parsed),
+        normalised: args.normalise,
+        deduplication,
+        active: ws.activeName,
+      };
+    },
+  });
+}
+
+/**
+ * The text of a per-path error. A missing path is named by its resolved path, as the reference
+ * prints it (the caller's own path is beside it in `path`); other problems keep the loader's
+ * message, which never quotes the file.
+ */
+function describeFailure(error: McpLayerError, resolved: string): string {
+  if (/^Path does not exist/.test(error.message)) return `Report path does not exist: ${resolved}`;
+  return error.message;
+}
+
+/** Append without normalising: new findings whose id is taken get `-2`, `-3`... */
+function uniqueAgainst(existing: readonly Finding[], added: readonly Finding[]): Finding[] {
+  return uniqueFindingIds([...existing, ...added.map((f) => ({ ...f }))]);
+}
