@@ -82,8 +82,9 @@ export function walkDependencies(
   maxDepth: number,
   signal?: AbortSignal,
 ): DependencyLink[] {
-  if (!graph.hasNode(start)) return [];
   const abort = new AbortCheck(signal);
+  abort.check();
+  if (!graph.hasNode(start)) return [];
   const seen = new Set<string>([start]);
   const out: DependencyLink[] = [];
   let frontier = [start];

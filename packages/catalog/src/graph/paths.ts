@@ -72,6 +72,7 @@ export function shortestSimplePaths(
   options: { maxHops: number; limit: number; signal?: AbortSignal },
 ): FoundPath[] {
   const abort = new AbortCheck(options.signal, 256);
+  abort.check();
   const first = shortestPath(next, source, target, options.maxHops, new Set(), new Set(), abort);
   if (first === null) return [];
   const found: FoundPath[] = [first];
@@ -127,6 +128,7 @@ export interface SearchTree {
 
 export function bfsTree(next: Successors, source: string, maxHops: number, signal?: AbortSignal): SearchTree {
   const abort = new AbortCheck(signal);
+  abort.check();
   const tree: SearchTree = { parent: new Map(), depth: new Map([[source, 0]]) };
   let frontier = [source];
   for (let depth = 1; depth <= maxHops && frontier.length > 0; depth++) {
