@@ -11,6 +11,7 @@ import {
   Principal,
   PromptResult,
   Registry,
+  ToolResult,
   type TransformPipeline,
 } from '../src/index.js';
 import { RecordingPolicy } from './helpers.js';
@@ -50,6 +51,11 @@ function registry(): Registry {
       return new PromptResult([{ role: 'user', content: { ...(block as EmbeddedResource) } }]);
     },
   });
+  reg.tool({
+    name: 'embeds_tool',
+    category: 'demo',
+    handler: async (ctx) => new ToolResult({ content: await ctx.embedResource('demo://note') }),
+  });
   return reg;
 }
 
@@ -66,6 +72,16 @@ describe('ctx.embedResource', () => {
     const prompt = await layer.getPrompt('embeds', {});
     expect(textOf(prompt)).toBe((direct as { text: string }).text);
     expect(textOf(prompt)).toBe('{"note":"«hello»"}');
+  });
+
+  it('a tool result embeds it transformed once too', async () => {
+    const layer = new Layer({
+      registry: registry(),
+      policy: new RecordingPolicy({ output: new WrappingPipeline() }),
+    });
+    const result = await layer.callTool('embeds_tool', {});
+    const block = result.content[0] as EmbeddedResource;
+    expect((block.resource as { text: string }).text).toBe('{"note":"«hello»"}');
   });
 
   it('is a request of its own: the policy checks it and middleware sees it, as the caller', async () => {

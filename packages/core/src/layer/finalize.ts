@@ -5,6 +5,7 @@ import { MetaKey } from '../meta.js';
 import type { TransformReport } from '../policy-port.js';
 import { ToolResult } from '../results.js';
 import { readStructured, renderStructured, withoutStructuredMeta } from '../structured-text.js';
+import { wasReadThroughLayer } from './embedded-read.js';
 import { applyPipeline, isActive, mergeReports, type TransformTarget } from './transform.js';
 
 export const TRUNCATION_MARKER = '... [truncated by cloudg mcp layer]';
@@ -211,6 +212,12 @@ export async function transformContent(
 ): Promise<Content[]> {
   const out: Content[] = [];
   for (const block of blocks) {
+    // A resource the handler read through the layer (ctx.embedResource) already passed this
+    // caller's pipeline; a second run would pseudonymise pseudonyms and fence fenced text.
+    if (wasReadThroughLayer(block)) {
+      out.push(block);
+      continue;
+    }
     const transformed = isActive(target.pipeline)
       ? await transformBlock(target, block, report, pretty, collected)
       : restyle(block, pretty);

@@ -7,7 +7,6 @@ import { isPlainObject, type JsonValue, toJsonable } from '../json.js';
 import { type CallInfo, composeChain } from '../middleware/types.js';
 import { type PromptMessage, PromptResult, userMessage } from '../results.js';
 import type { AnySpec, PromptSpec } from '../specs/index.js';
-import { wasReadThroughLayer } from './embedded-read.js';
 import { transformContent } from './finalize.js';
 import type { CallOptions, Layer } from './layer.js';
 import {
@@ -93,11 +92,6 @@ async function promptTerminal<TApp>(layer: Layer<TApp>, info: CallInfo<TApp>): P
   const report = {};
   const messages: PromptMessage[] = [];
   for (const message of result.messages) {
-    // A resource the handler read through the layer already passed this caller's pipeline.
-    if (wasReadThroughLayer(message.content)) {
-      messages.push(message);
-      continue;
-    }
     const [content] = (await transformContent(output, [message.content], report, layer.prettyJson)) as [
       Content,
     ];
