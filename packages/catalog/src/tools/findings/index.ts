@@ -4,6 +4,7 @@ import { registerFindingsForAsset } from './findings-for-asset.js';
 import { registerFindingsSummary } from './findings-summary.js';
 import { registerGetFinding } from './get-finding.js';
 import { registerListFindings } from './list-findings.js';
+import { registerNormaliseFindings } from './normalise-findings.js';
 import { registerSuppressionTools } from './suppress-findings.js';
 import { registerTopRisks } from './top-risks.js';
 
@@ -19,4 +20,5 @@ export function registerFindingsTools(registry: Registry<Workspace>): void {
   registerFindingsForAsset(registry);
   registerTopRisks(registry);
   registerSuppressionTools(registry);
+  registerNormaliseFindings(registry);
 }
