@@ -32,9 +32,17 @@ function installFixture(): string {
   return root;
 }
 
+/** One broken arrow as scripts/check-deps.mjs reports it. */
+interface Violation {
+  rule: string;
+  from: string;
+  to: string;
+  comment: string;
+}
+
 describe('check-deps', () => {
   it('reports every import against the package arrows in a workspace that breaks them', async () => {
-    const violations = await checkDeps(installFixture());
+    const violations: Violation[] = await checkDeps(installFixture());
     const found = violations.map((v) => `${v.rule}: ${v.from} -> ${v.to}`);
     expect(found.sort()).toEqual(
       [
@@ -56,7 +64,7 @@ describe('check-deps', () => {
   }, 60_000);
 
   it('passes on this repository', async () => {
-    const violations = await checkDeps();
+    const violations: Violation[] = await checkDeps();
     expect(violations.map((v) => `${v.rule}: ${v.from} -> ${v.to}`)).toEqual([]);
   }, 60_000);
 });
