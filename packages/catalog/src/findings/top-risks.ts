@@ -7,7 +7,7 @@ import { AbortCheck, dependencyGraph, walkDependencies } from '../graph/index.js
 import type { CloudAsset } from '../model/asset.js';
 import { type Finding, findingRiskScore } from '../model/finding.js';
 import type { Severity } from '../model/severity.js';
-import { internetReachable } from './exposure.js';
+import { internetReach } from './exposure.js';
 
 /** How deep `top_risks` counts transitive dependents. */
 export const BLAST_DEPTH = 6;
@@ -78,12 +78,12 @@ export function topRisks(
 ): TopRisks {
   const abort = new AbortCheck(options.signal, 64);
   abort.check();
-  const reachable = internetReachable(dataset, options.signal);
+  const reached = internetReach(dataset, options.signal).parent;
   const dependencies = dependencyGraph(dataset, options.signal);
   const scored = candidates(dataset, options.minSeverity).map(({ asset, findings }) => {
     abort.tick();
     const dependents = walkDependencies(dependencies, asset.id, 'down', BLAST_DEPTH, options.signal).length;
-    const exposed = asset.is_internet_exposed || reachable.has(asset.id);
+    const exposed = asset.is_internet_exposed || reached.has(asset.id);
     const maxRisk = Math.max(...findings.map(findingRiskScore));
     const factors = topRiskScore({
       maxFindingRisk: maxRisk,

@@ -74,6 +74,22 @@ describe('suppressions with a state directory', () => {
     });
   });
 
+  it('follow reachability findings from run to run (their ids are stable)', async () => {
+    const first = await start({ stateDir });
+    const added = await call(first.layer, 'reachability_findings', { add_to_dataset: true, limit: 1 });
+    const [item] = added.items as { id: string }[];
+    await call(first.layer, 'suppress_findings', {
+      finding_ids: [item?.id],
+      reason: 'the API is meant to be public',
+    });
+    const second = await start({ stateDir });
+    await call(second.layer, 'reachability_findings', { add_to_dataset: true });
+    expect(await call(second.layer, 'get_finding', { finding_id: item?.id })).toMatchObject({
+      is_suppressed: true,
+      suppression_reason: 'the API is meant to be public',
+    });
+  });
+
   it('are written to suppressions.json, readable by the server user only', async () => {
     const { layer } = await start({ stateDir: join(stateDir, 'nested') });
     await call(layer, 'suppress_findings', { finding_ids: ['f-ghost'], reason: 'bucket deleted' });

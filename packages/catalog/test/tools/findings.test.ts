@@ -1,5 +1,7 @@
 import type { Layer } from '@cloudg/core';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { REACHABILITY_NAMESPACE } from '../../src/findings/reachability.js';
+import { uuid5 } from '../../src/findings/uuid5.js';
 import type { Workspace } from '../../src/index.js';
 import { call, callError, sampleLayer } from './support.js';
 
@@ -578,5 +580,93 @@ describe('suppress_findings and unsuppress_findings', () => {
     const many = Array.from({ length: 501 }, (_, i) => `f-${i}`);
     expect((await callError(layer, 'unsuppress_findings', { finding_ids: many })).code).toBe(-32602);
     expect((await callError(layer, 'unsuppress_findings', { finding_ids: [] })).code).toBe(-32602);
+  });
+});
+
+describe('reachability_findings', () => {
+  const UUID5 = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+  it('previews the nine findings of the sample estate without adding them', async () => {
+    const result = await call(layer, 'reachability_findings', { limit: 3 });
+    expect(result).toMatchObject({
+      dataset: 'sample',
+      generated: 9,
+      new: 9,
+      added: 0,
+      total: 9,
+      returned: 3,
+      truncated: true,
+    });
+    const items = result.items as Record<string, unknown>[];
+    expect(items[0]).toEqual({
+      id: uuid5(
+        'internet-exposed-unexpected-asset\narn:aws:apigateway:us-east-1::/restapis/a1b2c3',
+        REACHABILITY_NAMESPACE,
+      ),
+      title: 'Unexpected internet-exposed resource: public-api',
+      severity: 'HIGH',
+      risk_score: 7.5,
+      source_tool: 'cloudg-reachability',
+      resource_id: 'api-gw',
+      resource_arn: 'arn:aws:apigateway:us-east-1::/restapis/a1b2c3',
+      asset_id: 'api-gw',
+      asset_name: 'public-api',
+      compliance_frameworks: [],
+      is_suppressed: false,
+      cvss_score: null,
+      detected_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      uri: expect.stringMatching(/^cloudg:\/\/findings\//),
+    });
+    expect(items[0]?.id).toMatch(UUID5);
+    expect(items[1]).toMatchObject({
+      title: 'Unexpected internet-exposed resource: jump-vm',
+      asset_id: 'az-vm',
+    });
+    expect((await call(layer, 'findings_summary')).total).toBe(11);
+  });
+
+  it('follows traffic only: IAM grants and invocations do not expose, hops and load balancers get no exposure finding', async () => {
+    const items = (await call(layer, 'reachability_findings', { limit: 500 })).items as {
+      resource_id: string;
+      title: string;
+      severity: string;
+      compliance_frameworks: string[];
+    }[];
+    const exposed = items.filter((i) => i.title.startsWith('Unexpected')).map((i) => i.resource_id);
+    expect(exposed).toEqual(['api-gw', 'az-vm', 'bastion', 'gcp-gcs', 'logs-bucket', 'web-1', 'web-2']);
+    expect(items.filter((i) => i.severity === 'CRITICAL')).toEqual([
+      expect.objectContaining({
+        title: 'Security group allows RDP (port 3389) from 0.0.0.0/0',
+        resource_id: 'az-nsg',
+        compliance_frameworks: ['CIS', 'NIST-800-53', 'PCI-DSS'],
+      }),
+      expect.objectContaining({
+        title: 'Security group allows SSH (port 22) from 0.0.0.0/0',
+        resource_id: 'sg-admin',
+      }),
+    ]);
+  });
+
+  it('keeps its ids from run to run, adds only new findings, and the added ones are ordinary findings', async () => {
+    const preview = await call(layer, 'reachability_findings', { limit: 500 });
+    const added = await call(layer, 'reachability_findings', { add_to_dataset: true, limit: 500 });
+    expect(added).toMatchObject({ generated: 9, new: 9, added: 9 });
+    expect(ids(added)).toEqual(ids(preview));
+    expect(await call(layer, 'reachability_findings', { add_to_dataset: true })).toMatchObject({
+      generated: 9,
+      new: 0,
+      added: 0,
+      total: 0,
+      items: [],
+    });
+    expect(await call(layer, 'list_findings', { source_tool: 'reachability', limit: 1 })).toMatchObject({
+      total: 9,
+    });
+    const [first] = ids(preview);
+    expect(await call(layer, 'get_finding', { finding_id: first })).toMatchObject({
+      asset: { id: 'api-gw' },
+      evidence: 'Network path: internet -> public-api',
+      source_finding_id: 'internet-exposed-unexpected-asset',
+    });
   });
 });

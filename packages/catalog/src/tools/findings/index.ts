@@ -5,13 +5,14 @@ import { registerFindingsSummary } from './findings-summary.js';
 import { registerGetFinding } from './get-finding.js';
 import { registerListFindings } from './list-findings.js';
 import { registerNormaliseFindings } from './normalise-findings.js';
+import { registerReachabilityFindings } from './reachability-findings.js';
 import { registerSuppressionTools } from './suppress-findings.js';
 import { registerTopRisks } from './top-risks.js';
 
 /**
  * Register the findings tools in catalog order: list_findings, get_finding, findings_summary,
- * findings_for_asset, top_risks, suppress_findings, unsuppress_findings. (ingest_reports and
- * normalise_findings register here once they land.)
+ * findings_for_asset, top_risks, suppress_findings, unsuppress_findings, normalise_findings,
+ * reachability_findings (ingest_reports registers here, before normalise_findings, once it lands).
  */
 export function registerFindingsTools(registry: Registry<Workspace>): void {
   registerListFindings(registry);
@@ -21,4 +22,5 @@ export function registerFindingsTools(registry: Registry<Workspace>): void {
   registerTopRisks(registry);
   registerSuppressionTools(registry);
   registerNormaliseFindings(registry);
+  registerReachabilityFindings(registry);
 }
