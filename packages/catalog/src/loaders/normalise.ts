@@ -33,13 +33,15 @@ function controlsOf(f: Finding): ControlRef[] {
 }
 
 /** Why two findings were merged into one. */
-export type MergeReason = 'same_check' | 'same_problem_other_scanner';
+export type MergeReason = 'same_check' | 'same_problem_other_scanner' | 'equivalent_check';
 
 export const MERGE_REASONS: Readonly<Record<MergeReason, string>> = {
   same_check:
     'One scanner reported the same check on the same resource, account, region and location more than once (a report read twice, overlapping directories, or several flagged paths inside one resource).',
   same_problem_other_scanner:
     'Another scanner reported the same problem (same title) on the same resource, account and region; the first copy is kept and the other scanner is listed in also_reported_by.',
+  equivalent_check:
+    'Another scanner reported a check that the rulesets list as equivalent (check_equivalence) with the same title on the same resource; the first copy is kept.',
 };
 
 /** How many findings deduplication merged, per reason. */

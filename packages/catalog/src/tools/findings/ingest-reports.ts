@@ -1,13 +1,15 @@
 import { join, relative } from 'node:path';
 import { InvalidArgumentsError, type McpLayerError, type Registry } from '@cloudg/core';
 import { z } from 'zod';
+import { normaliseFindings, providerFromResource } from '../../compliance/normaliser.js';
+import { workspaceRulesets } from '../../compliance/workspace-rulesets.js';
 import { Dataset } from '../../dataset/dataset.js';
 import type { LoadKind } from '../../loaders/load.js';
 import {
-  addDeduplication,
   type DeduplicationReport,
+  dedupeFindingsReport,
   emptyDeduplication,
-  normaliseFindingSet,
+  MERGE_REASONS,
   uniqueFindingIds,
 } from '../../loaders/normalise.js';
 import type { Finding } from '../../model/finding.js';
@@ -176,10 +178,18 @@ export function registerIngestReports(registry: Registry<Workspace>): void {
       let compliance = target?.compliance ?? [];
       let deduplication: DeduplicationReport = emptyDeduplication();
       if (args.normalise) {
-        const merged = normaliseFindingSet(existing, compliance, parsed);
-        findings = merged.findings;
-        compliance = merged.compliance;
-        deduplication = addDeduplication(deduplication, merged.deduplication);
+        // The same normaliser as normalise_findings, over the dataset's findings plus the new ones.
+        const outcome = normaliseFindings({
+          findings: [...existing, ...parsed],
+          compliance,
+          catalog: await workspaceRulesets(ws),
+          providerOf: (f) =>
+            target?.indexes.assetOfFinding(f)?.provider.toLowerCase() ?? providerFromResource(f),
+          signal: ctx.signal,
+        });
+        findings = outcome.findings;
+        compliance = outcome.compliance;
+        deduplication = mergeReport([...existing, ...parsed], outcome.merged.equivalent_checks);
       } else {
         findings = uniqueAgainst(existing, parsed);
       }
@@ -218,6 +228,23 @@ export function registerIngestReports(registry: Registry<Workspace>): void {
 function describeFailure(error: McpLayerError, resolved: string): string {
   if (/^Path does not exist/.test(error.message)) return `Report path does not exist: ${resolved}`;
   return error.message;
+}
+
+/**
+ * What the normaliser merged, per reason: the loaders' deduplication counted again on the same
+ * input (cheap, and the normaliser reports only a total), plus the equivalent-check merges.
+ */
+function mergeReport(input: readonly Finding[], equivalentChecks: number): DeduplicationReport {
+  const report = dedupeFindingsReport(input).deduplication;
+  if (equivalentChecks > 0) {
+    report.reasons.push({
+      reason: 'equivalent_check',
+      merged: equivalentChecks,
+      description: MERGE_REASONS.equivalent_check,
+    });
+    report.merged += equivalentChecks;
+  }
+  return report;
 }
 
 /** Append without normalising: new findings whose id is taken get `-2`, `-3`... */
