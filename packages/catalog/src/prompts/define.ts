@@ -8,6 +8,7 @@ import {
 } from '@cloudg/core';
 import type { Dataset } from '../dataset/dataset.js';
 import { datasetSummaryUri, type Workspace } from '../workspace/workspace.js';
+import { availableSteps } from './available-steps.js';
 import { contextMessage, embed, NO_DATA_TEXT, taskMessage } from './messages.js';
 
 /** What a dataset prompt hands back: the task, the JSON context and what to embed. */
@@ -44,7 +45,10 @@ export function isActive(ws: Workspace, dataset: Dataset): boolean {
 }
 
 export async function planMessages(ctx: ToolContext<Workspace>, plan: PromptPlan): Promise<PromptMessage[]> {
-  const messages = [taskMessage(plan.task), contextMessage(plan.context)];
+  // Steps naming only tools this caller cannot call (not registered, or hidden) are left out.
+  const visible = new Set(ctx.layer.listTools(ctx.principal).map((t) => t.name));
+  const task = availableSteps(plan.task, (tool) => visible.has(tool));
+  const messages = [taskMessage(task), contextMessage(plan.context)];
   for (const uri of plan.embed ?? []) messages.push(...(await embed(ctx, uri)));
   return messages;
 }
