@@ -1,6 +1,7 @@
 import type { Registry } from '@cloudg/core';
 import type { Workspace } from '../workspace/workspace.js';
 import { registerAssetResources } from './assets.js';
+import { registerComplianceResources } from './compliance.js';
 import { registerFindingResources } from './findings.js';
 import { registerWorkspaceResources } from './workspace.js';
 
@@ -8,10 +9,12 @@ import { registerWorkspaceResources } from './workspace.js';
  * Register the resources and templates of the workspace, inventory and findings: `cloudg://workspace`,
  * `cloudg://datasets`, `cloudg://datasets/{dataset}/summary`, `cloudg://assets/{+ref}`,
  * `cloudg://assets/{+ref}/neighbors`, `cloudg://assets/{+ref}/findings`, and the findings'
- * `cloudg://findings/summary`, `cloudg://findings/{finding_id}` and `cloudg://findings/severity/{severity}`.
+ * `cloudg://findings/summary`, `cloudg://findings/{finding_id}` and `cloudg://findings/severity/{severity}`,
+ * and the compliance `cloudg://compliance` and `cloudg://compliance/{framework}`.
  */
 export function registerResources(registry: Registry<Workspace>): void {
   registerWorkspaceResources(registry);
   registerAssetResources(registry);
   registerFindingResources(registry);
+  registerComplianceResources(registry);
 }
