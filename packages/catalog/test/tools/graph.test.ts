@@ -381,3 +381,23 @@ describe('metadata', () => {
     }
   });
 });
+
+describe('list_capabilities', () => {
+  it('lists the graph tools and sends workflows only to registered tools', async () => {
+    const s = await call(layer, 'list_capabilities', {});
+    const graph = ((s.categories as Obj).graph as Obj[]).map((t) => t.name);
+    for (const name of ['neighbors', 'get_edges', 'find_paths', 'attack_paths', 'graph_stats'])
+      expect(graph).toContain(name);
+    const workflows = s.workflows as Record<string, string[]>;
+    expect(workflows['attack surface']).toEqual([
+      'internet_exposure',
+      'attack_paths',
+      'find_paths',
+      'lateral_movement_paths',
+    ]);
+    const registered = new Set(layer.listTools().map((t) => t.name));
+    for (const steps of Object.values(workflows))
+      for (const step of steps)
+        for (const tool of step.split(' / ')) expect(registered.has(tool), tool).toBe(true);
+  });
+});
