@@ -23,6 +23,13 @@ export { CloudgConfig, type CloudgConfigInput } from './config/schema.js';
 export { SecretValue } from './config/secret.js';
 export { Dataset, type DatasetInit, type InventoryResult } from './dataset/dataset.js';
 export type { DatasetListing, DatasetSummary } from './dataset/summary.js';
+// ---- triage decisions kept across restarts (a Workspace's `suppressions`) ----
+export {
+  type SuppressionDecision,
+  SuppressionStore,
+  SuppressionStoreError,
+  type SuppressionStoreErrorCode,
+} from './findings/suppression-store.js';
 // ---- loading files ----
 export type { FileAccess } from './loaders/file-access.js';
 export { LOAD_KINDS, type LoadKind, type LoadOptions, type LoadOutcome, loadPath } from './loaders/load.js';
@@ -70,6 +77,7 @@ export {
 } from './registry.js';
 export { registerResources } from './resources/index.js';
 export { sampleEstateDir } from './sample-estate/paths.js';
+export { registerFindingsTools } from './tools/findings/index.js';
 export { registerInventoryTools } from './tools/inventory/index.js';
 export { ASSET_TYPES, registerMetaTools } from './tools/meta/index.js';
 export { registerPrivacyTools } from './tools/privacy/index.js';
