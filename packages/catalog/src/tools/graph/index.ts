@@ -2,6 +2,7 @@ import type { Registry } from '@cloudg/core';
 import type { Workspace } from '../../workspace/workspace.js';
 import { registerAttackPaths } from './attack-paths.js';
 import { registerBlastRadius } from './blast-radius.js';
+import { registerDependents, registerDependsOn } from './dependency-walk.js';
 import { registerFindPaths } from './find-paths.js';
 import { registerGetEdges } from './get-edges.js';
 import { registerGraphStats } from './graph-stats.js';
@@ -11,9 +12,9 @@ import { registerNeighbors } from './neighbors.js';
 
 /**
  * Register the graph tools, in catalog order: neighbors, get_edges, find_paths, attack_paths,
- * lateral_movement_paths, internet_exposure, blast_radius, graph_stats. The dependency tools,
- * cross_account_edges, centrality_top, subgraph_export and security_coverage build on the same
- * engine (src/graph) and register here too once they exist.
+ * lateral_movement_paths, internet_exposure, blast_radius, depends_on, dependents, graph_stats.
+ * The other dependency tools, cross_account_edges, centrality_top, subgraph_export and
+ * security_coverage build on the same engine (src/graph) and register here too once they exist.
  */
 export function registerGraphTools(registry: Registry<Workspace>): void {
   registerNeighbors(registry);
@@ -23,5 +24,7 @@ export function registerGraphTools(registry: Registry<Workspace>): void {
   registerLateralMovementPaths(registry);
   registerInternetExposure(registry);
   registerBlastRadius(registry);
+  registerDependsOn(registry);
+  registerDependents(registry);
   registerGraphStats(registry);
 }

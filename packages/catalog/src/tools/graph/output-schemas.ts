@@ -61,3 +61,20 @@ export const lateralMovementOutput = looseResult({
   truncated: z.boolean(),
   starting_points: z.number().int(),
 });
+
+const dependencyItem = z.looseObject({
+  via: z.string().optional(),
+  relationship: z.string().nullable().optional(),
+  depth: z.number().int().optional(),
+  parent_id: z.string().optional(),
+});
+
+/** `depends_on` and `dependents`. */
+export const dependencyListOutput = looseResult({
+  dataset: z.string(),
+  asset: item,
+  total: z.number().int(),
+  returned: z.number().int(),
+  truncated: z.boolean(),
+  items: z.array(dependencyItem),
+});

@@ -1,0 +1,25 @@
+import { join } from 'node:path';
+import type { Layer, Registry } from '@cloudg/core';
+import { createCatalogLayer, defaultRegistry, type Workspace } from '../../src/index.js';
+import { registerDependents, registerDependsOn } from '../../src/tools/graph/dependency-walk.js';
+import { workspaceAt } from '../support/estate.js';
+import { call, estate } from './support.js';
+
+/**
+ * Tools of the second half of the Graph category, registered here until the default registry
+ * holds them (then these registrations are skipped).
+ */
+const LANE_TOOLS: [string, (registry: Registry<Workspace>) => void][] = [
+  ['depends_on', registerDependsOn],
+  ['dependents', registerDependents],
+];
+
+/** A catalog layer over the sample estate (`sample` loaded) whose registry holds those tools. */
+export async function laneLayer(): Promise<{ layer: Layer<Workspace>; ws: Workspace }> {
+  const registry = defaultRegistry();
+  for (const [name, register] of LANE_TOOLS) if (!registry.tools.has(name)) register(registry);
+  const ws = workspaceAt(estate);
+  const layer = createCatalogLayer({ workspace: ws, registry });
+  await call(layer, 'load_dataset', { path: join(estate, 'inventory'), name: 'sample' });
+  return { layer, ws };
+}
