@@ -1,5 +1,5 @@
 /** The protocol engine in memory: eras, negotiation, errors, cancellation, progress, logs, paging, changes. */
-import { Principal } from '@cloudg/core';
+import { allowAllPolicy, type PipelineRun, Principal, type TransformPipeline } from '@cloudg/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type JsonRpcMessage, McpProtocolServer, MetaKeys, type Session } from '../src/index.js';
 import { initialize, initialized, modern, req } from './support/rpc.js';
@@ -430,5 +430,68 @@ describe('list paging', () => {
     ).result;
     expect(result).not.toHaveProperty('nextCursor');
     expect(result.tools).toHaveLength(8);
+  });
+});
+
+describe('subscriptions under a pseudonymising policy', () => {
+  // The client knows item alpha only as `p-1`; the workspace announces changes under real URIs.
+  const mapping = (from: string, to: string): TransformPipeline => ({
+    isEmpty: false,
+    run: (value: unknown): PipelineRun => {
+      const swap = (v: unknown): unknown =>
+        typeof v === 'string'
+          ? v.replaceAll(from, to)
+          : v && typeof v === 'object'
+            ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, swap(x)]))
+            : v;
+      return { value: swap(value), report: {} };
+    },
+  });
+  const policy = { ...allowAllPolicy, inputPipeline: () => mapping('p-1', 'alpha') };
+
+  function openPseudonymised() {
+    server = new McpProtocolServer(buildLayer({ policy }));
+    const sent: JsonRpcMessage[] = [];
+    const session = server.createSession({
+      transport: 'memory',
+      principal: Principal.local(),
+      send: (m) => sent.push(m),
+    });
+    return { session, sent };
+  }
+
+  it('handshake era: an update to the real URI reaches the client under the pseudonym it subscribed to', async () => {
+    const { session, sent } = openPseudonymised();
+    await ready(session);
+    await session.handle(req(2, 'resources/subscribe', { uri: 'test://items/p-1' }));
+    server.layer.notifyChange('resource', 'test://items/alpha');
+    server.layer.notifyChange('resource', 'test://items/beta');
+    expect(sent).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'test://items/p-1' } },
+    ]);
+    await session.handle(req(3, 'resources/unsubscribe', { uri: 'test://items/p-1' }));
+    sent.length = 0;
+    server.layer.notifyChange('resource', 'test://items/alpha');
+    expect(sent).toEqual([]);
+  });
+
+  it('2026-07-28 era: a listen filter naming the pseudonym gets the update under it', async () => {
+    const { session, sent } = openPseudonymised();
+    const listening = session.handle(
+      modern('l-1', 'subscriptions/listen', {
+        notifications: { resourceSubscriptions: ['test://items/p-1'] },
+      }),
+    );
+    for (let i = 0; i < 20 && server.listens.size === 0; i++) await new Promise((r) => setImmediate(r));
+    server.layer.notifyChange('resource', 'test://items/alpha');
+    server.endListens();
+    await listening;
+    expect(sent.filter((m) => 'method' in m && m.method === 'notifications/resources/updated')).toEqual([
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/resources/updated',
+        params: { uri: 'test://items/p-1', _meta: { [MetaKeys.subscriptionId]: 'l-1' } },
+      },
+    ]);
   });
 });

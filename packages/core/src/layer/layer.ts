@@ -295,6 +295,34 @@ export class Layer<TApp = unknown> {
   }
 
   /**
+   * The URI a client names (in `resources/subscribe` or a listen filter) in real values: the
+   * template variables it sent as pseudonyms restored by the caller's input pipeline, as a read
+   * would restore them. Change events carry real URIs, so this is what a subscription matches;
+   * the client is still told about the URI it sent. A URI no resource serves, or one the input
+   * pipeline refuses, comes back as it was: subscribing records nothing and fails nothing.
+   */
+  async realResourceUri(uri: string, principal: Principal = Principal.local()): Promise<string> {
+    if (this.registry.resources.has(uri)) return uri;
+    const found = this.registry.findTemplate(uri);
+    if (!found || !this.isVisible(found.spec, principal)) return uri;
+    const target = pipelineTarget(this, found.spec as AnySpec, principal, 'resource', 'input', {});
+    if (!isActive(target.pipeline)) return uri;
+    try {
+      const restored = (await applyPipeline(target, found.variables)).value as Record<string, unknown>;
+      const vars: Record<string, string> = {};
+      for (const name of found.spec.template.variables) {
+        const value = restored?.[name];
+        if (typeof value !== 'string') return uri;
+        vars[name] = value;
+      }
+      const changed = found.spec.template.variables.some((name) => vars[name] !== found.variables[name]);
+      return changed ? found.spec.template.expand(vars) : uri;
+    } catch {
+      return uri;
+    }
+  }
+
+  /**
    * The not-found error for a tool or prompt name, naming close matches among the ones the
    * caller can see (never a hidden one: that would tell the caller it exists).
    */

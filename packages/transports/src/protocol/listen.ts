@@ -8,6 +8,7 @@ import type { ChangeEvent } from './changes.js';
 import { MetaKeys } from './envelope.js';
 import type { RequestContext } from './request-context.js';
 import type { Session } from './session.js';
+import { SubscribedUris } from './subscribed-uris.js';
 
 export interface ListenFilter {
   toolsListChanged?: true;
@@ -34,7 +35,7 @@ function acceptFilter(requested: unknown): ListenFilter {
   return filter;
 }
 
-function wants(filter: ListenFilter, event: ChangeEvent): boolean {
+function wantsList(filter: ListenFilter, event: ChangeEvent): boolean {
   switch (event.kind) {
     case 'tools':
       return filter.toolsListChanged === true;
@@ -43,7 +44,7 @@ function wants(filter: ListenFilter, event: ChangeEvent): boolean {
     case 'resources':
       return filter.resourcesListChanged === true;
     case 'resource':
-      return filter.resourceSubscriptions?.includes(event.uri) === true;
+      return false;
   }
 }
 
@@ -57,6 +58,8 @@ export class ListenStream {
     readonly id: RequestId,
     readonly filter: ListenFilter,
     private readonly rc: RequestContext,
+    /** The filter's resource URIs, matched by the real URIs change events carry. */
+    private readonly resources: SubscribedUris = new SubscribedUris(),
   ) {
     this.done = new Promise<void>((resolve) => {
       this.finish = resolve;
@@ -65,8 +68,13 @@ export class ListenStream {
 
   /** Forward one change event, when the filter asked for it. */
   deliver(event: ChangeEvent): void {
-    if (!wants(this.filter, event) || this.rc.cancellation.aborted) return;
-    const params: Record<string, unknown> = event.kind === 'resource' ? { uri: event.uri } : {};
+    if (this.rc.cancellation.aborted) return;
+    let params: Record<string, unknown> = {};
+    if (event.kind === 'resource') {
+      const uri = this.resources.clientUri(event.uri);
+      if (uri === undefined) return;
+      params = { uri };
+    } else if (!wantsList(this.filter, event)) return;
     params._meta = { [MetaKeys.subscriptionId]: this.id };
     this.rc.notify(notification(event.method, params));
   }
@@ -81,7 +89,9 @@ export class ListenStream {
 export async function listen(rc: RequestContext): Promise<Record<string, unknown>> {
   const filter = acceptFilter(rc.params.notifications);
   const server = rc.session.server;
-  const stream = new ListenStream(rc.session, rc.id, filter, rc);
+  const resources = new SubscribedUris();
+  for (const uri of filter.resourceSubscriptions ?? []) await resources.add(server.layer, rc.principal, uri);
+  const stream = new ListenStream(rc.session, rc.id, filter, rc, resources);
   rc.notify(
     notification('notifications/subscriptions/acknowledged', {
       notifications: filter,

@@ -131,12 +131,20 @@ const legacy: Record<string, MethodHandler> = {
     rc.session.logLevel = normalizeLogLevel(level);
     return {};
   },
-  'resources/subscribe': (rc) => {
-    rc.session.subscriptions.add(requireString(rc.params, 'uri'));
+  'resources/subscribe': async (rc) => {
+    await rc.session.subscriptions.add(
+      rc.session.server.layer,
+      rc.principal,
+      requireString(rc.params, 'uri'),
+    );
     return {};
   },
-  'resources/unsubscribe': (rc) => {
-    rc.session.subscriptions.delete(requireString(rc.params, 'uri'));
+  'resources/unsubscribe': async (rc) => {
+    await rc.session.subscriptions.remove(
+      rc.session.server.layer,
+      rc.principal,
+      requireString(rc.params, 'uri'),
+    );
     return {};
   },
 };

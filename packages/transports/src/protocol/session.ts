@@ -41,6 +41,7 @@ import {
 } from './observe.js';
 import type { RequestContext } from './request-context.js';
 import type { McpProtocolServer } from './server.js';
+import { SubscribedUris } from './subscribed-uris.js';
 import { CACHEABLE_METHODS, type Era, MODERN_VERSION } from './versions.js';
 
 export type TransportKind = 'stdio' | 'http' | 'sse' | 'memory';
@@ -94,7 +95,7 @@ export class Session {
   clientCapabilities: Record<string, unknown> | undefined;
   /** Threshold for log notifications on the handshake era (`logging/setLevel`). */
   logLevel: LogLevel;
-  readonly subscriptions = new Set<string>();
+  readonly subscriptions = new SubscribedUris();
   private readonly send: Send | undefined;
   /**
    * Requests being served, by id. A client may wrongly reuse an id while its first request still
@@ -390,8 +391,9 @@ export class Session {
   emitChange(event: ChangeEvent): void {
     if (this.closed || this.era !== 'legacy' || !this.initialized || !this.send) return;
     if (event.kind === 'resource') {
-      if (!this.subscriptions.has(event.uri)) return;
-      this.send({ jsonrpc: '2.0', method: event.method, params: { uri: event.uri } });
+      const uri = this.subscriptions.clientUri(event.uri);
+      if (uri === undefined) return;
+      this.send({ jsonrpc: '2.0', method: event.method, params: { uri } });
       return;
     }
     this.send({ jsonrpc: '2.0', method: event.method });
