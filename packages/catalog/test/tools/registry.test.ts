@@ -50,6 +50,15 @@ const EXPECTED: Record<string, Meta> = {
   top_risks: ['findings', 'confidential', ['read_state'], true, false, true, true],
   suppress_findings: ['findings', 'confidential', ['read_state', 'write_state'], false, false, true, false],
   unsuppress_findings: ['findings', 'confidential', ['read_state', 'write_state'], false, false, true, false],
+  ingest_reports: [
+    'findings',
+    'confidential',
+    ['read_fs', 'read_state', 'write_state'],
+    false,
+    false,
+    false,
+    false,
+  ],
   reachability_findings: [
     'findings',
     'confidential',
