@@ -38,6 +38,11 @@ function testLayer(...middleware: Middleware[]): Layer {
     },
   });
   registry.resource({ uri: 'test://summary', name: 'summary', handler: () => ({ assets: 3 }) });
+  registry.resourceTemplate({
+    uriTemplate: 'test://assets/{ref}',
+    name: 'asset',
+    handler: (_ctx, vars) => ({ ref: vars.ref }),
+  });
   return new Layer({ registry, policy: denyForbidden, middleware, logger: quiet });
 }
 
@@ -52,6 +57,9 @@ describe('MetricsMiddleware', () => {
     await layer.callTool('get_asset', { ref: 'a' });
     await layer.callTool('get_asset', { ref: 'b' });
     await layer.readResource('test://summary');
+    // Reads of one template count together, whatever they named.
+    await layer.readResource('test://assets/web-1');
+    await layer.readResource('test://assets/db-1');
 
     const [contents] = await layer.readResource('cloudg://metrics');
     expect(contents).toMatchObject({ uri: 'cloudg://metrics', mimeType: 'application/json' });
@@ -64,10 +72,11 @@ describe('MetricsMiddleware', () => {
     };
     expect(snapshot).toEqual({
       uptime_seconds: expect.any(Number),
-      calls: 4,
+      calls: 6,
       errors: 0,
       rejected: 0,
       by_primitive: {
+        'resource:test://assets/{ref}': { calls: 2, errors: 0, rejected: 0, ...timing },
         'resource:test://summary': { calls: 1, errors: 0, rejected: 0, ...timing },
         'tool:get_asset': { calls: 2, errors: 0, rejected: 0, ...timing },
         'tool:load_dataset': { calls: 1, errors: 0, rejected: 0, ...timing },

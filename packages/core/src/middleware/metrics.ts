@@ -36,7 +36,7 @@ export interface MetricsSnapshot {
   errors: number;
   /** Denials, rate limits, other layer errors and cancellations. */
   rejected: number;
-  /** Keyed `kind:name`, in sorted order. */
+  /** Keyed `kind:name` (resources by URI or URI template), in sorted order. */
   by_primitive: Record<string, PrimitiveMetrics>;
 }
 
@@ -93,6 +93,18 @@ class PrimitiveStats {
   }
 }
 
+/**
+ * The key a call is counted under: `kind:name`, with a resource read counted under the URI or
+ * URI template it was served by. The reference keys reads by the URI read, which grows without
+ * bound (every asset, every pseudonym, every junk URI a template accepts) and shows one caller's
+ * URIs to another.
+ */
+function primitiveKey<TApp>(info: CallInfo<TApp>): string {
+  if (info.kind !== 'resource') return `${info.kind}:${info.name}`;
+  const spec = info.spec as { uriTemplate?: string; uri?: string };
+  return `resource:${spec.uriTemplate ?? spec.uri ?? info.name}`;
+}
+
 export class MetricsMiddleware {
   /** Pass this to the layer (`middleware: [metrics.middleware]` or `layer.use(metrics.middleware)`). */
   readonly middleware: AppAgnosticMiddleware;
@@ -130,7 +142,7 @@ export class MetricsMiddleware {
       throw error;
     } finally {
       const ms = performance.now() - started;
-      this.record(`${info.kind}:${info.name}`, ms, outcome);
+      this.record(primitiveKey(info), ms, outcome);
       if (this.observers.size > 0) this.notify(info, outcome, ms, thrown);
     }
   }
