@@ -35,20 +35,38 @@ export interface DependencyLink {
 
 const HIERARCHY_CONTAINERS = new Set(['ORGANIZATION', 'ORG_UNIT', 'CLOUD_ACCOUNT']);
 
-function arrowOf(
+/**
+ * The arrow one edge makes, as `[dependent, dependency]`, or null when it makes none (rule and
+ * exposure edges, unknown types, containment by the hierarchy unless `includeHierarchy`).
+ */
+export function dependencyArrowOf(
   edge: NetworkEdge,
   source: CloudAsset,
   target: CloudAsset,
+  includeHierarchy: boolean,
 ): [dependent: string, dependency: string] | null {
   const direction = dependencyDirection(edge.edge_type);
   if (direction === 'forward') return [source.id, target.id];
   if (direction !== 'reverse') return null;
-  if (edge.edge_type === 'CONTAINS' && (HIERARCHY_CONTAINERS.has(source.asset_type) || isHierarchyEdge(edge)))
+  if (
+    !includeHierarchy &&
+    edge.edge_type === 'CONTAINS' &&
+    (HIERARCHY_CONTAINERS.has(source.asset_type) || isHierarchyEdge(edge))
+  )
     return null;
   return [target.id, source.id];
 }
 
-export function buildDependencyGraph(dataset: Dataset, signal?: AbortSignal): DependencyGraph {
+export interface DependencyGraphOptions {
+  /** Keep containment by an organization, OU or account (`dependency_tree`'s include_hierarchy). */
+  includeHierarchy?: boolean;
+}
+
+export function buildDependencyGraph(
+  dataset: Dataset,
+  signal?: AbortSignal,
+  options: DependencyGraphOptions = {},
+): DependencyGraph {
   const abort = new AbortCheck(signal);
   const idx = dataset.indexes;
   const graph: DependencyGraph = new DirectedGraph({ allowSelfLoops: false });
@@ -58,7 +76,7 @@ export function buildDependencyGraph(dataset: Dataset, signal?: AbortSignal): De
     const source = idx.assetById(edge.source_id);
     const target = idx.assetById(edge.target_id);
     if (!source || !target) continue;
-    const arrow = arrowOf(edge, source, target);
+    const arrow = dependencyArrowOf(edge, source, target, options.includeHierarchy === true);
     if (arrow === null || arrow[0] === arrow[1] || graph.hasEdge(arrow[0], arrow[1])) continue;
     graph.addEdge(arrow[0], arrow[1], { via: edge.edge_type, relationship: edge.relationship });
   }
@@ -66,7 +84,13 @@ export function buildDependencyGraph(dataset: Dataset, signal?: AbortSignal): De
 }
 
 /** The dataset's dependency graph, built on first use and dropped when the dataset changes. */
-export function dependencyGraph(dataset: Dataset, signal?: AbortSignal): DependencyGraph {
+export function dependencyGraph(
+  dataset: Dataset,
+  signal?: AbortSignal,
+  options: DependencyGraphOptions = {},
+): DependencyGraph {
+  if (options.includeHierarchy)
+    return dataset.derived('dependency_graph_hierarchy', (ds) => buildDependencyGraph(ds, signal, options));
   return dataset.derived('dependency_graph', (ds) => buildDependencyGraph(ds, signal));
 }
 

@@ -31,7 +31,9 @@ export { forward, undirected, withVirtualStart } from './adjacency.js';
 export {
   type DependencyArrow,
   type DependencyGraph,
+  type DependencyGraphOptions,
   type DependencyLink,
+  dependencyArrowOf,
   dependencyGraph,
   walkDependencies,
 } from './dependency-graph.js';

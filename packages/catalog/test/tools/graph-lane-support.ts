@@ -1,7 +1,10 @@
 import { join } from 'node:path';
 import type { Layer, Registry } from '@cloudg/core';
 import { createCatalogLayer, defaultRegistry, type Workspace } from '../../src/index.js';
+import { registerDependencyTree } from '../../src/tools/graph/dependency-tree.js';
 import { registerDependents, registerDependsOn } from '../../src/tools/graph/dependency-walk.js';
+import { registerLargestBlastRadius } from '../../src/tools/graph/largest-blast-radius.js';
+import { registerSharedDependencies } from '../../src/tools/graph/shared-dependencies.js';
 import { workspaceAt } from '../support/estate.js';
 import { call, estate } from './support.js';
 
@@ -12,6 +15,9 @@ import { call, estate } from './support.js';
 const LANE_TOOLS: [string, (registry: Registry<Workspace>) => void][] = [
   ['depends_on', registerDependsOn],
   ['dependents', registerDependents],
+  ['dependency_tree', registerDependencyTree],
+  ['shared_dependencies', registerSharedDependencies],
+  ['largest_blast_radius', registerLargestBlastRadius],
 ];
 
 /** A catalog layer over the sample estate (`sample` loaded) whose registry holds those tools. */

@@ -2,19 +2,23 @@ import type { Registry } from '@cloudg/core';
 import type { Workspace } from '../../workspace/workspace.js';
 import { registerAttackPaths } from './attack-paths.js';
 import { registerBlastRadius } from './blast-radius.js';
+import { registerDependencyTree } from './dependency-tree.js';
 import { registerDependents, registerDependsOn } from './dependency-walk.js';
 import { registerFindPaths } from './find-paths.js';
 import { registerGetEdges } from './get-edges.js';
 import { registerGraphStats } from './graph-stats.js';
 import { registerInternetExposure } from './internet-exposure.js';
+import { registerLargestBlastRadius } from './largest-blast-radius.js';
 import { registerLateralMovementPaths } from './lateral-movement-paths.js';
 import { registerNeighbors } from './neighbors.js';
+import { registerSharedDependencies } from './shared-dependencies.js';
 
 /**
  * Register the graph tools, in catalog order: neighbors, get_edges, find_paths, attack_paths,
- * lateral_movement_paths, internet_exposure, blast_radius, depends_on, dependents, graph_stats.
- * The other dependency tools, cross_account_edges, centrality_top, subgraph_export and
- * security_coverage build on the same engine (src/graph) and register here too once they exist.
+ * lateral_movement_paths, internet_exposure, blast_radius, depends_on, dependents,
+ * dependency_tree, shared_dependencies, largest_blast_radius, graph_stats. cross_account_edges,
+ * centrality_top, subgraph_export and security_coverage build on the same engine (src/graph) and
+ * register here too once they exist.
  */
 export function registerGraphTools(registry: Registry<Workspace>): void {
   registerNeighbors(registry);
@@ -26,5 +30,8 @@ export function registerGraphTools(registry: Registry<Workspace>): void {
   registerBlastRadius(registry);
   registerDependsOn(registry);
   registerDependents(registry);
+  registerDependencyTree(registry);
+  registerSharedDependencies(registry);
+  registerLargestBlastRadius(registry);
   registerGraphStats(registry);
 }
