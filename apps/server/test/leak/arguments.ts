@@ -13,6 +13,7 @@ export interface JsonSchema {
   anyOf?: JsonSchema[];
   items?: JsonSchema;
   properties?: Record<string, JsonSchema>;
+  additionalProperties?: JsonSchema | boolean;
   required?: string[];
   default?: unknown;
   description?: string;
@@ -46,6 +47,8 @@ export interface Values {
   edgeTypes: string[];
   metadataKeys: string[][];
   paths: string[];
+  /** Report files about the planted assets, for maps of names to lists of paths. */
+  reportPaths: string[];
   tokens: string[];
   toolNames: string[];
   json: unknown[];
@@ -87,6 +90,7 @@ export type Kind =
   | 'assetType'
   | 'edgeType'
   | 'path'
+  | 'pathMap'
   | 'cursor'
   | 'token'
   | 'toolName'
@@ -187,6 +191,10 @@ export function kindOf(prop: string, schema: JsonSchema, tool?: ToolInfo): Kind 
     if (!arrayItems(schema)?.type || t.length > 2) return 'json';
     return 'unknown';
   }
+  // An object of lists of strings keyed by names the description lists (tool -> report paths).
+  const values = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
+  if (t.includes('object') && values && types(values).includes('array') && listedValues(description).length)
+    return 'pathMap';
   if (prop === 'data' || (t.length === 0 && (schema.$ref || schema.anyOf))) return 'json';
   if (prop === 'name' || prop === 'new_name') {
     if (tool?.destructive) return 'throwawayDataset';
@@ -287,6 +295,8 @@ export function candidates(kind: Kind, schema: JsonSchema, v: Values): unknown[]
       return v.edgeTypes;
     case 'path':
       return v.paths;
+    case 'pathMap':
+      return listedValues(schema.description).map((key) => ({ [key]: v.reportPaths }));
     case 'cursor':
       return [];
     case 'token':
@@ -330,6 +340,8 @@ export function invalidCandidates(kind: Kind, v: Values): unknown[] {
       return [v.invalid.assetTypes];
     case 'fields':
       return [v.invalid.fields];
+    case 'pathMap':
+      return [{ [v.invalid.enumValue]: v.reportPaths }];
     default:
       return [];
   }

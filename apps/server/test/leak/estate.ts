@@ -383,11 +383,37 @@ async function plantDirectory(dir: string, extraAsset: boolean): Promise<void> {
 }
 
 /** A private, planted copy of the sample estate: `inventory/` (main) and `after/` (drift). */
+/** A scanner report about the planted assets (Prowler ASFF), for tools that read report files. */
+export const PLANTED_REPORT = 'scans/planted-prowler.asff.json';
+
+function plantedReport(): Json[] {
+  const { ledger, vm } = PLANTED_ASSETS;
+  const record = (check: string, title: string, resource: string, region: string) => ({
+    SchemaVersion: '2018-10-08',
+    Id: `prowler-${check}-${AWS_ACCOUNT}-${region}-${resource.slice(-12)}`,
+    ProductArn: `arn:aws:securityhub:${region}::product/prowler/prowler`,
+    RecordState: 'ACTIVE',
+    GeneratorId: `prowler-${check}`,
+    AwsAccountId: AWS_ACCOUNT,
+    Severity: { Label: 'HIGH' },
+    Title: title,
+    Description: `${title}: ${resource} (contact ${EMAIL}, ${CONNECTION_STRING})`,
+    Resources: [{ Type: 'Other', Id: resource, Partition: 'aws', Region: region }],
+    Compliance: { Status: 'FAILED', RelatedRequirements: ['CIS-2.0 2.3.3'] },
+    Remediation: { Recommendation: { Text: `Restrict ${ledger.name}.` } },
+  });
+  return [
+    record('rds_instance_no_public_access', 'RDS instance is publicly accessible', ledger.arn, 'us-east-1'),
+    record('vm_public_ip', 'VM has a public IP', vm.arn, 'westeurope'),
+  ];
+}
+
 export async function plantedEstate(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'cloudg-leak-'));
   await cp(sampleEstateDir(), dir, { recursive: true });
   await plantDirectory(join(dir, 'inventory'), false);
   await plantDirectory(join(dir, 'after'), true);
+  await writeFile(join(dir, PLANTED_REPORT), JSON.stringify(plantedReport(), null, 1));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 

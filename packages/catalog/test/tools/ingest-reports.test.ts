@@ -141,7 +141,7 @@ describe('arguments and errors', () => {
     expect(ws.get('sample').assets).toEqual([]);
   });
 
-  it('names a new dataset `ingested` (made unique) when no name is given, and activates it', async () => {
+  it('names a new dataset `ingested-reports` (made unique) when no name is given, and activates it', async () => {
     const first = await call(layer, 'ingest_reports', {
       reports: { prowler: ['scans/prowler-asff.json'] },
       new_dataset: true,
@@ -151,10 +151,10 @@ describe('arguments and errors', () => {
       new_dataset: true,
     });
     expect([first.dataset, first.active, second.dataset, second.active]).toEqual([
-      'ingested',
-      'ingested',
-      'ingested-2',
-      'ingested-2',
+      'ingested-reports',
+      'ingested-reports',
+      'ingested-reports-2',
+      'ingested-reports-2',
     ]);
   });
 

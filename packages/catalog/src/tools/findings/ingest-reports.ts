@@ -19,8 +19,13 @@ import type { Workspace } from '../../workspace/workspace.js';
 export const INGEST_TOOLS = ['prowler', 'scoutsuite', 'checkov', 'trivy'] as const;
 export type IngestTool = (typeof INGEST_TOOLS)[number];
 
-/** Name of a new dataset when the caller gives none (made unique). */
-const DEFAULT_NEW_DATASET = 'ingested';
+/**
+ * Name of a new dataset when the caller gives none (made unique). The reference used `ingested`,
+ * an ordinary word: as a dataset name it is an identifier that strict policies pseudonymise, and
+ * the word also occurs in the catalog's own texts ("ingested findings"), which then read as
+ * naming the dataset. A name no sentence uses avoids both.
+ */
+export const DEFAULT_NEW_DATASET = 'ingested-reports';
 
 /** Most paths one call reads, so a call cannot queue unbounded work. */
 export const MAX_INGEST_PATHS = 100;
