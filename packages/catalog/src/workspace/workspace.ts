@@ -310,11 +310,14 @@ export class Workspace implements IdentifierSource {
     if (this.#datasets.has(name)) this.notify('resource', datasetSummaryUri(name));
   }
 
-  /** Record an in-place change to a dataset (findings suppressed, ingested...). */
-  mutated(dataset: Dataset): void {
+  /**
+   * Record an in-place change to a dataset (findings suppressed, ingested...). `keep` names the
+   * derived structures the change leaves valid (see `Dataset.touch`); by default all are rebuilt.
+   */
+  mutated(dataset: Dataset, options: { keep?: (key: string) => boolean } = {}): void {
     // Findings added in place (ingested reports) get the decisions recorded for them.
     this.suppressions.apply(dataset);
-    dataset.touch();
+    dataset.touch(options.keep);
     this.#notifyDataset(dataset.name, false);
   }
 
@@ -366,12 +369,16 @@ export class Workspace implements IdentifierSource {
       access,
     });
     const name = options.name || this.uniqueName(outcome.defaultName);
+    const metadata: Record<string, unknown> = { ...(outcome.data.metadata ?? {}) };
+    // What a load skipped or merged stays with the dataset, so load_dataset can report it.
+    if (outcome.issues.length) metadata.load_errors = outcome.issues;
+    if (outcome.deduplication.merged) metadata.deduplication = outcome.deduplication;
     const dataset = new Dataset({
       name,
       kind: outcome.kind,
       source: outcome.source,
       ...outcome.data,
-      metadata: outcome.data.metadata ?? {},
+      metadata,
     });
     return this.add(dataset, { activate: options.activate ?? true, replace: options.replace ?? false });
   }

@@ -10,7 +10,7 @@ export function registerLoadTool(registry: Registry<Workspace>): void {
     name: 'load_dataset',
     title: 'Load dataset',
     description:
-      'Load an inventory map, a cloudg findings report, generic {assets, edges, findings} JSON or native Prowler (ASFF) / ScoutSuite / Checkov / Trivy output as a named dataset, and make it active unless activate is false. Returns the dataset summary.',
+      'Load an inventory map, a cloudg findings report, generic {assets, edges, findings} JSON or native Prowler / ScoutSuite / Checkov / Trivy output (every version in common use) as a named dataset, and make it active unless activate is false. Returns the dataset summary, plus errors (files or parts of files that could not be read) and deduplication (findings merged, and why) when there is something to report.',
     category: 'workspace',
     sensitivity: 'internal',
     capabilities: ['read_fs', 'read_state', 'write_state'],
@@ -45,10 +45,15 @@ export function registerLoadTool(registry: Registry<Workspace>): void {
         title: 'Dataset summary',
         mimeType: 'application/json',
       });
+      // Beyond the reference: what the load skipped (a directory's unreadable files, the damaged
+      // part of a file) and what deduplication merged, when there is something to say.
+      const { load_errors: errors, deduplication } = dataset.metadata;
       return {
         loaded: dataset.name,
         active: ws.activeName === dataset.name,
         ...datasetSummary(dataset),
+        ...(errors ? { errors } : {}),
+        ...(deduplication ? { deduplication } : {}),
       };
     },
   });
