@@ -57,10 +57,11 @@ module.exports = {
       name: 'runtime-dev-dependency',
       comment:
         'Shipped code imports a devDependency at runtime: users installing the package would not ' +
-        'get it. Declare it in dependencies, or import types only.',
+        'get it. Declare it in dependencies, or import types only. A dev dependency that is also a ' +
+        '(possibly optional) peer dependency is fine: users who reach that code install it.',
       severity: 'error',
       from: { path: '^(packages|apps)/[^/]+/src/', pathNot: [NOT_SHIPPED, '^packages/conformance/'] },
-      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only', 'npm-peer'] },
     },
     {
       name: 'privacy-standalone',
@@ -105,6 +106,34 @@ module.exports = {
       severity: 'error',
       from: { path: '^packages/transports/' },
       to: { path: cloudg('catalog|policy|privacy|server|cli') },
+    },
+    {
+      name: 'adapters-direction',
+      comment:
+        '@cloudg/adapters mounts a layer: it depends on core and the transports only (its tests may ' +
+        'build a catalog layer with a policy, as dev dependencies).',
+      severity: 'error',
+      from: { path: '^packages/adapters/', pathNot: NOT_SHIPPED },
+      to: { path: cloudg('catalog|policy|privacy|server|cli') },
+    },
+    {
+      name: 'nothing-below-adapters',
+      comment:
+        'The adapters sit on top of the libraries: core, privacy, policy, the catalog and the ' +
+        'transports never import them.',
+      severity: 'error',
+      from: { path: '^packages/(core|privacy|policy|catalog|transports)/' },
+      to: { path: cloudg('adapters') },
+    },
+    {
+      name: 'adapters-frameworks-on-their-entry-points',
+      comment:
+        'A framework (the MCP SDK, openai, @anthropic-ai/sdk, ai) is an optional peer dependency of ' +
+        '@cloudg/adapters, reached only from its own entry point (src/sdk, src/formats/<name>.ts), ' +
+        'so that the framework-free entry point loads without any of them.',
+      severity: 'error',
+      from: { path: '^packages/adapters/src/', pathNot: ['^packages/adapters/src/(sdk|formats)/', NOT_SHIPPED] },
+      to: { path: 'node_modules/(@modelcontextprotocol/server|openai|@anthropic-ai/sdk|ai)/' },
     },
     {
       name: 'packages-below-apps',

@@ -1,0 +1,17 @@
+// @cloudg/adapters/sdk: a cloudg layer inside the official MCP TypeScript SDK
+// (`@modelcontextprotocol/server` 2.x, an optional peer dependency of this package).
+export {
+  createSdkHttpHandler,
+  createSdkServer,
+  type SdkHttpHandler,
+  type SdkServerOptions,
+} from './create-sdk-server.js';
+export { forwardChanges } from './forward-changes.js';
+export {
+  INCLUDE_KINDS,
+  type IncludeKind,
+  type RegisterOptions,
+  registerInto,
+  type SdkBinding,
+} from './register-into.js';
+export { PRINCIPAL_AUTH_KEY } from './request-info.js';
