@@ -28,6 +28,7 @@
  */
 export { AbortCheck } from './abort.js';
 export { forward, undirected, withVirtualStart } from './adjacency.js';
+export { type BetweennessOptions, sampledBetweenness, sampleNodes } from './betweenness.js';
 export {
   type DependencyArrow,
   type DependencyGraph,

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import type { Layer, Registry } from '@cloudg/core';
 import { createCatalogLayer, defaultRegistry, type Workspace } from '../../src/index.js';
+import { registerCentralityTop } from '../../src/tools/graph/centrality-top.js';
+import { registerCrossAccountEdges } from '../../src/tools/graph/cross-account-edges.js';
 import { registerDependencyTree } from '../../src/tools/graph/dependency-tree.js';
 import { registerDependents, registerDependsOn } from '../../src/tools/graph/dependency-walk.js';
 import { registerLargestBlastRadius } from '../../src/tools/graph/largest-blast-radius.js';
@@ -18,6 +20,8 @@ const LANE_TOOLS: [string, (registry: Registry<Workspace>) => void][] = [
   ['dependency_tree', registerDependencyTree],
   ['shared_dependencies', registerSharedDependencies],
   ['largest_blast_radius', registerLargestBlastRadius],
+  ['cross_account_edges', registerCrossAccountEdges],
+  ['centrality_top', registerCentralityTop],
 ];
 
 /** A catalog layer over the sample estate (`sample` loaded) whose registry holds those tools. */

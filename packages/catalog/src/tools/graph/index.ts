@@ -2,6 +2,8 @@ import type { Registry } from '@cloudg/core';
 import type { Workspace } from '../../workspace/workspace.js';
 import { registerAttackPaths } from './attack-paths.js';
 import { registerBlastRadius } from './blast-radius.js';
+import { registerCentralityTop } from './centrality-top.js';
+import { registerCrossAccountEdges } from './cross-account-edges.js';
 import { registerDependencyTree } from './dependency-tree.js';
 import { registerDependents, registerDependsOn } from './dependency-walk.js';
 import { registerFindPaths } from './find-paths.js';
@@ -16,8 +18,8 @@ import { registerSharedDependencies } from './shared-dependencies.js';
 /**
  * Register the graph tools, in catalog order: neighbors, get_edges, find_paths, attack_paths,
  * lateral_movement_paths, internet_exposure, blast_radius, depends_on, dependents,
- * dependency_tree, shared_dependencies, largest_blast_radius, graph_stats. cross_account_edges,
- * centrality_top, subgraph_export and security_coverage build on the same engine (src/graph) and
+ * dependency_tree, shared_dependencies, largest_blast_radius, cross_account_edges, centrality_top,
+ * graph_stats. subgraph_export and security_coverage build on the same engine (src/graph) and
  * register here too once they exist.
  */
 export function registerGraphTools(registry: Registry<Workspace>): void {
@@ -33,5 +35,7 @@ export function registerGraphTools(registry: Registry<Workspace>): void {
   registerDependencyTree(registry);
   registerSharedDependencies(registry);
   registerLargestBlastRadius(registry);
+  registerCrossAccountEdges(registry);
+  registerCentralityTop(registry);
   registerGraphStats(registry);
 }
