@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectDirectoryKind, detectDocumentKind } from './detect.js';
+import { detectDirectoryKind, detectDocumentKind, isEmptyDocument, kindFromFileName } from './detect.js';
 
 describe('auto-detection of JSON content (MCP.md 11.2)', () => {
   it.each([
@@ -56,5 +56,48 @@ describe('auto-detection of directories', () => {
 
   it('finds nothing in a directory without marker files', () => {
     expect(detectDirectoryKind(['notes.md', 'data.json'])).toBeUndefined();
+  });
+});
+
+describe('scanner shapes the reference did not detect', () => {
+  it.each([
+    [[{ Target: 'debian', Type: 'debian', Vulnerabilities: [] }], 'trivy'],
+    [{ ClusterName: 'minikube', Resources: [] }, 'trivy'],
+    [
+      { ClusterName: 'arn:aws:eks:us-east-1:1:cluster/c', Vulnerabilities: [], Misconfigurations: [] },
+      'trivy',
+    ],
+    [
+      { passed: 0, failed: 0, skipped: 0, parsingerrors: 0, resourcecount: 0, checkov_version: '2.1' },
+      'checkov',
+    ],
+    [{ 'Account Number': '1', Control: '[check11] x', Status: 'FAIL' }, 'prowler'],
+    [{ CheckID: 'iam_x', Status: 'FAIL' }, 'prowler'],
+    [[{ CheckID: 'iam_x', Status: 'FAIL' }], 'prowler'],
+    [[{ FindingUniqueId: 'prowler-aws-x' }], 'prowler'],
+  ])('%j is %s', (document, kind) => {
+    expect(detectDocumentKind(document)).toBe(kind);
+  });
+
+  it('calls null, [], {} and nothing else empty', () => {
+    for (const doc of [null, [], {}]) expect(isEmptyDocument(doc)).toBe(true);
+    for (const doc of [[null], { a: 1 }, 0, '']) expect(isEmptyDocument(doc)).toBe(false);
+  });
+
+  it('guesses an empty report’s scanner from its file name', () => {
+    expect(kindFromFileName('prowler-output-123456789012-20240101.ocsf.json')).toBe('prowler');
+    expect(kindFromFileName('out.asff.json')).toBe('prowler');
+    expect(kindFromFileName('trivy-image.json')).toBe('trivy');
+    expect(kindFromFileName('results_json.json')).toBe('checkov');
+    expect(kindFromFileName('scoutsuite_results_aws.js')).toBe('scoutsuite');
+    expect(kindFromFileName('report.json')).toBeUndefined();
+  });
+
+  it('finds ScoutSuite and Scout2 results in the subdirectory those tools write', () => {
+    expect(detectDirectoryKind(['report.html', 'scoutsuite-results/scoutsuite_results_aws-1.js'])).toBe(
+      'scoutsuite',
+    );
+    expect(detectDirectoryKind(['inc-awsconfig/aws_config.js', 'report.html'])).toBe('scoutsuite');
+    expect(detectDirectoryKind(['a/b/c/scoutsuite_results_aws-1.js'])).toBeUndefined();
   });
 });

@@ -193,6 +193,13 @@ async function loadEachFile(
   ctx: Context,
 ): Promise<{ kind: LoaderKind; data: LoadedData }> {
   const findings: LoadedData['findings'] = [];
+  if (files.length === 0) {
+    // Likely the wrong directory (a parent of the output, or one holding only CSV or HTML).
+    ctx.issues.push({
+      path: dir,
+      error: `The directory holds no ${kind} report files, so nothing was read.`,
+    });
+  }
   for (const name of files) {
     ctx.options.signal?.throwIfAborted();
     const path = join(dir, name);

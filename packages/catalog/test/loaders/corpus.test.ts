@@ -310,6 +310,17 @@ describe('malformed and partial files', () => {
     ]);
   });
 
+  it('says so when a directory holds no report files of the tool', async () => {
+    const dir = join(work, 'only-html');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'report.html'), '<html></html>');
+    const outcome = await loadPath(dir, { kind: 'prowler' });
+    expect(outcome.data.findings).toEqual([]);
+    expect(outcome.issues).toEqual([
+      { path: dir, error: 'The directory holds no prowler report files, so nothing was read.' },
+    ]);
+  });
+
   it('refuses a single file that holds nothing readable', async () => {
     const junk = join(work, 'junk.json');
     await writeFile(junk, '<html>not a report</html>');
