@@ -19,14 +19,18 @@ export function findingCheck(f: Finding): string | null {
 }
 
 /**
- * The pieces the exact check tier looks up in the rulesets: the check itself, then every piece of
- * `source_finding_id` split on `-`, `/`, `:` and white space (how the reference finds a Prowler
- * check name inside an ASFF id).
+ * The pieces the exact check tier looks up in the rulesets: the check itself and, for a finding
+ * whose loader did not record its check (one read from a `findings.json`), every piece of
+ * `source_finding_id` split on `-`, `/`, `:` and white space, which is how the reference finds a
+ * Prowler check name inside an ASFF id. A recorded check makes the split pointless: its other
+ * pieces are accounts, regions and hashes.
  */
 export function checkPieces(f: Finding): string[] {
-  const pieces = new Set<string>();
   const check = findingCheck(f);
-  if (check) pieces.add(check);
-  for (const piece of (f.source_finding_id ?? '').split(/[-/:\s]+/)) if (piece) pieces.add(piece);
-  return [...pieces];
+  if (typeof f.check_id === 'string' && f.check_id) return [f.check_id];
+  const pieces = check ? [check] : [];
+  for (const piece of (f.source_finding_id ?? '').split(/[-/:\s]+/)) {
+    if (piece && piece !== check) pieces.push(piece);
+  }
+  return pieces;
 }

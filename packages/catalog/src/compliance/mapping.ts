@@ -13,6 +13,40 @@ import type { PatternRule, RulesetCatalog } from './ruleset-catalog.js';
  * the framework's `<framework>-aggregate` control.
  */
 
+/**
+ * One shared object per (framework, control id), so a control's identity is the object itself:
+ * a hundred thousand findings need no key strings to deduplicate their controls, and the
+ * titles mapping gives new controls live beside them.
+ */
+export class ControlRegistry {
+  readonly #refs = new Map<string, Map<string, ControlRef>>();
+  readonly #titles = new Map<ControlRef, string>();
+
+  ref(framework: string, controlId: string): ControlRef {
+    let byId = this.#refs.get(framework);
+    if (!byId) {
+      byId = new Map();
+      this.#refs.set(framework, byId);
+    }
+    let ref = byId.get(controlId);
+    if (!ref) {
+      ref = { framework, control_id: controlId };
+      byId.set(controlId, ref);
+    }
+    return ref;
+  }
+
+  /** Give a control its title, unless it has one. */
+  entitle(ref: ControlRef, title: () => string): void {
+    if (!this.#titles.has(ref)) this.#titles.set(ref, title());
+  }
+
+  title(framework: string, controlId: string): string | undefined {
+    const ref = this.#refs.get(framework)?.get(controlId);
+    return ref ? this.#titles.get(ref) : undefined;
+  }
+}
+
 export interface MappingContext {
   catalog: RulesetCatalog;
   /** The dataset's spelling of framework names, by lower case (`cis-azure` -> `CIS-Azure`). */
@@ -21,8 +55,31 @@ export interface MappingContext {
   listedControls: ReadonlyMap<string, readonly ControlRef[]>;
   /** Provider of a finding (lower case), when it can be told. */
   providerOf: (f: Finding) => string | null;
-  /** Titles for the controls mapping creates, by `framework\0control_id`. */
-  titles: Map<string, string>;
+  controls: ControlRegistry;
+  /** Tier 2 answers by check piece: a scan repeats a handful of checks across many resources. */
+  exactCache?: Map<string, readonly ControlRef[]>;
+  /** Spelled names by the name as written, so the common case costs one lookup. */
+  spelled?: Map<string, string>;
+}
+
+/** The ruleset controls whose `checks` list a piece, with the dataset's framework spelling (cached). */
+function exactControls(ctx: MappingContext, piece: string): readonly ControlRef[] {
+  const hits = ctx.catalog.controlsForCheck(piece);
+  if (hits.length === 0) return hits;
+  ctx.exactCache ??= new Map();
+  let refs = ctx.exactCache.get(piece);
+  if (refs === undefined) {
+    refs = hits.map((control) => {
+      const ref = ctx.controls.ref(spell(ctx, control.framework), control.control_id);
+      if (control.title) {
+        const title = control.title;
+        ctx.controls.entitle(ref, () => title);
+      }
+      return ref;
+    });
+    ctx.exactCache.set(piece, refs);
+  }
+  return refs;
 }
 
 /** One alternation per framework and provider, so the pattern tier runs a handful of regexes per finding. */
@@ -46,17 +103,19 @@ export function compilePatternRules(rules: readonly PatternRule[]): CompiledPatt
   });
 }
 
-function controlKey(framework: string, controlId: string): string {
-  return `${framework}\u0000${controlId}`;
-}
-
 /** The dataset's spelling of a framework name, registering a new one on first use. */
 export function spell(ctx: MappingContext, name: string): string {
+  ctx.spelled ??= new Map();
+  const cached = ctx.spelled.get(name);
+  if (cached !== undefined) return cached;
   const lower = name.toLowerCase();
-  const known = ctx.spelling.get(lower);
-  if (known) return known;
-  ctx.spelling.set(lower, name);
-  return name;
+  let known = ctx.spelling.get(lower);
+  if (known === undefined) {
+    known = name;
+    ctx.spelling.set(lower, name);
+  }
+  ctx.spelled.set(name, known);
+  return known;
 }
 
 /** Map one finding in place: its frameworks and `compliance_controls`. */
@@ -65,24 +124,23 @@ export function mapFinding(
   ctx: MappingContext,
   patternRules: readonly CompiledPatternRule[],
 ): void {
-  const frameworks = new Set(f.compliance_frameworks.map((fw) => spell(ctx, fw)));
+  const frameworks = new Set<string>();
+  for (const fw of f.compliance_frameworks) frameworks.add(spell(ctx, fw));
+  const controls = new Set<ControlRef>();
+  const precise = new Set<string>();
   const native = Array.isArray(f.compliance_controls) ? (f.compliance_controls as ControlRef[]) : [];
-  const controls = new Map<string, ControlRef>();
-  const add = (framework: string, controlId: string) => {
-    controls.set(controlKey(framework, controlId), { framework, control_id: controlId });
-  };
   for (const c of native) {
-    const fw = spell(ctx, c.framework);
-    frameworks.add(fw);
-    add(fw, c.control_id);
+    const ref = ctx.controls.ref(spell(ctx, c.framework), c.control_id);
+    frameworks.add(ref.framework);
+    precise.add(ref.framework);
+    controls.add(ref);
   }
   // Tier 2: exact checks.
   for (const piece of checkPieces(f)) {
-    for (const control of ctx.catalog.controlsForCheck(piece)) {
-      const fw = spell(ctx, control.framework);
-      frameworks.add(fw);
-      add(fw, control.control_id);
-      if (control.title) ctx.titles.set(controlKey(fw, control.control_id), control.title);
+    for (const ref of exactControls(ctx, piece)) {
+      frameworks.add(ref.framework);
+      precise.add(ref.framework);
+      controls.add(ref);
     }
   }
   // Tiers 3 and 4: framework names only, for a finding nothing else placed.
@@ -104,18 +162,16 @@ export function mapFinding(
   // Every framework gets a control. One the dataset's results already list this finding under
   // counts as precise: the reference added a derived control beside it, counting one failure
   // twice and lowering the pass rate for nothing.
-  const listed = new Set((ctx.listedControls.get(f.id) ?? []).map((c) => c.framework.toLowerCase()));
-  const precise = new Set([...controls.values()].map((c) => c.framework));
+  for (const c of ctx.listedControls.get(f.id) ?? []) precise.add(spell(ctx, c.framework));
   const check = findingCheck(f);
   for (const fw of frameworks) {
-    if (precise.has(fw) || listed.has(fw.toLowerCase())) continue;
-    const controlId = check ? `${fw}/${check}` : `${fw}-aggregate`;
-    add(fw, controlId);
-    ctx.titles.set(
-      controlKey(fw, controlId),
+    if (precise.has(fw)) continue;
+    const ref = ctx.controls.ref(fw, check ? `${fw}/${check}` : `${fw}-aggregate`);
+    ctx.controls.entitle(ref, () =>
       check ? `${fw}: findings of scanner check ${check}` : `${fw}: findings without a specific control`,
     );
+    controls.add(ref);
   }
   f.compliance_frameworks = [...frameworks];
-  f.compliance_controls = [...controls.values()];
+  f.compliance_controls = [...controls];
 }

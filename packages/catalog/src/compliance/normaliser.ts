@@ -1,16 +1,17 @@
 import type { ControlRef } from '../loaders/finding-factory.js';
-import { dedupeFindings, normaliseFindingSet } from '../loaders/normalise.js';
+import { dedupeFindings } from '../loaders/normalise.js';
 import type { ComplianceResult, Finding } from '../model/finding.js';
 import { mergeEquivalentChecks } from './equivalence-merge.js';
-import { compilePatternRules, type MappingContext, mapFinding } from './mapping.js';
+import { ControlRegistry, compilePatternRules, type MappingContext, mapFinding } from './mapping.js';
 import { rescoreByCvss } from './rescore.js';
+import { mergeComplianceResults } from './results.js';
 import type { RulesetCatalog } from './ruleset-catalog.js';
 
 /**
  * Normalising a dataset's findings against a set of rulesets: deduplication within a scanner and
  * by the loaders' rules (their `dedupeFindings`), the strict cross-scanner merge of equivalent
  * checks, CVSS rescoring, compliance mapping, and the fresh compliance results merged into the
- * existing ones the way ingesting merges them (the loaders' `normaliseFindingSet`). Pure: the
+ * existing ones the way ingesting merges them (see results.ts). Pure: the
  * caller installs the returned arrays in one step.
  */
 
@@ -43,9 +44,9 @@ export function providerFromResource(f: Finding): string | null {
 
 export function normaliseFindings(input: NormaliseInput): NormaliseOutcome {
   const { catalog, signal } = input;
-  // Work on copies: the dataset keeps serving its findings until the caller swaps the arrays.
-  const copies = input.findings.map((f) => ({ ...f, compliance_frameworks: [...f.compliance_frameworks] }));
-  const deduped = dedupeFindings(copies);
+  // dedupeFindings returns copies, so the dataset keeps serving its findings until the caller
+  // swaps the arrays; mapping assigns new arrays rather than changing the copies' shared ones.
+  const deduped = dedupeFindings(input.findings);
   signal?.throwIfAborted();
   const equivalent = mergeEquivalentChecks(deduped, catalog, signal);
 
@@ -67,7 +68,7 @@ export function normaliseFindings(input: NormaliseInput): NormaliseOutcome {
     spelling,
     listedControls,
     providerOf: input.providerOf ?? providerFromResource,
-    titles: new Map(),
+    controls: new ControlRegistry(),
   };
   const patternRules = compilePatternRules(catalog.patternRules);
   let rescored = 0;
@@ -77,13 +78,12 @@ export function normaliseFindings(input: NormaliseInput): NormaliseOutcome {
     mapFinding(f, ctx, patternRules);
   });
 
-  const merged = normaliseFindingSet(equivalent.findings, input.compliance);
-  for (const c of merged.compliance) {
-    if (!c.control_title) c.control_title = ctx.titles.get(`${c.framework}\u0000${c.control_id}`) ?? '';
-  }
+  signal?.throwIfAborted();
   return {
-    findings: merged.findings,
-    compliance: merged.compliance,
+    findings: equivalent.findings,
+    compliance: mergeComplianceResults(equivalent.findings, input.compliance, (fw, id) =>
+      ctx.controls.title(fw, id),
+    ),
     merged: {
       duplicates: input.findings.length - deduped.length,
       equivalent_checks: equivalent.merged,

@@ -49,6 +49,8 @@ export interface PatternRule {
   patterns: readonly RegExp[];
 }
 
+const NONE: readonly RulesetControl[] = Object.freeze([]);
+
 export class RulesetCatalog {
   readonly dir: string;
   /** Every framework, sorted by name (code point order, as the reference lists them). */
@@ -111,7 +113,7 @@ export class RulesetCatalog {
 
   /** Every control whose `checks` list this scanner check id. */
   controlsForCheck(check: string): readonly RulesetControl[] {
-    return this.#byCheck.get(check) ?? [];
+    return this.#byCheck.get(check) ?? NONE;
   }
 
   /** The canonical check a scanner's check stands for, from `check_equivalence.yaml`. */
