@@ -2,3 +2,4 @@ export { assetRefCandidates, completeAssetRef } from './assets.js';
 export { completeDatasetName } from './datasets.js';
 export { completeFindingId, completeSeverity } from './findings.js';
 export { completeFramework } from './frameworks.js';
+export { completeGraphFormat } from './graph.js';

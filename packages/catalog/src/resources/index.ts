@@ -3,6 +3,7 @@ import type { Workspace } from '../workspace/workspace.js';
 import { registerAssetResources } from './assets.js';
 import { registerComplianceResources } from './compliance.js';
 import { registerFindingResources } from './findings.js';
+import { registerGraphResources } from './graph.js';
 import { registerWorkspaceResources } from './workspace.js';
 
 /**
@@ -10,11 +11,13 @@ import { registerWorkspaceResources } from './workspace.js';
  * `cloudg://datasets`, `cloudg://datasets/{dataset}/summary`, `cloudg://assets/{+ref}`,
  * `cloudg://assets/{+ref}/neighbors`, `cloudg://assets/{+ref}/findings`, and the findings'
  * `cloudg://findings/summary`, `cloudg://findings/{finding_id}` and `cloudg://findings/severity/{severity}`,
- * and the compliance `cloudg://compliance` and `cloudg://compliance/{framework}`.
+ * the compliance `cloudg://compliance` and `cloudg://compliance/{framework}`, and the graph's
+ * `cloudg://graph/d3` and `cloudg://graph/{format}`.
  */
 export function registerResources(registry: Registry<Workspace>): void {
   registerWorkspaceResources(registry);
   registerAssetResources(registry);
   registerFindingResources(registry);
   registerComplianceResources(registry);
+  registerGraphResources(registry);
 }

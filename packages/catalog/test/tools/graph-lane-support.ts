@@ -1,12 +1,14 @@
 import { join } from 'node:path';
 import type { Layer, Registry } from '@cloudg/core';
 import { createCatalogLayer, defaultRegistry, type Workspace } from '../../src/index.js';
+import { registerGraphResources } from '../../src/resources/graph.js';
 import { registerCentralityTop } from '../../src/tools/graph/centrality-top.js';
 import { registerCrossAccountEdges } from '../../src/tools/graph/cross-account-edges.js';
 import { registerDependencyTree } from '../../src/tools/graph/dependency-tree.js';
 import { registerDependents, registerDependsOn } from '../../src/tools/graph/dependency-walk.js';
 import { registerLargestBlastRadius } from '../../src/tools/graph/largest-blast-radius.js';
 import { registerSharedDependencies } from '../../src/tools/graph/shared-dependencies.js';
+import { registerSubgraphExport } from '../../src/tools/graph/subgraph-export.js';
 import { workspaceAt } from '../support/estate.js';
 import { call, estate } from './support.js';
 
@@ -22,12 +24,14 @@ const LANE_TOOLS: [string, (registry: Registry<Workspace>) => void][] = [
   ['largest_blast_radius', registerLargestBlastRadius],
   ['cross_account_edges', registerCrossAccountEdges],
   ['centrality_top', registerCentralityTop],
+  ['subgraph_export', registerSubgraphExport],
 ];
 
 /** A catalog layer over the sample estate (`sample` loaded) whose registry holds those tools. */
 export async function laneLayer(): Promise<{ layer: Layer<Workspace>; ws: Workspace }> {
   const registry = defaultRegistry();
   for (const [name, register] of LANE_TOOLS) if (!registry.tools.has(name)) register(registry);
+  if (!registry.resources.has('cloudg://graph/d3')) registerGraphResources(registry);
   const ws = workspaceAt(estate);
   const layer = createCatalogLayer({ workspace: ws, registry });
   await call(layer, 'load_dataset', { path: join(estate, 'inventory'), name: 'sample' });

@@ -14,13 +14,14 @@ import { registerLargestBlastRadius } from './largest-blast-radius.js';
 import { registerLateralMovementPaths } from './lateral-movement-paths.js';
 import { registerNeighbors } from './neighbors.js';
 import { registerSharedDependencies } from './shared-dependencies.js';
+import { registerSubgraphExport } from './subgraph-export.js';
 
 /**
  * Register the graph tools, in catalog order: neighbors, get_edges, find_paths, attack_paths,
  * lateral_movement_paths, internet_exposure, blast_radius, depends_on, dependents,
  * dependency_tree, shared_dependencies, largest_blast_radius, cross_account_edges, centrality_top,
- * graph_stats. subgraph_export and security_coverage build on the same engine (src/graph) and
- * register here too once they exist.
+ * subgraph_export, graph_stats. security_coverage builds on the same engine (src/graph) and
+ * registers here too once it exists.
  */
 export function registerGraphTools(registry: Registry<Workspace>): void {
   registerNeighbors(registry);
@@ -37,5 +38,6 @@ export function registerGraphTools(registry: Registry<Workspace>): void {
   registerLargestBlastRadius(registry);
   registerCrossAccountEdges(registry);
   registerCentralityTop(registry);
+  registerSubgraphExport(registry);
   registerGraphStats(registry);
 }
