@@ -12,23 +12,36 @@
  *                           `walkDependencies(graph, id, 'up' | 'down', maxDepth, signal)`.
  *   identityGraph(ds)       ASSUMES_ROLE, IAM_TRUST and GRANTS_ACCESS edges only.
  *
- * Searches take a `Successors` function, so one algorithm serves every view and direction:
- * `forward(graph, label)`, `undirected(graph, label)` and `withVirtualStart(next, id, starts)`
- * build them; `shortestSimplePaths` (Yen, shortest first, depth-capped) and `bfsTree` + `pathTo`
- * (one shortest path to every node) search them. Every builder and search takes an optional
- * AbortSignal and checks it as it goes; pass the tool's `ctx.signal`.
+ * Path searches run on a compact integer adjacency of a view (compact.ts; graphology's per-node
+ * callbacks were measured too slow for them on the 50,000-asset estate): `compactFlow(ds)`,
+ * `compactTraffic(ds)` (no identity pivots) and `compactRelationship(ds, undirected)` are cached
+ * beside the graphs; `withSource(g, id, starts)` adds a virtual start (the internet) without
+ * touching the cache; `kShortestPaths` (Yen, shortest first, depth-capped, guided by distances
+ * to the target) and `compactBfs` + `compactPathTo` (one shortest path to every node) search
+ * them. Small walks can stay on graphology through a `Successors` function: `forward(graph,
+ * label)` with `bfsTree` + `pathTo`. Every builder and search takes an optional AbortSignal and
+ * checks it as it goes; pass the tool's `ctx.signal`.
  *
  * References: `resolveGraphRef(ds, ref)` accepts the internet aliases, asset references (the
  * inventory tools' matcher, same suggestions on a miss) and placeholder node ids;
  * `internetEntryPoints(ds)` lists where internet paths start. Ports: `edgePorts`, `edgeOpensPort`.
  *
- * graphology-metrics (degree, betweenness) and graphology-components run directly on these
- * graphs; a tool that needs an undirected view reads it through `undirected()` rather than
- * copying the graph.
+ * graphology-metrics (degree, betweenness) and graphology-components run directly on the
+ * graphology graphs.
  */
 export { AbortCheck } from './abort.js';
-export { forward, undirected, withVirtualStart } from './adjacency.js';
+export { forward } from './adjacency.js';
 export { type BetweennessOptions, sampledBetweenness, sampleNodes } from './betweenness.js';
+export {
+  type CompactGraph,
+  type CompactTree,
+  compactBfs,
+  compactGraph,
+  compactPathTo,
+  kShortestPaths,
+  withSource,
+} from './compact.js';
+export { compactFlow, compactRelationship, compactTraffic } from './compact-views.js';
 export {
   type DependencyArrow,
   type DependencyGraph,
@@ -62,7 +75,6 @@ export {
   pathTo,
   type SearchTree,
   type Successors,
-  shortestSimplePaths,
 } from './paths.js';
 export { edgeOpensPort, edgePorts, opensPort, type PortSet, parsePortRange } from './ports.js';
 export { type GraphRef, resolveGraphRef } from './references.js';

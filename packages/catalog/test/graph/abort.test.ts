@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { buildDependencyGraph } from '../../src/graph/dependency-graph.js';
 import {
   buildRelationshipGraph,
-  forward,
-  shortestSimplePaths,
+  compactGraph,
+  kShortestPaths,
   walkDependencies,
 } from '../../src/graph/index.js';
 import { Dataset } from '../../src/index.js';
@@ -20,9 +20,10 @@ describe('cancellation', () => {
 
   it('stops a path search and a dependency walk', () => {
     const graph = buildRelationshipGraph(assets, edges);
-    const next = forward(graph, (e) => e.edge_type);
+    const compact = compactGraph(graph, (e) => e.edge_type);
+    expect(() => compactGraph(graph, (e) => e.edge_type, { signal: aborted })).toThrow('stop');
     expect(() =>
-      shortestSimplePaths(next, 'vpc-0', 'role-3-1', { maxHops: 12, limit: 50, signal: aborted }),
+      kShortestPaths(compact, 'vpc-0', 'role-3-1', { maxHops: 12, limit: 50, signal: aborted }),
     ).toThrow('stop');
     const deps = buildDependencyGraph(
       new Dataset({ name: 'x', kind: 'inventory', source: 'inline', assets, edges }),

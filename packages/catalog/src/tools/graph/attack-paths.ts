@@ -5,14 +5,12 @@ import { resolveAssetRef } from '../../conventions/references.js';
 import { attackPathScore, CROWN_JEWEL_WEIGHTS, EXPLICIT_TARGET_WEIGHT } from '../../conventions/risk.js';
 import type { Dataset } from '../../dataset/dataset.js';
 import {
-  bfsTree,
-  flowGraph,
-  forward,
-  hopLabel,
+  compactBfs,
+  compactFlow,
+  compactPathTo,
   INTERNET_NODE,
   internetEntryPoints,
-  pathTo,
-  withVirtualStart,
+  withSource,
 } from '../../graph/index.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { datasetArg } from '../workspace/args.js';
@@ -87,14 +85,14 @@ export function registerAttackPaths(registry: Registry<Workspace>): void {
       }
       const report = targets.length > PROGRESS_TARGETS;
       if (report) await ctx.reportProgress(0, 2, `searching paths to ${targets.length} targets`);
-      const next = withVirtualStart(forward(flowGraph(dataset, ctx.signal), hopLabel), INTERNET_NODE, starts);
+      const graph = withSource(compactFlow(dataset, ctx.signal), INTERNET_NODE, starts);
       // One breadth-first search from the virtual entry serves every target (unweighted, so the
       // first discovery is a shortest path); the virtual hop does not count towards max_depth.
-      const tree = bfsTree(next, INTERNET_NODE, args.max_depth + 1, ctx.signal);
+      const tree = compactBfs(graph, INTERNET_NODE, args.max_depth + 1, ctx.signal);
       if (report) await ctx.reportProgress(1, 2, 'ranking paths');
       const scored: { brief: PathBrief; score: number; order: number }[] = [];
       targets.forEach(([id, weight], order) => {
-        const found = pathTo(tree, id);
+        const found = compactPathTo(tree, id);
         if (found === null) return;
         const path = withoutVirtualStart(found);
         const findings = findingsOnPath(dataset, path);

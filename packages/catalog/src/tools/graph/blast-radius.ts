@@ -5,7 +5,7 @@ import { resolveDataset } from '../../conventions/dataset-arg.js';
 import { resolveAssetRef } from '../../conventions/references.js';
 import { CROWN_JEWEL_WEIGHTS } from '../../conventions/risk.js';
 import type { Dataset } from '../../dataset/dataset.js';
-import { bfsTree, dependencyGraph, forward, relationshipGraph, walkDependencies } from '../../graph/index.js';
+import { compactBfs, compactRelationship, dependencyGraph, walkDependencies } from '../../graph/index.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { assetRefArg, datasetArg } from '../workspace/args.js';
 
@@ -59,25 +59,21 @@ function dependencyView(dataset: Dataset, id: string, maxDepth: number, limit: n
  * the risk score: 0.5 per reachable node plus 2.0 per reachable sensitive data store, capped at 10.
  */
 function networkView(dataset: Dataset, id: string, limit: number, signal: AbortSignal) {
-  const graph = relationshipGraph(dataset, signal);
-  const tree = bfsTree(
-    forward(graph, (e) => e.edge_type),
-    id,
-    Number.POSITIVE_INFINITY,
-    signal,
-  );
+  const graph = compactRelationship(dataset, false, signal);
+  const tree = compactBfs(graph, id, Number.POSITIVE_INFINITY, signal);
   let maxDepth = 0;
   let stores = 0;
   const sensitive = [];
-  for (const [node, depth] of tree.depth) {
+  for (const i of tree.order) {
+    const node = graph.ids[i] as string;
     if (node === id) continue;
-    maxDepth = Math.max(maxDepth, depth);
+    maxDepth = Math.max(maxDepth, tree.depth[i] as number);
     const asset = dataset.indexes.assetById(node);
     if (!asset) continue;
     if (SENSITIVE_DATA_STORES.has(asset.asset_type)) stores += 1;
     if (CROWN_JEWEL_WEIGHTS[asset.asset_type] !== undefined) sensitive.push(asset);
   }
-  const reachable = tree.depth.size - 1;
+  const reachable = Math.max(0, tree.order.length - 1);
   sensitive.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return {
     reachable_assets: reachable,

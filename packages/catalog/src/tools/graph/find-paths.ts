@@ -3,17 +3,14 @@ import { z } from 'zod';
 import { resolveDataset } from '../../conventions/dataset-arg.js';
 import type { Dataset } from '../../dataset/dataset.js';
 import {
-  flowGraph,
-  forward,
+  type CompactGraph,
+  compactFlow,
+  compactRelationship,
   type GraphRef,
-  hopLabel,
   INTERNET_NODE,
-  relationshipGraph,
+  kShortestPaths,
   resolveGraphRef,
-  type Successors,
-  shortestSimplePaths,
-  undirected,
-  withVirtualStart,
+  withSource,
 } from '../../graph/index.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { datasetArg } from '../workspace/args.js';
@@ -23,11 +20,10 @@ import { findPathsOutput } from './output-schemas.js';
 export const PATH_MODES = ['flow', 'directed', 'undirected'] as const;
 export type PathMode = (typeof PATH_MODES)[number];
 
-/** The adjacency a mode walks. */
-export function modeSuccessors(dataset: Dataset, mode: PathMode, signal?: AbortSignal): Successors {
-  if (mode === 'flow') return forward(flowGraph(dataset, signal), hopLabel);
-  const graph = relationshipGraph(dataset, signal);
-  return mode === 'directed' ? forward(graph, (e) => e.edge_type) : undirected(graph, (e) => e.edge_type);
+/** The view a mode walks. */
+export function modeGraph(dataset: Dataset, mode: PathMode, signal?: AbortSignal): CompactGraph {
+  if (mode === 'flow') return compactFlow(dataset, signal);
+  return compactRelationship(dataset, mode === 'undirected', signal);
 }
 
 function nodeOf(ref: GraphRef): string {
@@ -68,13 +64,13 @@ export function registerFindPaths(registry: Registry<Workspace>): void {
       const dataset = resolveDataset(ctx.app, args.dataset);
       const source = resolveGraphRef(dataset, args.source);
       const target = resolveGraphRef(dataset, args.target);
-      let next = modeSuccessors(dataset, args.mode, ctx.signal);
+      let graph = modeGraph(dataset, args.mode, ctx.signal);
       // From the internet the walk starts at a virtual node linked to every entry point; the
       // virtual hop is not counted in max_depth and not shown in the paths.
       const virtual = source.kind === 'internet';
-      if (source.kind === 'internet') next = withVirtualStart(next, INTERNET_NODE, source.entryPoints);
+      if (source.kind === 'internet') graph = withSource(graph, INTERNET_NODE, source.entryPoints);
       const extra = virtual ? 1 : 0;
-      const found = shortestSimplePaths(next, nodeOf(source), nodeOf(target), {
+      const found = kShortestPaths(graph, nodeOf(source), nodeOf(target), {
         maxHops: args.max_depth + extra,
         // One more than asked, to know whether more exist within max_depth.
         limit: args.max_paths + 1,

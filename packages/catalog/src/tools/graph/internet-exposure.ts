@@ -5,15 +5,14 @@ import { resolveDataset } from '../../conventions/dataset-arg.js';
 import { paginate } from '../../conventions/paging.js';
 import type { Dataset } from '../../dataset/dataset.js';
 import {
-  bfsTree,
+  compactBfs,
+  compactTraffic,
   edgePorts,
-  type FlowHop,
-  flowGraph,
   INTERNET_NODE,
   internetEntryPoints,
   isInternetIngress,
   opensPort,
-  withVirtualStart,
+  withSource,
 } from '../../graph/index.js';
 import type { CloudAsset } from '../../model/asset.js';
 import type { NetworkEdge } from '../../model/edge.js';
@@ -82,23 +81,11 @@ function exposureOf(dataset: Dataset, asset: CloudAsset) {
 export function internetReachableAssets(dataset: Dataset, signal?: AbortSignal): CloudAsset[] {
   const entry = internetEntryPoints(dataset);
   if (entry.length === 0) return [];
-  const flow = flowGraph(dataset, signal);
-  const next = withVirtualStart(
-    (node) => {
-      if (!flow.hasNode(node)) return [];
-      const out: [string, string][] = [];
-      flow.forEachOutEdge(node, (_k, hop: FlowHop, _s, target) => {
-        if (!hop.identity) out.push([target, hop.edge_type]);
-      });
-      return out;
-    },
-    INTERNET_NODE,
-    entry,
-  );
-  const tree = bfsTree(next, INTERNET_NODE, Number.POSITIVE_INFINITY, signal);
+  const graph = withSource(compactTraffic(dataset, signal), INTERNET_NODE, entry);
+  const tree = compactBfs(graph, INTERNET_NODE, Number.POSITIVE_INFINITY, signal);
   const out: CloudAsset[] = [];
-  for (const id of tree.depth.keys()) {
-    const asset = dataset.indexes.assetById(id);
+  for (const i of tree.order) {
+    const asset = dataset.indexes.assetById(graph.ids[i] as string);
     if (asset) out.push(asset);
   }
   return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
