@@ -1,12 +1,13 @@
 /**
- * Tool benchmark: a generated 50,000-asset inventory is loaded through `load_dataset`, then
- * `get_asset` and `find_assets` (one account, a 500-item page) are timed through a real layer
- * under the open, standard and strict profiles of @cloudg/policy. Prints figures and whether
- * each target is met; asserts nothing.
+ * Tool benchmark: the realistic generated estate (bench/estate, 50,000 assets and 100,000
+ * findings by default) is loaded through `load_dataset`, then `get_asset` and `find_assets` (the
+ * busiest account, a 500-item page) are timed through a real layer under the open, standard and
+ * strict profiles of @cloudg/policy. Prints figures and whether each target is met; asserts
+ * nothing.
  *
- *   pnpm --filter @cloudg/catalog bench:tools [-- --assets 50000 --accounts 100 --runs 60]
+ *   pnpm --filter @cloudg/catalog bench:tools [-- --assets 50000 --seed 1 --runs 60]
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -14,19 +15,19 @@ import { parseArgs } from 'node:util';
 import { createLogger, type Layer } from '@cloudg/core';
 import { Policy } from '@cloudg/policy';
 import { createCatalogLayer, Workspace } from '../src/index.js';
-import { findingsReport, inventoryMap } from './synthetic-inventory.js';
+import { generateEstate, writeEstate } from './estate/index.js';
 
 // pnpm passes a literal `--` through to the script; it separates nothing here.
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
   options: {
     assets: { type: 'string', default: '50000' },
-    accounts: { type: 'string', default: '100' },
+    seed: { type: 'string', default: '1' },
     runs: { type: 'string', default: '60' },
   },
 });
 const ASSETS = Number(values.assets);
-const ACCOUNTS = Number(values.accounts);
+const SEED = Number(values.seed);
 const RUNS = Number(values.runs);
 const PAGE = 500;
 function percentile(sorted: number[], p: number): number {
@@ -69,27 +70,29 @@ const judge = (label: string, t: { wall: number; cpu: number }, target: number) 
 const silent = createLogger({ level: 'silent' });
 const dir = await mkdtemp(join(tmpdir(), 'cloudg-tools-bench-'));
 try {
-  await writeFile(
-    join(dir, 'inventory-map.json'),
-    JSON.stringify(inventoryMap({ assets: ASSETS, accounts: ACCOUNTS })),
-  );
-  await writeFile(
-    join(dir, 'findings.json'),
-    JSON.stringify(findingsReport({ assets: ASSETS, accounts: ACCOUNTS })),
-  );
+  // The scanners' own reports are left out of the write: load_dataset reads the inventory.
+  const { written, summary, refs } = await (async () => {
+    const estate = generateEstate({ seed: SEED, assets: ASSETS, scans: false });
+    const out = await writeEstate(dir, estate);
+    // get_asset by internal id, spread over the whole estate.
+    const ids = Array.from({ length: 997 }, (_, i) => estate.assets[(i * 7919) % ASSETS]?.id ?? '');
+    return { written: out, summary: estate.summary, refs: ids };
+  })();
   const ws = new Workspace({ allowedRoots: [dir], outputDir: join(dir, 'out'), cwd: dir });
   const open = createCatalogLayer({ workspace: ws, logger: silent });
 
   const rss0 = process.memoryUsage().rss;
   const c0 = cpuMs();
   const t0 = performance.now();
-  const loaded = await open.callTool('load_dataset', { path: dir, name: 'bench' });
+  const loaded = await open.callTool('load_dataset', { path: written.inventoryDir, name: 'bench' });
   const loadMs = performance.now() - t0;
   const loadCpu = cpuMs() - c0;
   if (loaded.isError) throw new Error(`load failed: ${JSON.stringify(loaded.content)}`);
   const rss = process.memoryUsage().rss;
   const mb = (n: number) => (n / 1024 / 1024).toFixed(0);
-  console.log(`inventory         ${ASSETS} assets, ${ACCOUNTS} accounts, ${ASSETS / 25} findings`);
+  console.log(
+    `estate            seed ${SEED}: ${summary.assets} assets in ${summary.accounts} accounts, ${summary.edges} edges, ${summary.findings} findings`,
+  );
   console.log(
     `load_dataset      ${loadMs.toFixed(0)} ms wall, ${loadCpu.toFixed(0)} ms cpu (read, parse, index, summary)`,
   );
@@ -99,7 +102,11 @@ try {
   // bucket full, so the figures measure the call path rather than the limiter's refusals.
   let tick = 0;
   const clock = () => (tick += 1);
-  const account = '100000000007';
+  // The busiest account: a full page, the most to sort.
+  const [account = ''] =
+    Object.entries(summary.assets_by_account)
+      .filter(([id]) => id !== 'unknown')
+      .sort((a, b) => b[1] - a[1])[0] ?? [];
   const findArgs = { account_id: account, limit: PAGE };
 
   const measure = async (label: string, layer: Layer<Workspace>) => {
@@ -112,7 +119,7 @@ try {
     if (probe.isError) throw new Error(`${label}: find_assets failed: ${JSON.stringify(probe.content[0])}`);
     const returned = (probe.structured as { returned: number }).returned;
     const get = await time(RUNS * 4, async (i) => {
-      const r = await layer.callTool('get_asset', { ref: `asset-${(i * 7919) % ASSETS}` });
+      const r = await layer.callTool('get_asset', { ref: refs[i % refs.length] ?? '' });
       if (r.isError) throw new Error(`${label}: get_asset failed`);
     });
     const find = await time(RUNS, async () => {
