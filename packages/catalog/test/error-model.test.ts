@@ -9,6 +9,14 @@ const samples: Record<string, () => Error> = {
   ReferenceNotFoundError: () => new catalog.ReferenceNotFoundError('No asset matches the reference.'),
   DatasetExistsError: () => new catalog.DatasetExistsError('sample', 'sample-2'),
   WorkspaceConfigError: () => new catalog.WorkspaceConfigError('No usable allowed root'),
+  SuppressionStoreError: () =>
+    new catalog.SuppressionStoreError('state_unreadable', 'The suppression state cannot be read', {
+      path: '/var/lib/cloudg/suppressions.json',
+    }),
+  RulesetError: () =>
+    new catalog.RulesetError('/etc/cloudg/rules', [
+      { file: 'cis.yaml', path: 'controls[0].id', message: 'Required' },
+    ]),
 };
 
 describe('the error model', () => {
