@@ -5,6 +5,8 @@
 // vocabulary are internal: import them by relative path inside the package.
 // `api-report.md` lists every name; a test fails when this file and the report disagree.
 
+// ---- compliance rulesets (`rulesets.rules_dir` or the bundled ones) ----
+export { RulesetError, type RulesetErrorData, type RulesetProblem } from './compliance/ruleset-errors.js';
 // ---- the cloudg config file ----
 export {
   CloudgConfigError,
@@ -77,6 +79,7 @@ export {
 } from './registry.js';
 export { registerResources } from './resources/index.js';
 export { sampleEstateDir } from './sample-estate/paths.js';
+export { registerComplianceTools } from './tools/compliance/index.js';
 export { registerFindingsTools } from './tools/findings/index.js';
 export { registerInventoryTools } from './tools/inventory/index.js';
 export { ASSET_TYPES, registerMetaTools } from './tools/meta/index.js';
