@@ -25,7 +25,12 @@ module.exports = {
         '(or devDependencies for tests), with workspace:^ for a cloudg package.',
       severity: 'error',
       from: { path: IN_PACKAGE },
-      to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown'] },
+      // dependency-cruiser reads every package.json key containing "ependencies" as a list, so a
+      // package named in `peerDependenciesMeta` also gets `npm-no-pkg`: declared elsewhere is declared.
+      to: {
+        dependencyTypes: ['npm-no-pkg', 'npm-unknown'],
+        dependencyTypesNot: ['npm', 'npm-dev', 'npm-peer', 'npm-optional'],
+      },
     },
     {
       name: 'deep-import',

@@ -86,7 +86,7 @@ export function exportDefinitions<TApp>(
     ...lists,
     handlers,
     toolFunctions,
-    dispatch(method, params, options) {
+    async dispatch(method, params, options) {
       if (!isMcpMethod(method)) {
         throw new ProtocolError(ErrorCode.MethodNotFound, 'Method not found', { data: { method } });
       }
