@@ -30,6 +30,7 @@ export {
   serveHttp,
 } from './http/http-server.js';
 export type { HttpMetrics, HttpMetricsOptions } from './http/metrics.js';
+export { createMcpRequestHandler, type McpRequestHandler, type MountOptions } from './http/mount.js';
 export { HTTP_DEFAULTS, type HttpServerOptions } from './http/options.js';
 export { ProtocolError } from './jsonrpc/errors.js';
 export type {

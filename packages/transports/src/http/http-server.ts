@@ -67,6 +67,8 @@ export class McpHttpServer {
   private readonly ready: (() => boolean) | undefined;
   /** Set once closing begins: the readiness check answers 503 from then on. */
   private stopping = false;
+  /** Whether the idle-session sweeper runs (started by `listen()` or `startMounted()`). */
+  private sweeping = false;
 
   constructor(layer: Layer<unknown>, options: HttpServerOptions = {}) {
     this.options = resolveHttpOptions(options);
@@ -160,11 +162,21 @@ export class McpHttpServer {
         resolve();
       });
     });
-    this.store.start();
+    this.startMounted();
     const address = this.httpServer.address() as AddressInfo;
     const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     this.bound = { host: address.address, port: address.port, url: `http://${shown}:${address.port}${path}` };
     return this.bound;
+  }
+
+  /**
+   * Serve from another server's requests (`createMcpRequestHandler`): start what `listen()` starts
+   * besides listening, the idle-session sweeper. Idempotent.
+   */
+  startMounted(): void {
+    if (this.sweeping) return;
+    this.sweeping = true;
+    this.store.start();
   }
 
   get address(): BoundAddress | undefined {
