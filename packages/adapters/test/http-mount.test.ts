@@ -1,0 +1,47 @@
+/**
+ * The native handler mounted in an app's own `node:http` server and as a `fetch` handler, on the
+ * sample estate: the official client in both eras gets exactly what the standalone native server
+ * gives on the same layer.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Layer } from '@cloudg/core';
+import { createMcpRequestHandler } from '@cloudg/transports';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ERA, exercise, type Mode, nativeClient, newClient } from './support/exercise.js';
+import { sampleLayer } from './support/sample-layer.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe.each(['auto', 'legacy'] as const)('mounted native handler, negotiation %s', (mode: Mode) => {
+  it(`node:http and fetch mounts answer as the standalone server (${ERA[mode]})`, async () => {
+    const layer = (await sampleLayer()) as Layer<unknown>;
+    const native = await nativeClient(layer, mode);
+    cleanups.push(native.close);
+    const reference = await exercise(native.client);
+
+    const handler = createMcpRequestHandler(layer);
+    cleanups.push(() => handler.close());
+    const app: Server = createServer((req, res) => handler(req, res, () => res.end('app')));
+    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => app.close(() => resolve())));
+    const port = (app.address() as AddressInfo).port;
+    const viaNode = newClient(mode);
+    await viaNode.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+    cleanups.push(() => viaNode.close());
+    expect(await exercise(viaNode)).toEqual(reference);
+
+    const viaFetch = newClient(mode);
+    await viaFetch.connect(
+      new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+        fetch: (input, init) => handler.fetch(new Request(input, init)),
+      }),
+    );
+    cleanups.push(() => viaFetch.close());
+    expect(await exercise(viaFetch)).toEqual(reference);
+  });
+});
