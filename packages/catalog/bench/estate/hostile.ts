@@ -36,7 +36,7 @@ const clamp = (n: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, M
 
 export function hostilePlan(assets: number): HostilePlan {
   return {
-    hubShare: 0.45,
+    hubShare: 0.55,
     roleChain: clamp(assets / 500, 12, 120),
     queueChain: clamp(assets / 100, 30, 600),
     groupClique: clamp(Math.sqrt(assets) / 3, 8, 80),

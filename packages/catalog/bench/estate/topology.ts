@@ -21,7 +21,7 @@ import {
   bastion,
   containerStack,
   filler,
-  STACK_MAX,
+  STACK_SIZE_MAX,
   serverlessStack,
   webStack,
 } from './workloads.js';
@@ -138,12 +138,15 @@ export function buildTopology(seed: number, total: number): Topology {
     const weights = stackWeights(account);
     const wantsBastion = account.role === 'workload' && rng.chance(account.env === 'prod' ? 0.3 : 0.5);
     let first = true;
-    while (planned - b.count >= STACK_MAX) {
+    for (;;) {
+      const room = planned - b.count - (first && wantsBastion ? STACK_SIZE_MAX.bastion : 0);
+      const fitting = weights.filter(([kind]) => STACK_SIZE_MAX[kind] <= room);
+      if (fitting.length === 0) break;
       const net = rng.pick(networks);
       const app = rng.pick(account.apps);
       if (first && wantsBastion) bastion(ctx, net);
       first = false;
-      switch (rng.weighted(weights)) {
+      switch (rng.weighted(fitting)) {
         case 'web':
           webStack(ctx, net, app);
           break;

@@ -14,8 +14,12 @@ import type { AccountContext } from './context.js';
 import { dataTier } from './data-stores.js';
 import type { Network } from './network.js';
 
-/** The most assets any one stack creates: the account loop stops starting stacks below this. */
-export const STACK_MAX = 64;
+/**
+ * The most assets each kind of stack can create (counted from the builders below, Azure's NICs
+ * and storage accounts included): an account starts a stack only when it has room for the
+ * largest one of that kind, and fills the last few places with one-asset fillers.
+ */
+export const STACK_SIZE_MAX = { web: 26, serverless: 12, container: 60, analytics: 20, bastion: 6 } as const;
 
 const INTERNET = '0.0.0.0/0';
 
