@@ -8,6 +8,7 @@ import {
   compactBfs,
   compactFlow,
   compactPathTo,
+  type FoundPath,
   INTERNET_NODE,
   internetEntryPoints,
   withSource,
@@ -90,29 +91,32 @@ export function registerAttackPaths(registry: Registry<Workspace>): void {
       // first discovery is a shortest path); the virtual hop does not count towards max_depth.
       const tree = compactBfs(graph, INTERNET_NODE, args.max_depth + 1, ctx.signal);
       if (report) await ctx.reportProgress(1, 2, 'ranking paths');
-      const scored: { brief: PathBrief; score: number; order: number }[] = [];
+      // Score every reached target first; briefs are built only for the paths shown.
+      const scored: { path: FoundPath; weight: number; findings: number; score: number; order: number }[] =
+        [];
       targets.forEach(([id, weight], order) => {
         const found = compactPathTo(tree, id);
         if (found === null) return;
         const path = withoutVirtualStart(found);
         const findings = findingsOnPath(dataset, path);
-        const first = dataset.indexes.assetById(path.nodes[0] as string);
         // The reference's "hops" count the virtual entry hop too, hence length + 1.
         const score = Math.round(attackPathScore(weight, findings, path.labels.length + 1) * 10) / 10;
-        const brief: PathBrief = {
-          ...pathBrief(dataset, path),
-          entry: first?.is_internet_exposed ? 'internet-exposed asset' : 'internet-sourced rule',
-          target_weight: weight,
-          findings_on_path: findings,
-          score,
-        };
-        scored.push({ brief, score, order });
+        scored.push({ path, weight, findings, score, order });
       });
       scored.sort((a, b) => b.score - a.score || a.order - b.order);
       if (report) await ctx.reportProgress(2, 2, 'done');
       const result: Record<string, unknown> = {
         dataset: dataset.name,
-        paths: scored.slice(0, args.max_paths).map((s) => s.brief),
+        paths: scored.slice(0, args.max_paths).map((s): PathBrief => {
+          const first = dataset.indexes.assetById(s.path.nodes[0] as string);
+          return {
+            ...pathBrief(dataset, s.path),
+            entry: first?.is_internet_exposed ? 'internet-exposed asset' : 'internet-sourced rule',
+            target_weight: s.weight,
+            findings_on_path: s.findings,
+            score: s.score,
+          };
+        }),
         total_found: scored.length,
         truncated: scored.length > args.max_paths,
         targets_considered: targets.length,
