@@ -1,5 +1,6 @@
 import type { Layer } from '@cloudg/core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { generateEstate } from '../../bench/estate/index.js';
 import { createCatalogLayer, Dataset, type Workspace } from '../../src/index.js';
 import type { CloudAsset } from '../../src/model/asset.js';
 import type { NetworkEdge } from '../../src/model/edge.js';
@@ -9,7 +10,8 @@ import { seededEstate } from './seeded-estate.js';
 /**
  * find_paths hop counts against an independent breadth-first search written here from the raw
  * edges and the documented rules (one edge per node pair, parallel rule edges merged, the flow
- * hops of MCP_TOOLS.md "Graph"), on the sample estate and on a seeded estate of ~3,500 assets.
+ * hops of MCP_TOOLS.md "Graph"), on the sample estate, on the realistic generated estate of the
+ * benchmarks (3,000 assets) and on a small seeded estate rich in parallel and reversed edges.
  */
 
 type Mode = 'flow' | 'directed' | 'undirected';
@@ -162,6 +164,15 @@ async function crossCheck(
   return reached;
 }
 
+/** A deterministic index sequence below `size`. */
+function picker(seed: number, size: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state % size;
+  };
+}
+
 describe('find_paths hop counts against an independent BFS', () => {
   let sample: { assets: CloudAsset[]; edges: NetworkEdge[] };
   beforeAll(async () => {
@@ -185,15 +196,24 @@ describe('find_paths hop counts against an independent BFS', () => {
     const { assets, edges } = seededEstate(13, 100);
     expect(assets.length).toBeGreaterThan(3000);
     const layer = await layerWith(assets, edges);
-    let state = 7;
-    const next = () => {
-      state = (state * 1103515245 + 12345) % 2147483648;
-      return state;
-    };
+    const next = picker(7, assets.length);
     const pairs: [string, string][] = [];
     for (let i = 0; i < 60; i++) {
-      const source = i % 4 === 0 ? 'internet' : (assets[next() % assets.length] as CloudAsset).id;
-      const target = (assets[next() % assets.length] as CloudAsset).id;
+      const source = i % 4 === 0 ? 'internet' : (assets[next()] as CloudAsset).id;
+      const target = (assets[next()] as CloudAsset).id;
+      if (source !== target) pairs.push([source, target]);
+    }
+    const reached = await crossCheck(layer, 'seeded', assets, edges, pairs, 20);
+    expect(Math.min(reached.flow, reached.directed, reached.undirected)).toBeGreaterThan(30);
+  }, 120_000);
+  it('agree on the generated benchmark estate of 3,000 assets', async () => {
+    const { assets, edges } = generateEstate({ seed: 3, assets: 3000, scans: false });
+    const layer = await layerWith(assets, edges);
+    const next = picker(11, assets.length);
+    const pairs: [string, string][] = [];
+    for (let i = 0; i < 60; i++) {
+      const source = i % 4 === 0 ? 'internet' : (assets[next()] as CloudAsset).id;
+      const target = (assets[next()] as CloudAsset).id;
       if (source !== target) pairs.push([source, target]);
     }
     const reached = await crossCheck(layer, 'seeded', assets, edges, pairs, 20);
