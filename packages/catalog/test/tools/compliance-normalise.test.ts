@@ -1,16 +1,13 @@
-import type { Layer, Registry } from '@cloudg/core';
+import type { Layer } from '@cloudg/core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../src/index.js';
-import { registerNormaliseFindings } from '../../src/tools/findings/normalise-findings.js';
 import { complianceLayer } from './compliance-support.js';
 import { call } from './support.js';
 
 let layer: Layer<Workspace>;
 let ws: Workspace;
 beforeEach(async () => {
-  ({ layer, ws } = await complianceLayer({
-    extra: (r: Registry<Workspace>) => registerNormaliseFindings(r),
-  }));
+  ({ layer, ws } = await complianceLayer());
 });
 
 type Posture = {

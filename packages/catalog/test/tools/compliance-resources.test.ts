@@ -1,13 +1,12 @@
-import type { Layer, Registry } from '@cloudg/core';
+import type { Layer } from '@cloudg/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../src/index.js';
-import { registerComplianceResources } from '../../src/resources/compliance.js';
 import { complianceLayer } from './compliance-support.js';
 import { call, readJson } from './support.js';
 
 let layer: Layer<Workspace>;
 beforeAll(async () => {
-  ({ layer } = await complianceLayer({ extra: (r: Registry<Workspace>) => registerComplianceResources(r) }));
+  ({ layer } = await complianceLayer());
 });
 
 describe('compliance resources', () => {
@@ -96,8 +95,7 @@ describe('framework completion', () => {
   });
 
   it('completes the ruleset frameworks when nothing is loaded', async () => {
-    const r = (await complianceLayer({ extra: (x: Registry<Workspace>) => registerComplianceResources(x) }))
-      .layer;
+    const r = (await complianceLayer()).layer;
     await call(r, 'unload_dataset', { name: 'sample' });
     const out = await r.complete(ref, { name: 'framework', value: 'hipaa' });
     expect(out.values).toEqual(['HIPAA', 'HIPAA-AWS', 'HIPAA-AZURE', 'HIPAA-GCP']);
