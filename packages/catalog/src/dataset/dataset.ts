@@ -79,10 +79,15 @@ export class Dataset implements InventoryResult {
     this.metadata = init.metadata ?? {};
   }
 
-  /** Record an in-place change: the version goes up and derived structures are dropped. */
-  touch(): void {
+  /**
+   * Record an in-place change: the version goes up and derived structures are dropped, except
+   * those `keep` names, which the caller knows the change leaves valid (a suppression does not
+   * change a graph). Cursors go stale either way.
+   */
+  touch(keep?: (key: string) => boolean): void {
+    if (keep === undefined || this.#derivedVersion !== this.version) this.#derived.clear();
+    else for (const key of [...this.#derived.keys()]) if (!keep(key)) this.#derived.delete(key);
     this.version += 1;
-    this.#derived.clear();
     this.#derivedVersion = this.version;
   }
 

@@ -230,6 +230,14 @@ export class DatasetIndexes {
     return this.#stats.get(assetId) ?? NO_FINDINGS;
   }
 
+  /**
+   * Findings were suppressed or restored: the open-finding figures are counted again on next use.
+   * Everything else here (assets, edges, which asset each finding is on) is unchanged.
+   */
+  findingsTriaged(): void {
+    this.#stats = undefined;
+  }
+
   #buildFindingMap(): void {
     const matcher = this.matcher;
     const byFinding = new Map<string, CloudAsset | null>();

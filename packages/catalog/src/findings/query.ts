@@ -2,9 +2,11 @@ import { resolveAssetRef } from '../conventions/references.js';
 import { severityFilter } from '../conventions/severity.js';
 import { type FindingSort, sortFindings } from '../conventions/sorting.js';
 import type { Dataset } from '../dataset/dataset.js';
-import { severityBreakdown } from '../dataset/summary.js';
 import type { Finding } from '../model/finding.js';
-import type { Severity } from '../model/severity.js';
+import { SEVERITIES, type Severity, severityRank } from '../model/severity.js';
+import { findingColumns, searchTexts, suppressedFlags } from './columns.js';
+
+export { findingsSortedBy } from './sorted.js';
 
 /** The filters of `list_findings`, as the tool receives them. */
 export interface FindingFilterArgs {
@@ -17,46 +19,6 @@ export interface FindingFilterArgs {
   include_suppressed?: boolean;
 }
 
-/** A parsed filter: every argument checked, the asset reference resolved. */
-export type FindingPredicate = (finding: Finding) => boolean;
-
-/**
- * Parse the filters into one predicate. Every argument that can be refused (an unknown severity,
- * an asset reference that matches nothing) is checked here, before a single finding is looked at.
- */
-export function findingPredicate(dataset: Dataset, args: FindingFilterArgs): FindingPredicate {
-  const severity = severityFilter({
-    minSeverity: args.min_severity?.trim() || null,
-    severities: args.severities ?? null,
-  });
-  const tool = args.source_tool?.trim().toLowerCase() || null;
-  const framework = args.framework?.trim().toLowerCase() || null;
-  const text = args.query?.trim().toLowerCase() || null;
-  const onAsset = args.resource?.trim()
-    ? new Set(dataset.indexes.findingsOf(resolveAssetRef(dataset, args.resource).id))
-    : null;
-  const searchable = text === null ? null : searchText(dataset);
-  const includeSuppressed = args.include_suppressed ?? false;
-  return (f) => {
-    if (!includeSuppressed && f.is_suppressed) return false;
-    if (severity !== null && !severity(f.severity)) return false;
-    if (tool !== null && !f.source_tool.toLowerCase().includes(tool)) return false;
-    if (framework !== null && !f.compliance_frameworks.some((fw) => fw.toLowerCase().includes(framework)))
-      return false;
-    if (onAsset !== null && !onAsset.has(f)) return false;
-    if (text !== null && !searchable?.get(f)?.includes(text)) return false;
-    return true;
-  };
-}
-
-/**
- * Every finding of the dataset in one sort order, built once per dataset version: a filtered
- * search then only walks this list, so sorting 100,000 findings is not paid on every page.
- */
-export function findingsSortedBy(dataset: Dataset, sortBy: FindingSort): readonly Finding[] {
-  return dataset.derived(`findings:sorted:${sortBy}`, (d) => sortFindings(d.findings, sortBy));
-}
-
 export interface FindingMatches {
   /** The matching findings, in the requested order. */
   items: Finding[];
@@ -64,22 +26,106 @@ export interface FindingMatches {
   severity_breakdown: Partial<Record<Severity, number>>;
 }
 
-/** Filter (see `findingPredicate`) and sort the findings of a dataset. */
+/** A parsed filter: every argument checked, the asset reference resolved, before any finding is read. */
+interface ParsedFilter {
+  /** Allowed severity ranks (index = rank), or null for any. */
+  ranks: Uint8Array | null;
+  tool: string | null;
+  framework: string | null;
+  text: string | null;
+  /** The findings on the named asset, or null without `resource`. */
+  onAsset: readonly Finding[] | null;
+  includeSuppressed: boolean;
+}
+
+function parseFilter(dataset: Dataset, args: FindingFilterArgs): ParsedFilter {
+  const severity = severityFilter({
+    minSeverity: args.min_severity?.trim() || null,
+    severities: args.severities ?? null,
+  });
+  let ranks: Uint8Array | null = null;
+  if (severity !== null) {
+    ranks = new Uint8Array(SEVERITIES.length);
+    for (const s of SEVERITIES) if (severity(s)) ranks[severityRank(s)] = 1;
+  }
+  return {
+    ranks,
+    tool: args.source_tool?.trim().toLowerCase() || null,
+    framework: args.framework?.trim().toLowerCase() || null,
+    text: args.query?.trim().toLowerCase() || null,
+    onAsset: args.resource?.trim()
+      ? dataset.indexes.findingsOf(resolveAssetRef(dataset, args.resource).id)
+      : null,
+    includeSuppressed: args.include_suppressed ?? false,
+  };
+}
+
+function breakdown(counts: Uint32Array): Partial<Record<Severity, number>> {
+  const out: Partial<Record<Severity, number>> = {};
+  for (const s of SEVERITIES) {
+    const n = counts[severityRank(s)] ?? 0;
+    if (n > 0) out[s] = n;
+  }
+  return out;
+}
+
+/**
+ * Filter and sort the findings of a dataset: `severities` an exact set, `min_severity` a floor,
+ * `source_tool` and `framework` case-insensitive substrings, `resource` an asset reference,
+ * `query` a substring of title or description; suppressed findings only with
+ * `include_suppressed`. A search by asset sorts that asset's few findings; any other walks the
+ * cached columns of the sort order once.
+ */
 export function queryFindings(
   dataset: Dataset,
   args: FindingFilterArgs,
   sortBy: FindingSort,
 ): FindingMatches {
-  const keep = findingPredicate(dataset, args);
-  const items = findingsSortedBy(dataset, sortBy).filter(keep);
-  return { items, severity_breakdown: severityBreakdown(items.map((f) => f.severity)) };
-}
+  const filter = parseFilter(dataset, args);
+  const counts = new Uint32Array(SEVERITIES.length);
+  const items: Finding[] = [];
+  const needle = filter.text;
+  const textOk = (f: Finding) =>
+    needle === null || `${f.title}\u0000${f.description}`.toLowerCase().includes(needle);
 
-/** Lower-cased title and description of every finding (NUL-joined), per dataset version. */
-function searchText(dataset: Dataset): Map<Finding, string> {
-  return dataset.derived('findings:search-text', (d) => {
-    const map = new Map<Finding, string>();
-    for (const f of d.findings) map.set(f, `${f.title}\u0000${f.description}`.toLowerCase());
-    return map;
-  });
+  if (filter.onAsset !== null) {
+    for (const f of sortFindings(filter.onAsset, sortBy)) {
+      if (!filter.includeSuppressed && f.is_suppressed) continue;
+      const rank = severityRank(f.severity);
+      if (filter.ranks !== null && !filter.ranks[rank]) continue;
+      if (filter.tool !== null && !f.source_tool.toLowerCase().includes(filter.tool)) continue;
+      const fw = filter.framework;
+      if (fw !== null && !f.compliance_frameworks.some((x) => x.toLowerCase().includes(fw))) continue;
+      if (!textOk(f)) continue;
+      items.push(f);
+      counts[rank] = (counts[rank] ?? 0) + 1;
+    }
+    return { items, severity_breakdown: breakdown(counts) };
+  }
+
+  const columns = findingColumns(dataset, sortBy);
+  const suppressed = suppressedFlags(dataset);
+  const texts = filter.text === null ? null : searchTexts(dataset);
+  // Each distinct tool and framework list is tested once.
+  const tool = filter.tool;
+  const toolOk = tool === null ? null : Uint8Array.from(columns.tools, (t) => (t.includes(tool) ? 1 : 0));
+  const fw = filter.framework;
+  const frameworkOk =
+    fw === null
+      ? null
+      : Uint8Array.from(columns.frameworkSets, (set) => (set.some((x) => x.includes(fw)) ? 1 : 0));
+  const { order, position, rank } = columns;
+  const { ranks, text, includeSuppressed } = filter;
+  for (let i = 0; i < order.length; i += 1) {
+    const at = position[i] ?? 0;
+    if (!includeSuppressed && suppressed[at]) continue;
+    const r = rank[i] ?? 0;
+    if (ranks !== null && !ranks[r]) continue;
+    if (toolOk !== null && !toolOk[columns.tool[i] ?? 0]) continue;
+    if (frameworkOk !== null && !frameworkOk[columns.frameworks[i] ?? 0]) continue;
+    if (text !== null && !texts?.[at]?.includes(text)) continue;
+    items.push(order[i] as Finding);
+    counts[r] = (counts[r] ?? 0) + 1;
+  }
+  return { items, severity_breakdown: breakdown(counts) };
 }

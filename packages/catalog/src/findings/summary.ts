@@ -1,7 +1,7 @@
 import type { Dataset } from '../dataset/dataset.js';
-import { severityBreakdown } from '../dataset/summary.js';
 import type { Finding } from '../model/finding.js';
-import { SEVERITIES, type Severity } from '../model/severity.js';
+import { SEVERITIES, type Severity, severityRank } from '../model/severity.js';
+import { severityRanks, suppressedFlags } from './columns.js';
 
 /** The dimensions `findings_summary` groups by. */
 export const FINDING_GROUPS = [
@@ -63,47 +63,124 @@ function compareKeys(a: string, b: string): number {
 }
 
 /**
+ * The keys of one grouping for every finding, by dataset position, dictionary-encoded: finding
+ * `i` counts under `keys[flat[j]]` for `j` from `offsets[i]` to `offsets[i + 1]`. Built once per
+ * dataset version and kept across triage (a suppression moves no finding between groups).
+ */
+export interface GroupKeyColumn {
+  keys: string[];
+  offsets: Uint32Array;
+  flat: Uint32Array;
+}
+
+export function groupKeyColumn(dataset: Dataset, groupBy: FindingGroup): GroupKeyColumn {
+  return dataset.derived(`findings:group-keys:${groupBy}`, (d) => {
+    const keysOf = groupKeys(d, groupBy);
+    const ids = new Map<string, number>();
+    const keys: string[] = [];
+    const offsets = new Uint32Array(d.findings.length + 1);
+    const flat: number[] = [];
+    d.findings.forEach((f, i) => {
+      for (const key of keysOf(f)) {
+        let id = ids.get(key);
+        if (id === undefined) {
+          id = keys.length;
+          ids.set(key, id);
+          keys.push(key);
+        }
+        flat.push(id);
+      }
+      offsets[i + 1] = flat.length;
+    });
+    return { keys, offsets, flat: Uint32Array.from(flat) };
+  });
+}
+
+/** Every group of one grouping, in result order, with per-severity counts (index = rank). */
+interface Grouped {
+  keys: string[];
+  /** Counts of group `k` at `k * 5 + rank`. */
+  counts: Uint32Array;
+  index: Map<string, number>;
+  total: number;
+  suppressed: number;
+}
+
+const WIDTH = SEVERITIES.length;
+
+function group(dataset: Dataset, groupBy: FindingGroup, includeSuppressed: boolean): Grouped {
+  const column = groupKeyColumn(dataset, groupBy);
+  const ranks = severityRanks(dataset);
+  const flags = suppressedFlags(dataset);
+  const counts = new Uint32Array(column.keys.length * WIDTH);
+  let total = 0;
+  let suppressed = 0;
+  for (let i = 0; i < ranks.length; i += 1) {
+    if (flags[i]) {
+      suppressed += 1;
+      if (!includeSuppressed) continue;
+    }
+    total += 1;
+    const r = ranks[i] ?? 0;
+    for (let j = column.offsets[i] ?? 0; j < (column.offsets[i + 1] ?? 0); j += 1) {
+      const cell = (column.flat[j] ?? 0) * WIDTH + r;
+      counts[cell] = (counts[cell] ?? 0) + 1;
+    }
+  }
+  const size = (k: number) => {
+    let n = 0;
+    for (let r = 0; r < WIDTH; r += 1) n += counts[k * WIDTH + r] ?? 0;
+    return n;
+  };
+  const present = column.keys.map((_, k) => k).filter((k) => size(k) > 0);
+  if (groupBy === 'severity') {
+    const order = (k: number) => SEVERITIES.indexOf(column.keys[k] as Severity);
+    present.sort((a, b) => order(a) - order(b));
+  } else {
+    present.sort((a, b) => size(b) - size(a) || compareKeys(column.keys[a] ?? '', column.keys[b] ?? ''));
+  }
+  return {
+    keys: present.map((k) => column.keys[k] ?? ''),
+    counts,
+    index: new Map(column.keys.map((key, k) => [key, k])),
+    total,
+    suppressed,
+  };
+}
+
+/**
  * Count findings by one dimension. Groups come largest first (ties by key), except by severity,
- * which keeps severity order; at most `top` groups are returned.
+ * which keeps severity order; at most `top` groups are returned. The grouping is counted once per
+ * dataset version (any suppression starts it again), so asking again with another `top` is a
+ * lookup.
  */
 export function summariseFindings(
   dataset: Dataset,
   options: { groupBy: FindingGroup; includeSuppressed: boolean; top: number },
 ): FindingsSummary {
-  const keysOf = groupKeys(dataset, options.groupBy);
-  const members = new Map<string, Severity[]>();
-  let total = 0;
-  let suppressed = 0;
-  for (const f of dataset.findings) {
-    if (f.is_suppressed) suppressed += 1;
-    if (f.is_suppressed && !options.includeSuppressed) continue;
-    total += 1;
-    for (const key of keysOf(f)) {
-      const list = members.get(key);
-      if (list) list.push(f.severity);
-      else members.set(key, [f.severity]);
-    }
-  }
-  const keys = [...members.keys()];
-  if (options.groupBy === 'severity') {
-    keys.sort((a, b) => SEVERITIES.indexOf(a as Severity) - SEVERITIES.indexOf(b as Severity));
-  } else {
-    keys.sort((a, b) => (members.get(b)?.length ?? 0) - (members.get(a)?.length ?? 0) || compareKeys(a, b));
-  }
+  const grouped = dataset.derived(`findings:summary:${options.groupBy}:${options.includeSuppressed}`, (d) =>
+    group(d, options.groupBy, options.includeSuppressed),
+  );
   // Inside a group the severities come worst first. The reference lists them in the order the
   // findings happened to come (scoutsuite: HIGH, CRITICAL, MEDIUM); severity order reads the same
   // whatever the file order.
   const groups: Record<string, SeverityCounts> = {};
-  for (const key of keys.slice(0, options.top)) {
-    const severities = members.get(key) ?? [];
-    groups[key] = { total: severities.length, ...severityBreakdown(severities) };
+  for (const key of grouped.keys.slice(0, options.top)) {
+    const k = grouped.index.get(key) ?? 0;
+    const entry: SeverityCounts = { total: 0 };
+    for (const s of SEVERITIES) {
+      const n = grouped.counts[k * WIDTH + severityRank(s)] ?? 0;
+      entry.total += n;
+      if (n > 0) entry[s] = n;
+    }
+    groups[key] = entry;
   }
   return {
     dataset: dataset.name,
     group_by: options.groupBy,
-    total,
-    suppressed,
+    total: grouped.total,
+    suppressed: grouped.suppressed,
     groups,
-    truncated: keys.length > options.top,
+    truncated: grouped.keys.length > options.top,
   };
 }

@@ -1,16 +1,19 @@
 import { type AssetBrief, assetBrief, type FindingBrief, findingBrief } from '../conventions/briefs.js';
 import { topRiskScore } from '../conventions/risk.js';
-import { severitiesAtOrAbove } from '../conventions/severity.js';
 import { sortFindings } from '../conventions/sorting.js';
 import type { Dataset } from '../dataset/dataset.js';
 import { AbortCheck, dependencyGraph, walkDependencies } from '../graph/index.js';
 import type { CloudAsset } from '../model/asset.js';
-import { type Finding, findingRiskScore } from '../model/finding.js';
-import type { Severity } from '../model/severity.js';
+import type { Finding } from '../model/finding.js';
+import { type Severity, severityRank } from '../model/severity.js';
+import { riskScores, severityRanks, suppressedFlags } from './columns.js';
 import { internetReach } from './exposure.js';
+import { groupKeyColumn, UNMAPPED_GROUP } from './summary.js';
 
 /** How deep `top_risks` counts transitive dependents. */
 export const BLAST_DEPTH = 6;
+/** The cache of transitive dependent counts (see triage-cache.ts). */
+export const DEPENDENTS_KEY = 'findings:transitive-dependents';
 /** Findings each item shows. */
 const TOP_FINDINGS = 3;
 export const TOP_RISKS_FORMULA = 'max_risk * exposure * blast * volume';
@@ -50,22 +53,49 @@ function round3(value: number): number {
 
 interface Candidate {
   asset: CloudAsset;
-  findings: Finding[];
+  maxRisk: number;
+  open: number;
 }
 
-/** Assets with at least one open finding at or above the floor (findings on no asset are ignored). */
+/**
+ * Assets with at least one open finding at or above the floor, with their worst risk and count
+ * (findings on no asset are ignored). Reads the per-position columns, so a dataset's findings are
+ * not each visited in memory.
+ */
 function candidates(dataset: Dataset, minSeverity: Severity | null): Candidate[] {
-  const allowed = minSeverity === null ? null : new Set(severitiesAtOrAbove(minSeverity));
-  const byAsset = new Map<CloudAsset, Finding[]>();
-  for (const f of dataset.findings) {
-    if (f.is_suppressed || (allowed !== null && !allowed.has(f.severity))) continue;
-    const asset = dataset.indexes.assetOfFinding(f);
-    if (!asset) continue;
-    const list = byAsset.get(asset);
-    if (list) list.push(f);
-    else byAsset.set(asset, [f]);
+  const floor = minSeverity === null ? 0 : severityRank(minSeverity);
+  const column = groupKeyColumn(dataset, 'asset');
+  const flags = suppressedFlags(dataset);
+  const ranks = severityRanks(dataset);
+  const risks = riskScores(dataset);
+  const maxRisk = new Float64Array(column.keys.length).fill(-1);
+  const open = new Uint32Array(column.keys.length);
+  for (let i = 0; i < ranks.length; i += 1) {
+    if (flags[i] || (ranks[i] ?? 0) < floor) continue;
+    const k = column.flat[column.offsets[i] ?? 0] ?? 0;
+    open[k] = (open[k] ?? 0) + 1;
+    maxRisk[k] = Math.max(maxRisk[k] ?? -1, risks[i] ?? 0);
   }
-  return [...byAsset].map(([asset, findings]) => ({ asset, findings }));
+  const out: Candidate[] = [];
+  column.keys.forEach((key, k) => {
+    const asset = key === UNMAPPED_GROUP ? undefined : dataset.indexes.assetById(key);
+    if (asset && (open[k] ?? 0) > 0) out.push({ asset, maxRisk: maxRisk[k] ?? 0, open: open[k] ?? 0 });
+  });
+  return out;
+}
+
+/** The open findings of an asset at or above the floor, riskiest first. */
+function riskiest(
+  dataset: Dataset,
+  asset: CloudAsset,
+  minSeverity: Severity | null,
+  count: number,
+): Finding[] {
+  const floor = minSeverity === null ? 0 : severityRank(minSeverity);
+  const open = dataset.indexes
+    .findingsOf(asset.id)
+    .filter((f) => !f.is_suppressed && severityRank(f.severity) >= floor);
+  return sortFindings(open, 'risk').slice(0, count);
 }
 
 /**
@@ -80,16 +110,21 @@ export function topRisks(
   abort.check();
   const reached = internetReach(dataset, options.signal).parent;
   const dependencies = dependencyGraph(dataset, options.signal);
-  const scored = candidates(dataset, options.minSeverity).map(({ asset, findings }) => {
+  // Dependents depend on edges only: counted once per asset, kept across suppressions.
+  const counted = dataset.derived(DEPENDENTS_KEY, () => new Map<string, number>());
+  const scored = candidates(dataset, options.minSeverity).map(({ asset, maxRisk, open }) => {
     abort.tick();
-    const dependents = walkDependencies(dependencies, asset.id, 'down', BLAST_DEPTH, options.signal).length;
+    let dependents = counted.get(asset.id);
+    if (dependents === undefined) {
+      dependents = walkDependencies(dependencies, asset.id, 'down', BLAST_DEPTH, options.signal).length;
+      counted.set(asset.id, dependents);
+    }
     const exposed = asset.is_internet_exposed || reached.has(asset.id);
-    const maxRisk = Math.max(...findings.map(findingRiskScore));
     const factors = topRiskScore({
       maxFindingRisk: maxRisk,
       exposed,
       transitiveDependents: dependents,
-      openFindings: findings.length,
+      openFindings: open,
     });
     const components: TopRiskComponents = {
       max_finding_risk: maxRisk,
@@ -97,10 +132,10 @@ export function topRisks(
       internet_reachable: exposed,
       transitive_dependents: dependents,
       blast_factor: round3(factors.blast),
-      open_findings: findings.length,
+      open_findings: open,
       volume_factor: round3(factors.volume),
     };
-    return { asset, findings, score: factors.score, components };
+    return { asset, score: factors.score, components };
   });
   scored.sort(
     (a, b) => b.score - a.score || (a.asset.name < b.asset.name ? -1 : a.asset.name > b.asset.name ? 1 : 0),
@@ -111,9 +146,9 @@ export function topRisks(
       asset: assetBrief(dataset, s.asset),
       score: s.score,
       components: s.components,
-      top_findings: sortFindings(s.findings, 'risk')
-        .slice(0, TOP_FINDINGS)
-        .map((f) => findingBrief(dataset, f)),
+      top_findings: riskiest(dataset, s.asset, options.minSeverity, TOP_FINDINGS).map((f) =>
+        findingBrief(dataset, f),
+      ),
     })),
     total_candidates: scored.length,
     formula: TOP_RISKS_FORMULA,

@@ -310,11 +310,14 @@ export class Workspace implements IdentifierSource {
     if (this.#datasets.has(name)) this.notify('resource', datasetSummaryUri(name));
   }
 
-  /** Record an in-place change to a dataset (findings suppressed, ingested...). */
-  mutated(dataset: Dataset): void {
+  /**
+   * Record an in-place change to a dataset (findings suppressed, ingested...). `keep` names the
+   * derived structures the change leaves valid (see `Dataset.touch`); by default all are rebuilt.
+   */
+  mutated(dataset: Dataset, options: { keep?: (key: string) => boolean } = {}): void {
     // Findings added in place (ingested reports) get the decisions recorded for them.
     this.suppressions.apply(dataset);
-    dataset.touch();
+    dataset.touch(options.keep);
     this.#notifyDataset(dataset.name, false);
   }
 

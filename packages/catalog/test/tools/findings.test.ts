@@ -559,6 +559,22 @@ describe('suppress_findings and unsuppress_findings', () => {
     });
   });
 
+  it('keeps graphs and sort orders across a suppression, and counts again', async () => {
+    await call(layer, 'top_risks');
+    await call(layer, 'list_findings');
+    const dataset = ws.get('sample');
+    await call(layer, 'suppress_findings', { finding_ids: ['f-web-cve'], reason: 'patched in AMI v42' });
+    for (const key of ['dependency_graph', 'flow_graph', 'findings:sorted:risk', 'findings:columns:risk'])
+      expect(dataset.isCached(key), key).toBe(true);
+    expect(dataset.isCached('summary')).toBe(false);
+    expect(await call(layer, 'get_asset', { ref: 'web-1', include_findings: false })).toMatchObject({
+      open_findings: 0,
+      max_severity: null,
+    });
+    const risks = (await call(layer, 'top_risks', { top: 100 })).items as { asset: { id: string } }[];
+    expect(risks.map((i) => i.asset.id)).not.toContain('web-1');
+  });
+
   it('changes the dataset version only when a finding changed', async () => {
     const version = () => ws.get('sample').version;
     const before = version();

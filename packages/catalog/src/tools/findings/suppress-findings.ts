@@ -2,6 +2,7 @@ import type { Registry } from '@cloudg/core';
 import { z } from 'zod';
 import { resolveDataset } from '../../conventions/dataset-arg.js';
 import { suppressFindings, unsuppressFindings } from '../../findings/suppress.js';
+import { findingsTriaged } from '../../findings/triage-cache.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { datasetArg } from '../workspace/args.js';
 
@@ -32,7 +33,7 @@ export function registerSuppressionTools(registry: Registry<Workspace>): void {
       const call = { dataset, store: ctx.app.suppressions, by: ctx.principal.id };
       const { changed, ...outcome } = suppressFindings(call, args.finding_ids, args.reason);
       // The version (and so every cursor) moves only when a finding changed.
-      if (changed) ctx.app.mutated(dataset);
+      if (changed) findingsTriaged(ctx.app, dataset);
       return { dataset: dataset.name, ...outcome };
     },
   });
@@ -54,7 +55,7 @@ export function registerSuppressionTools(registry: Registry<Workspace>): void {
       const dataset = resolveDataset(ctx.app, args.dataset);
       const call = { dataset, store: ctx.app.suppressions, by: ctx.principal.id };
       const { changed, ...outcome } = unsuppressFindings(call, args.finding_ids);
-      if (changed) ctx.app.mutated(dataset);
+      if (changed) findingsTriaged(ctx.app, dataset);
       return { dataset: dataset.name, ...outcome };
     },
   });
