@@ -87,7 +87,10 @@ function neutraliseMarkers(text: string): string {
 
 export function capText(text: string, max: number): string {
   if (text.length <= max) return text;
-  return `${text.slice(0, max)}… [+${text.length - max} chars]`;
+  const cut = `${text.slice(0, max)}… [+${text.length - max} chars]`;
+  // A fenced value cut short (project's max_string runs after sanitize) keeps its closing
+  // marker, so attacker text in a long opaque string (a GraphML export) stays inside the fence.
+  return text.startsWith(FENCE_OPEN) && text.endsWith(FENCE_CLOSE) ? `${cut} ${FENCE_CLOSE}` : cut;
 }
 
 export class UntrustedTextGuard implements Transform {
