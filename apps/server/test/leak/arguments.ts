@@ -19,6 +19,8 @@ export interface JsonSchema {
   description?: string;
   minimum?: number;
   $ref?: string;
+  /** Values the server offers (the harness puts a template variable's completions here). */
+  examples?: unknown[];
 }
 
 /** The values calls are built from: real ones, or the pseudonyms a strict client was given. */
@@ -95,6 +97,7 @@ export type Kind =
   | 'token'
   | 'toolName'
   | 'listed'
+  | 'examples'
   | 'json'
   | 'change'
   | 'unknown';
@@ -224,6 +227,7 @@ export function kindOf(prop: string, schema: JsonSchema, tool?: ToolInfo): Kind 
   if (prop === 'tool') return 'toolName';
   if (prop === 'change' || prop === 'planned_change') return 'change';
   if (listedValues(description).length > 0) return 'listed';
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return 'examples';
   return 'unknown';
 }
 
@@ -305,6 +309,8 @@ export function candidates(kind: Kind, schema: JsonSchema, v: Values): unknown[]
       return v.toolNames;
     case 'listed':
       return listedValues(schema.description);
+    case 'examples':
+      return [...(schema.examples ?? [])];
     case 'json':
       return v.json;
     case 'change':
@@ -335,6 +341,7 @@ export function invalidCandidates(kind: Kind, v: Values): unknown[] {
     case 'edgeType':
     case 'framework':
     case 'listed':
+    case 'examples':
       return [v.invalid.enumValue];
     case 'assetTypes':
       return [v.invalid.assetTypes];

@@ -407,15 +407,32 @@ async function drive(c: PolicyCase, dir: string): Promise<Run> {
     }
   }
 
+  /** What a template variable's completion offers for an empty prefix (nothing on failure). */
+  async function offered(uriTemplate: string, variable: string): Promise<string[]> {
+    policy.resetRateLimits();
+    try {
+      const result = await layer.complete(
+        { type: 'ref/resource', uri: uriTemplate },
+        { name: variable, value: '' },
+        {
+          principal,
+        },
+      );
+      return result.values.map(String);
+    } catch {
+      return [];
+    }
+  }
+
   async function runResourcesAndPrompts(values: Values, phase: Phase) {
     for (const r of resources)
       await read('resource', r.uri, r.uri, { args: {}, slot: 'base', invalid: false }, phase);
     for (const t of templates) {
-      const schema: JsonSchema = {
-        type: 'object',
-        properties: Object.fromEntries(t.variables.map((name) => [name, { type: 'string' }])),
-        required: [...t.variables],
-      };
+      // A variable nothing else classifies takes the values its completion offers (a format...).
+      const properties: Record<string, JsonSchema> = {};
+      for (const name of t.variables)
+        properties[name] = { type: 'string', examples: await offered(t.uriTemplate, name) };
+      const schema: JsonSchema = { type: 'object', properties, required: [...t.variables] };
       for (const variant of toolVariants(schema, values)) {
         const vars = Object.fromEntries(Object.entries(variant.args).map(([k, val]) => [k, String(val)]));
         await read('template', t.uriTemplate, t.expand(vars), variant, phase);
