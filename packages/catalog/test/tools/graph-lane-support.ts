@@ -7,6 +7,7 @@ import { registerCrossAccountEdges } from '../../src/tools/graph/cross-account-e
 import { registerDependencyTree } from '../../src/tools/graph/dependency-tree.js';
 import { registerDependents, registerDependsOn } from '../../src/tools/graph/dependency-walk.js';
 import { registerLargestBlastRadius } from '../../src/tools/graph/largest-blast-radius.js';
+import { registerSecurityCoverage } from '../../src/tools/graph/security-coverage.js';
 import { registerSharedDependencies } from '../../src/tools/graph/shared-dependencies.js';
 import { registerSubgraphExport } from '../../src/tools/graph/subgraph-export.js';
 import { workspaceAt } from '../support/estate.js';
@@ -25,6 +26,7 @@ const LANE_TOOLS: [string, (registry: Registry<Workspace>) => void][] = [
   ['cross_account_edges', registerCrossAccountEdges],
   ['centrality_top', registerCentralityTop],
   ['subgraph_export', registerSubgraphExport],
+  ['security_coverage', registerSecurityCoverage],
 ];
 
 /** A catalog layer over the sample estate (`sample` loaded) whose registry holds those tools. */

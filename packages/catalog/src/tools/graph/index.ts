@@ -13,6 +13,7 @@ import { registerInternetExposure } from './internet-exposure.js';
 import { registerLargestBlastRadius } from './largest-blast-radius.js';
 import { registerLateralMovementPaths } from './lateral-movement-paths.js';
 import { registerNeighbors } from './neighbors.js';
+import { registerSecurityCoverage } from './security-coverage.js';
 import { registerSharedDependencies } from './shared-dependencies.js';
 import { registerSubgraphExport } from './subgraph-export.js';
 
@@ -20,8 +21,8 @@ import { registerSubgraphExport } from './subgraph-export.js';
  * Register the graph tools, in catalog order: neighbors, get_edges, find_paths, attack_paths,
  * lateral_movement_paths, internet_exposure, blast_radius, depends_on, dependents,
  * dependency_tree, shared_dependencies, largest_blast_radius, cross_account_edges, centrality_top,
- * subgraph_export, graph_stats. security_coverage builds on the same engine (src/graph) and
- * registers here too once it exists.
+ * subgraph_export, security_coverage, graph_stats: the 17 tools of the reference's Graph
+ * category, all on the engine in src/graph.
  */
 export function registerGraphTools(registry: Registry<Workspace>): void {
   registerNeighbors(registry);
@@ -39,5 +40,6 @@ export function registerGraphTools(registry: Registry<Workspace>): void {
   registerCrossAccountEdges(registry);
   registerCentralityTop(registry);
   registerSubgraphExport(registry);
+  registerSecurityCoverage(registry);
   registerGraphStats(registry);
 }
