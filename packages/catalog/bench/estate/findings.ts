@@ -60,6 +60,9 @@ function iacLocation(asset: CloudAsset, rng: Rng): IacLocation {
   };
 }
 
+/** Room for the checks of one asset type in a pair number (no type has more than 63). */
+const PAIR = 64;
+
 const MACHINES: ReadonlySet<string> = new Set(['EC2', 'VIRTUAL_MACHINE', 'GCE_INSTANCE']);
 
 export const SCANNER_SHARE: Readonly<Record<Scanner, number>> = {
@@ -160,7 +163,10 @@ export function planFindings(
 ): PlannedFinding[] {
   const out: PlannedFinding[] = [];
   const vpcOf = vpcOfAssets(assets, edges);
-  const day = (n: number) => new Date(SCAN_DAY - n * 86_400_000).toISOString().replace('.000Z', 'Z');
+  const days = Array.from({ length: 181 }, (_, n) =>
+    new Date(SCAN_DAY - n * 86_400_000).toISOString().replace('.000Z', 'Z'),
+  );
+  const day = (n: number) => days[n] ?? (days[0] as string);
   // Each scanner draws its share from every (asset, check) pair it could report, without
   // repeats. A small estate may hold fewer pairs than a share asks for; the rest then goes to
   // the scanners with pairs to spare, so the total is what was asked whenever it can be.
@@ -171,15 +177,24 @@ export function planFindings(
   const trivyShare = Math.round(total * SCANNER_SHARE.trivy);
   const scannable = assets.filter((a) => a.asset_type === 'CONTAINER_REGISTRY' || MACHINES.has(a.asset_type));
   const scanned = sample(rng, scannable, Math.max(1, Math.ceil(trivyShare / 10)));
-  const trivyPairs: [CloudAsset, Vulnerability][] = [];
-  for (const a of scanned)
-    for (const v of a.asset_type === 'CONTAINER_REGISTRY' ? langVulns : osVulns) trivyPairs.push([a, v]);
-  const checkPairs = new Map<Exclude<Scanner, 'trivy'>, [CloudAsset, Check][]>();
+  // A pair is one number, `asset position * 64 + check position`: a few hundred thousand
+  // candidate pairs as tuples would cost more in garbage collection than everything else here.
+  const vulnsOf = (a: CloudAsset) => (a.asset_type === 'CONTAINER_REGISTRY' ? langVulns : osVulns);
+  const trivyPairs: number[] = [];
+  scanned.forEach((a, i) => {
+    for (let k = 0; k < vulnsOf(a).length; k += 1) trivyPairs.push(i * PAIR + k);
+  });
+  const indexes = new Map<Exclude<Scanner, 'trivy'>, Map<string, Check[]>>();
+  const checksOf = (scanner: Exclude<Scanner, 'trivy'>, a: CloudAsset) =>
+    indexes.get(scanner)?.get(`${a.provider}:${a.asset_type}`) ?? [];
+  const checkPairs = new Map<Exclude<Scanner, 'trivy'>, number[]>();
   for (const scanner of ['scoutsuite', 'checkov', 'prowler'] as const) {
-    const index = checkIndex(scanner);
-    const pairs: [CloudAsset, Check][] = [];
-    for (const a of assets)
-      for (const c of index.get(`${a.provider}:${a.asset_type}`) ?? []) pairs.push([a, c]);
+    indexes.set(scanner, checkIndex(scanner));
+    const pairs: number[] = [];
+    assets.forEach((a, i) => {
+      const n = checksOf(scanner, a).length;
+      for (let k = 0; k < n; k += 1) pairs.push(i * PAIR + k);
+    });
     checkPairs.set(scanner, pairs);
   }
   const capacity: Record<Scanner, number> = {
@@ -203,8 +218,9 @@ export function planFindings(
     deficit -= extra;
   }
 
-  const trivyPicked = sample(rng, trivyPairs, want.trivy);
-  for (const [asset, vuln] of trivyPicked) {
+  for (const pair of sample(rng, trivyPairs, want.trivy)) {
+    const asset = scanned[Math.floor(pair / PAIR)] as CloudAsset;
+    const vuln = vulnsOf(asset)[pair % PAIR] as Vulnerability;
     const observed = day(rng.int(0, 180));
     const target = trivyTarget(asset);
     out.push({
@@ -231,8 +247,9 @@ export function planFindings(
   }
 
   for (const scanner of ['scoutsuite', 'checkov', 'prowler'] as const) {
-    const picked = sample(rng, checkPairs.get(scanner) ?? [], want[scanner]);
-    for (const [asset, check] of picked) {
+    for (const pair of sample(rng, checkPairs.get(scanner) ?? [], want[scanner])) {
+      const asset = assets[Math.floor(pair / PAIR)] as CloudAsset;
+      const check = checksOf(scanner, asset)[pair % PAIR] as Check;
       const observed = day(rng.int(0, 180));
       const refs = controlRefs(check);
       const frameworks = [...new Set(refs.map((r) => r.framework))];

@@ -207,6 +207,9 @@ export async function writeEstate(
   const made = new Set<string>();
   let bytes = 0;
   let files = 0;
+  // Rendering is CPU work on this thread and writing happens in libuv's pool: keep a few writes
+  // in flight while the next file renders, instead of waiting for each in turn.
+  const inFlight = new Set<Promise<void>>();
   for (const [rel, text] of generated.files()) {
     files += 1;
     const target = join(dir, rel);
@@ -215,9 +218,12 @@ export async function writeEstate(
       await mkdir(parent, { recursive: true });
       made.add(parent);
     }
-    await writeFile(target, text);
     bytes += Buffer.byteLength(text);
+    const write: Promise<void> = writeFile(target, text).finally(() => inFlight.delete(write));
+    inFlight.add(write);
+    if (inFlight.size >= 8) await Promise.race(inFlight);
   }
+  await Promise.all(inFlight);
   return {
     dir,
     inventoryDir: join(dir, INVENTORY_DIR),
