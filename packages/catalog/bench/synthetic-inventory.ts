@@ -1,7 +1,10 @@
 /**
- * The synthetic inventory both benchmarks load: `assets` assets spread evenly over `accounts`
+ * The old single-chain synthetic inventory: `assets` assets spread evenly over `accounts`
  * accounts and three regions, a chain of edges, tags with an owner e-mail, a private IP on every
  * asset, and a findings report with one open finding on every 25th asset.
+ *
+ * Superseded by the realistic generated estate in `./estate` (see README.md here), which the
+ * load, tools and graph benchmarks use; it stays only while bench/findings.ts still imports it.
  */
 
 export interface SyntheticOptions {
