@@ -148,6 +148,17 @@ export function mergeControlResults(
 ): ComplianceResult[] {
   const out = existing.map((c) => ({ ...c, finding_ids: [...c.finding_ids] }));
   const byKey = new Map(out.map((c) => [`${c.framework}\u0000${c.control_id}`, c]));
+  // Membership by set: one control failed by tens of thousands of findings (a check run in every
+  // region of every account) must not make this quadratic.
+  const listed = new Map<ComplianceResult, Set<string>>();
+  const idsOf = (result: ComplianceResult): Set<string> => {
+    let ids = listed.get(result);
+    if (!ids) {
+      ids = new Set(result.finding_ids);
+      listed.set(result, ids);
+    }
+    return ids;
+  };
   for (const f of findings) {
     for (const ref of controlsOf(f)) {
       const key = `${ref.framework}\u0000${ref.control_id}`;
@@ -164,7 +175,11 @@ export function mergeControlResults(
         byKey.set(key, result);
         out.push(result);
       }
-      if (!result.finding_ids.includes(f.id)) result.finding_ids.push(f.id);
+      const ids = idsOf(result);
+      if (!ids.has(f.id)) {
+        ids.add(f.id);
+        result.finding_ids.push(f.id);
+      }
       if (!f.is_suppressed) result.status = 'FAIL';
     }
   }
