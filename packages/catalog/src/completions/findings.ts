@@ -1,5 +1,5 @@
 import type { ToolContext } from '@cloudg/core';
-import { findingsSortedBy } from '../findings/query.js';
+import { findingsSortedBy } from '../findings/sorted.js';
 import { SEVERITIES } from '../model/severity.js';
 import type { Workspace } from '../workspace/workspace.js';
 

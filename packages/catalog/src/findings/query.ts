@@ -6,8 +6,6 @@ import type { Finding } from '../model/finding.js';
 import { SEVERITIES, type Severity, severityRank } from '../model/severity.js';
 import { findingColumns, searchTexts, suppressedFlags } from './columns.js';
 
-export { findingsSortedBy } from './sorted.js';
-
 /** The filters of `list_findings`, as the tool receives them. */
 export interface FindingFilterArgs {
   severities?: readonly string[] | null;

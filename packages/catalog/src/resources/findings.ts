@@ -6,7 +6,7 @@ import { resolveFindingRef } from '../conventions/findings.js';
 import { severityBreakdown } from '../dataset/summary.js';
 import { largestFirstInOrder } from '../findings/counts.js';
 import { findingView } from '../findings/detail.js';
-import { findingsSortedBy } from '../findings/query.js';
+import { queryFindings } from '../findings/query.js';
 import { isSeverity, SEVERITIES, type Severity } from '../model/severity.js';
 import { ReferenceNotFoundError } from '../workspace/errors.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -79,9 +79,7 @@ export function registerFindingResources(registry: Registry<Workspace>): void {
     handler: (ctx, vars) => {
       const severity = parseSeverityVariable(vars.severity ?? '');
       const dataset = ctx.app.get();
-      const matched = findingsSortedBy(dataset, 'risk').filter(
-        (f) => !f.is_suppressed && f.severity === severity,
-      );
+      const { items: matched } = queryFindings(dataset, { severities: [severity] }, 'risk');
       const shown = matched.slice(0, SEVERITY_RESOURCE_MAX);
       return {
         dataset: dataset.name,
