@@ -3,10 +3,18 @@ import { z } from 'zod';
 import { resolveDataset } from '../../conventions/dataset-arg.js';
 import { CROWN_JEWEL_WEIGHTS } from '../../conventions/risk.js';
 import type { Dataset } from '../../dataset/dataset.js';
-import { AbortCheck, bfsTree, forward, identityGraph, pathTo, resolveGraphRef } from '../../graph/index.js';
+import {
+  AbortCheck,
+  bfsTree,
+  type FoundPath,
+  forward,
+  identityGraph,
+  pathTo,
+  resolveGraphRef,
+} from '../../graph/index.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { datasetArg } from '../workspace/args.js';
-import { type PathBrief, pathBrief } from './briefs.js';
+import { pathBrief } from './briefs.js';
 import { lateralMovementOutput } from './output-schemas.js';
 
 /** Footholds: every internet-exposed asset, then every account marked external. */
@@ -61,7 +69,8 @@ export function registerLateralMovementPaths(registry: Registry<Workspace>): voi
       const graph = identityGraph(dataset);
       const next = forward(graph, (e) => e.edge_type);
       const abort = new AbortCheck(ctx.signal, 16);
-      const chains: { brief: PathBrief; weight: number; order: number }[] = [];
+      // Rank first; briefs are built only for the chains shown.
+      const chains: { path: FoundPath; weight: number; order: number }[] = [];
       for (const start of starts) {
         abort.tick();
         // Starts without an identity edge are counted but give no chain.
@@ -72,13 +81,15 @@ export function registerLateralMovementPaths(registry: Registry<Workspace>): voi
           const path = pathTo(tree, node);
           if (path === null) continue;
           const weight = Math.max(...path.nodes.map((id) => weightOf(dataset, id)));
-          chains.push({ brief: pathBrief(dataset, path), weight, order: chains.length });
+          chains.push({ path, weight, order: chains.length });
         }
       }
-      chains.sort((a, b) => b.weight - a.weight || a.brief.length - b.brief.length || a.order - b.order);
+      chains.sort(
+        (a, b) => b.weight - a.weight || a.path.labels.length - b.path.labels.length || a.order - b.order,
+      );
       return {
         dataset: dataset.name,
-        paths: chains.slice(0, args.max_paths).map((c) => c.brief),
+        paths: chains.slice(0, args.max_paths).map((c) => pathBrief(dataset, c.path)),
         total_found: chains.length,
         truncated: chains.length > args.max_paths,
         starting_points: new Set(starts).size,
