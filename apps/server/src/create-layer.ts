@@ -68,6 +68,8 @@ export interface ServerLayerOptions {
   allowedRoots?: readonly string[];
   /** Where export tools write; wins over the config's `report.output_dir`. */
   outputDir?: string;
+  /** Where finding suppressions are kept across restarts; wins over the config's `state.dir`. */
+  stateDir?: string;
   cwd?: string;
   logger?: Logger;
   name?: string;
@@ -128,6 +130,7 @@ export async function createLayerFromOptions(options: ServerLayerOptions = {}): 
       ...(options.config !== undefined ? { config: configFrom(options.config, options.cwd) } : {}),
       ...(options.allowedRoots ? { allowedRoots: options.allowedRoots } : {}),
       ...(options.outputDir ? { outputDir: options.outputDir } : {}),
+      ...(options.stateDir ? { stateDir: options.stateDir } : {}),
       ...(options.cwd ? { cwd: options.cwd } : {}),
     });
   // The server's own files are never read back as datasets, by a tool or by --dataset.

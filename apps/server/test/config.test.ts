@@ -1,7 +1,7 @@
 import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CloudgConfigError, parseCloudgConfig, Workspace } from '@cloudg/catalog';
+import { CloudgConfigError, parseCloudgConfig, sampleEstateDir, Workspace } from '@cloudg/catalog';
 import { describe, expect, it } from 'vitest';
 import { createLayerFromOptions } from '../src/index.js';
 
@@ -33,6 +33,38 @@ describe('createLayerFromOptions with a cloudg config', () => {
     expect(server.workspace.config).toBe(config);
     expect(server.workspace.outputDir).toBe(join(cwd, 'explicit'));
     server.close();
+  });
+
+  it('keeps suppressions across servers with a state directory (state.dir, or stateDir winning over it)', async () => {
+    const cwd = fresh('cloudg-server-');
+    writeFileSync(join(cwd, 'config.yaml'), 'state:\n  dir: triage\n');
+    const sample = `sample=${join(sampleEstateDir(), 'inventory')}`;
+    const first = await createLayerFromOptions({
+      policy: 'open',
+      cwd,
+      config: 'config.yaml',
+      datasets: [sample],
+    });
+    expect(first.workspace.suppressions.path).toBe(join(cwd, 'triage', 'suppressions.json'));
+    await first.layer.callTool('suppress_findings', { finding_ids: ['f-ghost'], reason: 'bucket deleted' });
+    first.close();
+    const second = await createLayerFromOptions({
+      policy: 'open',
+      cwd,
+      config: 'config.yaml',
+      datasets: [sample],
+    });
+    const finding = await second.layer.callTool('get_finding', { finding_id: 'f-ghost' });
+    expect(finding.structured).toMatchObject({ is_suppressed: true, suppression_reason: 'bucket deleted' });
+    second.close();
+    const explicit = await createLayerFromOptions({
+      policy: 'open',
+      cwd,
+      config: 'config.yaml',
+      stateDir: 'elsewhere',
+    });
+    expect(explicit.workspace.suppressions.path).toBe(join(cwd, 'elsewhere', 'suppressions.json'));
+    explicit.close();
   });
 
   it('refuses a bad config file before building anything', async () => {
