@@ -175,6 +175,12 @@ describe('find_paths', () => {
     expect([short.total_found, short.truncated]).toEqual([2, false]);
   });
 
+  it('refuses the internet as a target', async () => {
+    const e = await callError(layer, 'find_paths', { source: 'web-1', target: 'internet' });
+    expect(e.code).toBe(-32602);
+    expect(e.text).toMatch(/^target cannot be the internet/);
+  });
+
   it('fails with the documented message on a dataset without an internet node', async () => {
     const { layer: own, ws } = await graphLayer();
     const ds = ws.get('sample');

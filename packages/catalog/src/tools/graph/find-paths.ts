@@ -1,4 +1,4 @@
-import type { Registry } from '@cloudg/core';
+import { InvalidArgumentsError, type Registry } from '@cloudg/core';
 import { z } from 'zod';
 import { resolveDataset } from '../../conventions/dataset-arg.js';
 import type { Dataset } from '../../dataset/dataset.js';
@@ -64,6 +64,12 @@ export function registerFindPaths(registry: Registry<Workspace>): void {
       const dataset = resolveDataset(ctx.app, args.dataset);
       const source = resolveGraphRef(dataset, args.source);
       const target = resolveGraphRef(dataset, args.target);
+      // Nothing leads into the internet in any view; say so instead of returning no path.
+      if (target.kind === 'internet')
+        throw new InvalidArgumentsError(
+          "target cannot be the internet: paths start there. Pass source='internet' and an asset as target.",
+          { data: { value: args.target } },
+        );
       let graph = modeGraph(dataset, args.mode, ctx.signal);
       // From the internet the walk starts at a virtual node linked to every entry point; the
       // virtual hop is not counted in max_depth and not shown in the paths.
