@@ -6,13 +6,14 @@ import { registerFindingsTools } from './tools/findings/index.js';
 import { registerGraphTools } from './tools/graph/index.js';
 import { registerInventoryTools } from './tools/inventory/index.js';
 import { registerMetaTools } from './tools/meta/index.js';
+import { registerOntologyTools } from './tools/ontology/index.js';
 import { registerPrivacyTools } from './tools/privacy/index.js';
 import { registerWorkspaceTools } from './tools/workspace/index.js';
 import { Workspace } from './workspace/workspace.js';
 
 /**
  * The catalog's default registry: every tool, resource, template, completion and prompt the
- * catalog ships, in catalog order (workspace, inventory, graph, findings, compliance, resources, meta, privacy,
+ * catalog ships, in catalog order (workspace, inventory, graph, findings, compliance, ontology, resources, meta, privacy,
  * prompts).
  */
 export function defaultRegistry(): Registry<Workspace> {
@@ -22,6 +23,7 @@ export function defaultRegistry(): Registry<Workspace> {
   registerGraphTools(registry);
   registerFindingsTools(registry);
   registerComplianceTools(registry);
+  registerOntologyTools(registry);
   registerResources(registry);
   registerMetaTools(registry);
   registerPrivacyTools(registry);

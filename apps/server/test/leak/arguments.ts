@@ -209,6 +209,9 @@ export function kindOf(prop: string, schema: JsonSchema, tool?: ToolInfo): Kind 
   if (DATASET_NAMES.has(prop) || ((prop === 'target' || prop === 'name') && mentionsDataset))
     return 'dataset';
   if (ASSET_REF_NAMES.has(prop)) return 'assetRef';
+  // A string the schema gives examples for (a SPARQL query, say) is exercised with those, before
+  // the name-based guesses below: the tool's own examples are what it accepts.
+  if (t.includes('string') && Array.isArray(schema.examples) && schema.examples.length > 0) return 'examples';
   if (/^(query|search|q|text|contains)$/.test(prop)) return 'query';
   if (prop === 'provider' || prop === 'providers') return 'provider';
   if (prop === 'region') return 'region';
@@ -227,7 +230,6 @@ export function kindOf(prop: string, schema: JsonSchema, tool?: ToolInfo): Kind 
   if (prop === 'tool') return 'toolName';
   if (prop === 'change' || prop === 'planned_change') return 'change';
   if (listedValues(description).length > 0) return 'listed';
-  if (Array.isArray(schema.examples) && schema.examples.length > 0) return 'examples';
   return 'unknown';
 }
 

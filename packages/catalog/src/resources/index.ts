@@ -4,6 +4,7 @@ import { registerAssetResources } from './assets.js';
 import { registerComplianceResources } from './compliance.js';
 import { registerFindingResources } from './findings.js';
 import { registerGraphResources } from './graph.js';
+import { registerOntologyResources } from './ontology.js';
 import { registerWorkspaceResources } from './workspace.js';
 
 /**
@@ -12,7 +13,8 @@ import { registerWorkspaceResources } from './workspace.js';
  * `cloudg://assets/{+ref}/neighbors`, `cloudg://assets/{+ref}/findings`, and the findings'
  * `cloudg://findings/summary`, `cloudg://findings/{finding_id}` and `cloudg://findings/severity/{severity}`,
  * the compliance `cloudg://compliance` and `cloudg://compliance/{framework}`, and the graph's
- * `cloudg://graph/d3` and `cloudg://graph/{format}`.
+ * `cloudg://graph/d3` and `cloudg://graph/{format}`, and the ontology's `cloudg://ontology/turtle` and
+ * `cloudg://ontology/{format}`.
  */
 export function registerResources(registry: Registry<Workspace>): void {
   registerWorkspaceResources(registry);
@@ -20,4 +22,5 @@ export function registerResources(registry: Registry<Workspace>): void {
   registerFindingResources(registry);
   registerComplianceResources(registry);
   registerGraphResources(registry);
+  registerOntologyResources(registry);
 }

@@ -30,7 +30,13 @@ export function registerSparqlQuery(registry: Registry<Workspace>): void {
         .max(20000)
         .describe(
           'Read-only SPARQL (SELECT / ASK / CONSTRUCT / DESCRIBE). Predefined prefixes: cm: (classes, e.g. cm:RelationalDatabase), cmp: (relations / properties, e.g. cmp:INTERNET_REACHABLE, cmp:hasName), cmr: (individuals, cmr:<asset id>), rdf:, rdfs:, owl:, xsd:. FROM, SERVICE and UPDATE are rejected.',
-        ),
+        )
+        .meta({
+          examples: [
+            'SELECT ?r ?name WHERE { ?s cmp:INTERNET_REACHABLE ?r . ?r cmp:hasName ?name } ORDER BY ?name',
+            'ASK { ?s a cm:RelationalDatabase }',
+          ],
+        }),
       limit: z.number().int().min(1).max(1000).default(100).describe('Row cap applied after the query runs.'),
       compact_uris: z.boolean().default(true).describe('Shorten URIs to prefix:name.'),
       dataset: datasetArg(),
