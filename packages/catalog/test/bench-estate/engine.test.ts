@@ -32,7 +32,7 @@ describe('the generated estate under the graph tools', () => {
   it('gives attack_paths routes from the internet to crown jewels', async () => {
     const result = await layer.callTool('attack_paths', { max_paths: 10 });
     expect(result.isError).toBe(false);
-    const { paths, total_found } = result.structured as PathResult;
+    const { paths, total_found } = result.structured as unknown as PathResult;
     expect(total_found).toBeGreaterThan(0);
     expect(paths.length).toBeGreaterThan(0);
     const byName = new Map(estate.assets.map((a) => [a.name, a]));
@@ -48,7 +48,7 @@ describe('the generated estate under the graph tools', () => {
     for (const probe of probes) {
       const result = await layer.callTool('find_paths', { source: 'internet', target: probe.target });
       expect(result.isError, probe.target).toBe(false);
-      expect((result.structured as PathResult).paths.length, probe.target).toBeGreaterThan(0);
+      expect((result.structured as unknown as PathResult).paths.length, probe.target).toBeGreaterThan(0);
     }
   });
 });
