@@ -100,4 +100,15 @@ describe('scanner shapes the reference did not detect', () => {
     expect(detectDirectoryKind(['inc-awsconfig/aws_config.js', 'report.html'])).toBe('scoutsuite');
     expect(detectDirectoryKind(['a/b/c/scoutsuite_results_aws-1.js'])).toBeUndefined();
   });
+
+  it("knows Prowler's output directory by its file names", () => {
+    expect(
+      detectDirectoryKind([
+        'compliance/prowler-output-123456789012-20240101_cis_2.0_aws.csv',
+        'prowler-output-123456789012-20240101.html',
+        'prowler-output-123456789012-20240101.ocsf.json',
+      ]),
+    ).toBe('prowler');
+    expect(detectDirectoryKind(['out.asff.json'])).toBe('prowler');
+  });
 });

@@ -89,5 +89,8 @@ export function detectDirectoryKind(entries: readonly string[]): LoaderKind | un
   const shallow = entries.filter((e) => e.split('/').length <= 2);
   if (shallow.some((e) => isScoutsuiteResultsFile(basename(e)) || isScout2ConfigFile(e))) return 'scoutsuite';
   if (top.has(CHECKOV_RESULTS_FILE)) return 'checkov';
+  // Prowler's own output directory: `prowler-output-<account>-<time>.ocsf.json` / `.asff.json`.
+  if ([...top].some((e) => /\.(ocsf|asff)\.json$/i.test(e) || /^prowler-output.*\.json$/i.test(e)))
+    return 'prowler';
   return undefined;
 }
