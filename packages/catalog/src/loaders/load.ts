@@ -256,7 +256,9 @@ async function loadFile(
   if (text.trim() === '' && scannerOrAuto) return emptyResult(requested, name);
   const { document, jsonLines } = parseDocument(text, path, ctx);
   if (isEmptyDocument(document) && scannerOrAuto) return emptyResult(requested, name);
-  const detected = jsonLines ? 'prowler' : detectDocumentKind(document);
+  // JSON Lines is Prowler 2's format, but a line-per-finding export of another shape is read as
+  // what its records are.
+  const detected = jsonLines ? (detectDocumentKind(document) ?? 'prowler') : detectDocumentKind(document);
   const kind = requested === 'auto' ? detected : requested;
   if (!kind) throw unrecognisedContent(path);
   switch (kind) {

@@ -310,6 +310,17 @@ describe('malformed and partial files', () => {
     ]);
   });
 
+  it('reads JSON Lines of generic findings as generic, not as Prowler', async () => {
+    const lines = join(work, 'export.jsonl');
+    await writeFile(
+      lines,
+      '{"title": "Open bucket", "severity": "HIGH", "resource_id": "b1"}\n{"title": "Old TLS", "severity": "LOW", "resource_id": "lb1"}\n',
+    );
+    const outcome = await loadPath(lines);
+    expect(outcome.kind).toBe('generic');
+    expect(outcome.data.findings?.map((f) => f.title)).toEqual(['Open bucket', 'Old TLS']);
+  });
+
   it('says so when a directory holds no report files of the tool', async () => {
     const dir = join(work, 'only-html');
     await mkdir(dir, { recursive: true });
