@@ -81,6 +81,7 @@ export { registerResources } from './resources/index.js';
 export { sampleEstateDir } from './sample-estate/paths.js';
 export { registerComplianceTools } from './tools/compliance/index.js';
 export { registerFindingsTools } from './tools/findings/index.js';
+export { registerGraphTools } from './tools/graph/index.js';
 export { registerInventoryTools } from './tools/inventory/index.js';
 export { ASSET_TYPES, registerMetaTools } from './tools/meta/index.js';
 export { registerPrivacyTools } from './tools/privacy/index.js';
