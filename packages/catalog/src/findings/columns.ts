@@ -1,31 +1,33 @@
+/**
+ * The findings of a dataset as columns, by position in `dataset.findings`: what the filters,
+ * groupings and top_risks read, laid out so a pass over 100,000 findings is a loop over small
+ * integers. On a large estate the findings are spread over the heap and reading one field of
+ * each costs more in cache misses than the whole filter, so the loops read these columns and
+ * touch a finding only to return it.
+ *
+ * Facts that triage cannot change (severity, tool, frameworks, risk) are built once per dataset
+ * version and kept across suppressions (see triage-cache.ts); the suppression flags are kept too
+ * and patched finding by finding when a suppression changes them.
+ */
 import type { FindingSort } from '../conventions/sorting.js';
 import type { Dataset } from '../dataset/dataset.js';
 import { type Finding, findingRiskScore } from '../model/finding.js';
 import { severityRank } from '../model/severity.js';
 import { findingsSortedBy } from './sorted.js';
 
-/**
- * The findings of one sort order as columns: what a filter reads, laid out so a search over
- * 100,000 findings is a loop over small integers. Source tools and framework sets are
- * dictionary-encoded, so a substring filter is tested once per distinct value, not per finding.
- * Only fields a suppression cannot change are stored (a suppression keeps these columns);
- * suppression is read from `suppressedFlags`, by dataset position. The loop never dereferences a
- * finding it does not keep: on a large estate the findings are spread over the heap, and reading
- * one field of each costs more in cache misses than the whole filter.
- */
-export interface FindingColumns {
-  order: readonly Finding[];
-  /** Index in `dataset.findings` per position (for the per-dataset columns below). */
-  position: Uint32Array;
-  /** Severity rank (CRITICAL 4 ... INFO 0) per position. */
+export interface FindingFacts {
+  /** Finding -> position. */
+  positions: ReadonlyMap<Finding, number>;
+  /** Severity rank (CRITICAL 4 ... INFO 0). */
   rank: Uint8Array;
-  /** Index into `tools` per position. */
+  risk: Float64Array;
+  /** Index into `tools`. */
   tool: Uint32Array;
-  /** Distinct source tools, lower case. */
+  /** Distinct source tools as written. */
   tools: string[];
-  /** Index into `frameworkSets` per position. */
+  /** Index into `frameworkSets`. */
   frameworks: Uint32Array;
-  /** Distinct framework lists, each lower case. */
+  /** Distinct framework lists (each without repeats) as written. */
   frameworkSets: string[][];
 }
 
@@ -46,25 +48,28 @@ function encoder(): { index: (key: string) => number; keys: string[] } {
   };
 }
 
-export function findingColumns(dataset: Dataset, sortBy: FindingSort): FindingColumns {
-  return dataset.derived(`findings:columns:${sortBy}`, (d) => {
-    const order = findingsSortedBy(d, sortBy);
-    const at = new Map(d.findings.map((f, i) => [f, i]));
-    const position = Uint32Array.from(order, (f) => at.get(f) ?? 0);
-    const rank = new Uint8Array(order.length);
-    const tool = new Uint32Array(order.length);
-    const frameworks = new Uint32Array(order.length);
+/** One pass over the findings; kept across triage. */
+export function findingFacts(dataset: Dataset): FindingFacts {
+  return dataset.derived('findings:facts', (d) => {
+    const n = d.findings.length;
+    const positions = new Map<Finding, number>();
+    const rank = new Uint8Array(n);
+    const risk = new Float64Array(n);
+    const tool = new Uint32Array(n);
+    const frameworks = new Uint32Array(n);
     const tools = encoder();
     const sets = encoder();
-    order.forEach((f, i) => {
+    d.findings.forEach((f, i) => {
+      positions.set(f, i);
       rank[i] = severityRank(f.severity);
-      tool[i] = tools.index(f.source_tool.toLowerCase());
-      frameworks[i] = sets.index(f.compliance_frameworks.join('\u0000').toLowerCase());
+      risk[i] = findingRiskScore(f);
+      tool[i] = tools.index(f.source_tool);
+      frameworks[i] = sets.index([...new Set(f.compliance_frameworks)].join('\u0000'));
     });
     return {
-      order,
-      position,
+      positions,
       rank,
+      risk,
       tool,
       tools: tools.keys,
       frameworks,
@@ -73,28 +78,35 @@ export function findingColumns(dataset: Dataset, sortBy: FindingSort): FindingCo
   });
 }
 
-/** `is_suppressed` of every finding, by dataset position; built again after any triage. */
+/** The positions of the findings in one sort order (built once per version, kept across triage). */
+export function sortedPositions(dataset: Dataset, sortBy: FindingSort): Uint32Array {
+  return dataset.derived(`findings:columns:${sortBy}`, (d) => {
+    const { positions } = findingFacts(d);
+    return Uint32Array.from(findingsSortedBy(d, sortBy), (f) => positions.get(f) ?? 0);
+  });
+}
+
+/** `is_suppressed` of every finding; kept across triage and patched by `patchSuppressedFlags`. */
 export function suppressedFlags(dataset: Dataset): Uint8Array {
   return dataset.derived('findings:suppressed-flags', (d) =>
     Uint8Array.from(d.findings, (f) => (f.is_suppressed ? 1 : 0)),
   );
 }
 
-/** Lower-cased title and description of every finding (NUL-joined), by dataset position. */
+/** Bring the flags of `changed` findings up to date, when the flags are built at all. */
+export function patchSuppressedFlags(dataset: Dataset, changed: Iterable<Finding>): void {
+  if (!dataset.isCached('findings:suppressed-flags')) return;
+  const flags = suppressedFlags(dataset);
+  const { positions } = findingFacts(dataset);
+  for (const f of changed) {
+    const at = positions.get(f);
+    if (at !== undefined) flags[at] = f.is_suppressed ? 1 : 0;
+  }
+}
+
+/** Lower-cased title and description of every finding (NUL-joined); kept across triage. */
 export function searchTexts(dataset: Dataset): readonly string[] {
   return dataset.derived('findings:search-text', (d) =>
     d.findings.map((f) => `${f.title}\u0000${f.description}`.toLowerCase()),
   );
-}
-
-/** Severity rank of every finding, by dataset position (kept across triage). */
-export function severityRanks(dataset: Dataset): Uint8Array {
-  return dataset.derived('findings:ranks', (d) =>
-    Uint8Array.from(d.findings, (f) => severityRank(f.severity)),
-  );
-}
-
-/** `risk_score` of every finding, by dataset position (kept across triage). */
-export function riskScores(dataset: Dataset): Float64Array {
-  return dataset.derived('findings:risk', (d) => Float64Array.from(d.findings, findingRiskScore));
 }

@@ -4,7 +4,7 @@ import { type FindingSort, sortFindings } from '../conventions/sorting.js';
 import type { Dataset } from '../dataset/dataset.js';
 import type { Finding } from '../model/finding.js';
 import { SEVERITIES, type Severity, severityRank } from '../model/severity.js';
-import { findingColumns, searchTexts, suppressedFlags } from './columns.js';
+import { findingFacts, searchTexts, sortedPositions, suppressedFlags } from './columns.js';
 
 /** The filters of `list_findings`, as the tool receives them. */
 export interface FindingFilterArgs {
@@ -101,28 +101,32 @@ export function queryFindings(
     return { items, severity_breakdown: breakdown(counts) };
   }
 
-  const columns = findingColumns(dataset, sortBy);
+  const facts = findingFacts(dataset);
+  const order = sortedPositions(dataset, sortBy);
   const suppressed = suppressedFlags(dataset);
   const texts = filter.text === null ? null : searchTexts(dataset);
   // Each distinct tool and framework list is tested once.
   const tool = filter.tool;
-  const toolOk = tool === null ? null : Uint8Array.from(columns.tools, (t) => (t.includes(tool) ? 1 : 0));
+  const toolOk =
+    tool === null ? null : Uint8Array.from(facts.tools, (t) => (t.toLowerCase().includes(tool) ? 1 : 0));
   const fw = filter.framework;
   const frameworkOk =
     fw === null
       ? null
-      : Uint8Array.from(columns.frameworkSets, (set) => (set.some((x) => x.includes(fw)) ? 1 : 0));
-  const { order, position, rank } = columns;
+      : Uint8Array.from(facts.frameworkSets, (set) =>
+          set.some((x) => x.toLowerCase().includes(fw)) ? 1 : 0,
+        );
   const { ranks, text, includeSuppressed } = filter;
+  const all = dataset.findings;
   for (let i = 0; i < order.length; i += 1) {
-    const at = position[i] ?? 0;
+    const at = order[i] ?? 0;
     if (!includeSuppressed && suppressed[at]) continue;
-    const r = rank[i] ?? 0;
+    const r = facts.rank[at] ?? 0;
     if (ranks !== null && !ranks[r]) continue;
-    if (toolOk !== null && !toolOk[columns.tool[i] ?? 0]) continue;
-    if (frameworkOk !== null && !frameworkOk[columns.frameworks[i] ?? 0]) continue;
+    if (toolOk !== null && !toolOk[facts.tool[at] ?? 0]) continue;
+    if (frameworkOk !== null && !frameworkOk[facts.frameworks[at] ?? 0]) continue;
     if (text !== null && !texts?.[at]?.includes(text)) continue;
-    items.push(order[i] as Finding);
+    items.push(all[at] as Finding);
     counts[r] = (counts[r] ?? 0) + 1;
   }
   return { items, severity_breakdown: breakdown(counts) };

@@ -1,7 +1,7 @@
 import type { Dataset } from '../dataset/dataset.js';
 import type { Finding } from '../model/finding.js';
 import { SEVERITIES, type Severity, severityRank } from '../model/severity.js';
-import { severityRanks, suppressedFlags } from './columns.js';
+import { findingFacts, suppressedFlags } from './columns.js';
 
 /** The dimensions `findings_summary` groups by. */
 export const FINDING_GROUPS = [
@@ -35,26 +35,19 @@ export interface FindingsSummary {
   truncated: boolean;
 }
 
-/** The keys a finding counts under (a finding counts once in each of its frameworks). */
-function groupKeys(dataset: Dataset, group: FindingGroup): (f: Finding) => readonly string[] {
+/** The group of a finding under an asset-based grouping (`unmapped` without an asset). */
+function assetGroupKey(dataset: Dataset, group: 'asset_type' | 'account' | 'asset'): (f: Finding) => string {
   const asset = (f: Finding) => dataset.indexes.assetOfFinding(f);
   switch (group) {
-    case 'severity':
-      return (f) => [f.severity];
-    case 'source_tool':
-      return (f) => [f.source_tool];
-    case 'framework':
-      return (f) =>
-        f.compliance_frameworks.length ? [...new Set(f.compliance_frameworks)] : [NO_FRAMEWORK_GROUP];
     case 'asset_type':
-      return (f) => [asset(f)?.asset_type ?? UNMAPPED_GROUP];
+      return (f) => asset(f)?.asset_type ?? UNMAPPED_GROUP;
     case 'account':
       return (f) => {
         const a = asset(f);
-        return [a ? (a.account_id ?? NO_ACCOUNT_GROUP) : UNMAPPED_GROUP];
+        return a ? (a.account_id ?? NO_ACCOUNT_GROUP) : UNMAPPED_GROUP;
       };
     case 'asset':
-      return (f) => [asset(f)?.id ?? UNMAPPED_GROUP];
+      return (f) => asset(f)?.id ?? UNMAPPED_GROUP;
   }
 }
 
@@ -75,24 +68,51 @@ export interface GroupKeyColumn {
 
 export function groupKeyColumn(dataset: Dataset, groupBy: FindingGroup): GroupKeyColumn {
   return dataset.derived(`findings:group-keys:${groupBy}`, (d) => {
-    const keysOf = groupKeys(d, groupBy);
-    const ids = new Map<string, number>();
-    const keys: string[] = [];
-    const offsets = new Uint32Array(d.findings.length + 1);
-    const flat: number[] = [];
-    d.findings.forEach((f, i) => {
-      for (const key of keysOf(f)) {
-        let id = ids.get(key);
-        if (id === undefined) {
-          id = keys.length;
-          ids.set(key, id);
+    const facts = findingFacts(d);
+    const n = d.findings.length;
+    const offsets = Uint32Array.from({ length: n + 1 }, (_, i) => i);
+    // The groupings on a finding's own facts are read from the facts columns, without a pass over
+    // the findings; framework is the only one where a finding counts under several keys.
+    if (groupBy === 'severity') {
+      const keys = [...SEVERITIES].reverse(); // index = rank
+      return { keys, offsets, flat: Uint32Array.from(facts.rank) };
+    }
+    if (groupBy === 'source_tool') return { keys: facts.tools, offsets, flat: Uint32Array.from(facts.tool) };
+    if (groupBy === 'framework') {
+      const ids = new Map<string, number>();
+      const keys: string[] = [];
+      const id = (key: string) => {
+        let k = ids.get(key);
+        if (k === undefined) {
+          k = keys.length;
+          ids.set(key, k);
           keys.push(key);
         }
-        flat.push(id);
+        return k;
+      };
+      const perSet = facts.frameworkSets.map((set) => (set.length ? set : [NO_FRAMEWORK_GROUP]).map(id));
+      const flat: number[] = [];
+      for (let i = 0; i < n; i += 1) {
+        for (const k of perSet[facts.frameworks[i] ?? 0] ?? []) flat.push(k);
+        offsets[i + 1] = flat.length;
       }
-      offsets[i + 1] = flat.length;
+      return { keys, offsets, flat: Uint32Array.from(flat) };
+    }
+    const keyOf = assetGroupKey(d, groupBy);
+    const ids = new Map<string, number>();
+    const keys: string[] = [];
+    const flat = new Uint32Array(n);
+    d.findings.forEach((f, i) => {
+      const key = keyOf(f);
+      let k = ids.get(key);
+      if (k === undefined) {
+        k = keys.length;
+        ids.set(key, k);
+        keys.push(key);
+      }
+      flat[i] = k;
     });
-    return { keys, offsets, flat: Uint32Array.from(flat) };
+    return { keys, offsets, flat };
   });
 }
 
@@ -110,7 +130,7 @@ const WIDTH = SEVERITIES.length;
 
 function group(dataset: Dataset, groupBy: FindingGroup, includeSuppressed: boolean): Grouped {
   const column = groupKeyColumn(dataset, groupBy);
-  const ranks = severityRanks(dataset);
+  const ranks = findingFacts(dataset).rank;
   const flags = suppressedFlags(dataset);
   const counts = new Uint32Array(column.keys.length * WIDTH);
   let total = 0;

@@ -34,25 +34,25 @@ function unique(ids: readonly string[]): string[] {
 
 /**
  * Record the decisions (state file first, when there is one) and only then write them on the
- * findings, so a failed save leaves the dataset unchanged. Returns whether any finding changed.
+ * findings, so a failed save leaves the dataset unchanged. Returns the findings that changed.
  */
-function decide(call: TriageCall, changes: Map<Finding, SuppressionDecision>): boolean {
-  if (changes.size === 0) return false;
+function decide(call: TriageCall, changes: Map<Finding, SuppressionDecision>): Finding[] {
+  if (changes.size === 0) return [];
   call.store.record(call.dataset.name, new Map([...changes].map(([f, d]) => [f.id, d])));
   for (const [finding, decision] of changes) applyDecision(finding, decision);
-  return true;
+  return [...changes.keys()];
 }
 
 /**
  * Suppress findings by exact id. An already suppressed finding gets the new reason (and who and
- * when); it is reported under `already_suppressed`. `changed` is false when nothing changed at
- * all, so the caller leaves the dataset version (and every cursor) alone.
+ * when); it is reported under `already_suppressed`. `changed` lists the findings that changed;
+ * when it is empty the caller leaves the dataset version (and every cursor) alone.
  */
 export function suppressFindings(
   call: TriageCall,
   ids: readonly string[],
   reason: string,
-): SuppressOutcome & { changed: boolean } {
+): SuppressOutcome & { changed: Finding[] } {
   const out: SuppressOutcome = { suppressed: [], already_suppressed: [], not_found: [] };
   const decision: SuppressionDecision = { suppressed: true, reason, by: call.by, at: call.at ?? now() };
   const changes = new Map<Finding, SuppressionDecision>();
@@ -75,7 +75,7 @@ export function suppressFindings(
 export function unsuppressFindings(
   call: TriageCall,
   ids: readonly string[],
-): UnsuppressOutcome & { changed: boolean } {
+): UnsuppressOutcome & { changed: Finding[] } {
   const out: UnsuppressOutcome = { unsuppressed: [], not_suppressed: [], not_found: [] };
   const decision: SuppressionDecision = {
     suppressed: false,

@@ -6,7 +6,7 @@ import { AbortCheck, dependencyGraph, walkDependencies } from '../graph/index.js
 import type { CloudAsset } from '../model/asset.js';
 import type { Finding } from '../model/finding.js';
 import { type Severity, severityRank } from '../model/severity.js';
-import { riskScores, severityRanks, suppressedFlags } from './columns.js';
+import { findingFacts, suppressedFlags } from './columns.js';
 import { internetReach } from './exposure.js';
 import { groupKeyColumn, UNMAPPED_GROUP } from './summary.js';
 
@@ -66,8 +66,7 @@ function candidates(dataset: Dataset, minSeverity: Severity | null): Candidate[]
   const floor = minSeverity === null ? 0 : severityRank(minSeverity);
   const column = groupKeyColumn(dataset, 'asset');
   const flags = suppressedFlags(dataset);
-  const ranks = severityRanks(dataset);
-  const risks = riskScores(dataset);
+  const { rank: ranks, risk: risks } = findingFacts(dataset);
   const maxRisk = new Float64Array(column.keys.length).fill(-1);
   const open = new Uint32Array(column.keys.length);
   for (let i = 0; i < ranks.length; i += 1) {

@@ -7,6 +7,7 @@ import { severityBreakdown } from '../dataset/summary.js';
 import { largestFirstInOrder } from '../findings/counts.js';
 import { findingView } from '../findings/detail.js';
 import { queryFindings } from '../findings/query.js';
+import { FINDINGS_SUMMARY_URI } from '../findings/triage-cache.js';
 import { isSeverity, SEVERITIES, type Severity } from '../model/severity.js';
 import { ReferenceNotFoundError } from '../workspace/errors.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -30,7 +31,7 @@ function parseSeverityVariable(value: string): Severity {
  */
 export function registerFindingResources(registry: Registry<Workspace>): void {
   registry.resource({
-    uri: 'cloudg://findings/summary',
+    uri: FINDINGS_SUMMARY_URI,
     name: 'findings-summary',
     title: 'Findings summary',
     description:

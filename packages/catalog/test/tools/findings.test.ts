@@ -575,6 +575,42 @@ describe('suppress_findings and unsuppress_findings', () => {
     expect(risks.map((i) => i.asset.id)).not.toContain('web-1');
   });
 
+  it('counts right through a run of suppressions and restores', async () => {
+    const total = async (args: Record<string, unknown> = {}) =>
+      (await call(layer, 'list_findings', { limit: 1, ...args })).total;
+    expect(await total()).toBe(11);
+    await call(layer, 'suppress_findings', { finding_ids: ['f-ssh-open', 'f-rdp-open'], reason: 'VPN only' });
+    expect(await total()).toBe(9);
+    expect(await total({ severities: ['CRITICAL'] })).toBe(0);
+    await call(layer, 'unsuppress_findings', { finding_ids: ['f-ssh-open', 'f-versioning'] });
+    expect(await total()).toBe(11);
+    expect(await total({ include_suppressed: true })).toBe(12);
+    expect(ids(await call(layer, 'list_findings', { severities: ['CRITICAL'] }))).toEqual(['f-ssh-open']);
+    const frameworks = await call(layer, 'findings_summary', { group_by: 'framework', top: 200 });
+    expect(frameworks).toMatchObject({ total: 11, suppressed: 1 });
+    // f-rdp-open, the only CIS-Azure finding, is still suppressed.
+    expect(frameworks.groups).not.toHaveProperty('CIS-Azure');
+    expect(frameworks.groups).toHaveProperty('CIS-AWS', {
+      total: 7,
+      CRITICAL: 1,
+      HIGH: 3,
+      MEDIUM: 2,
+      LOW: 1,
+    });
+  });
+
+  it('tells subscribers of the findings resources what changed', async () => {
+    const updated: (string | undefined)[] = [];
+    ws.onChange((kind, uri) => {
+      if (kind === 'resource') updated.push(uri);
+    });
+    await call(layer, 'suppress_findings', { finding_ids: ['f-ghost', 'f-nope'], reason: 'bucket deleted' });
+    expect(updated).toEqual(
+      expect.arrayContaining(['cloudg://findings/summary', 'cloudg://findings/f-ghost']),
+    );
+    expect(updated).not.toContain('cloudg://findings/f-nope');
+  });
+
   it('changes the dataset version only when a finding changed', async () => {
     const version = () => ws.get('sample').version;
     const before = version();

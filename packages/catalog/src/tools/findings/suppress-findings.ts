@@ -33,7 +33,7 @@ export function registerSuppressionTools(registry: Registry<Workspace>): void {
       const call = { dataset, store: ctx.app.suppressions, by: ctx.principal.id };
       const { changed, ...outcome } = suppressFindings(call, args.finding_ids, args.reason);
       // The version (and so every cursor) moves only when a finding changed.
-      if (changed) findingsTriaged(ctx.app, dataset);
+      if (changed.length > 0) findingsTriaged(ctx.app, dataset, changed);
       return { dataset: dataset.name, ...outcome };
     },
   });
@@ -55,7 +55,7 @@ export function registerSuppressionTools(registry: Registry<Workspace>): void {
       const dataset = resolveDataset(ctx.app, args.dataset);
       const call = { dataset, store: ctx.app.suppressions, by: ctx.principal.id };
       const { changed, ...outcome } = unsuppressFindings(call, args.finding_ids);
-      if (changed) findingsTriaged(ctx.app, dataset);
+      if (changed.length > 0) findingsTriaged(ctx.app, dataset, changed);
       return { dataset: dataset.name, ...outcome };
     },
   });
