@@ -58,6 +58,9 @@ function parseResult(result: Rec, subject: Subject, out: ScannerFinding[]): void
     region: subject.region,
   };
   for (const v of list(result.Vulnerabilities)) {
+    // A VEX `not_affected` status is the vendor saying this package is not vulnerable here; every
+    // other status (affected, fixed, will_not_fix, fix_deferred, end_of_life...) is a finding.
+    if (v.Status === 'not_affected') continue;
     const id = str(v.VulnerabilityID) ?? 'vulnerability';
     const pkg = str(v.PkgName) ?? '';
     const installed = str(v.InstalledVersion) ?? '';

@@ -50,6 +50,8 @@ const FILES: [string, 'prowler' | 'trivy' | 'checkov' | 'scoutsuite', number, Re
   ['trivy/schema2-image.json', 'trivy', 5, { CRITICAL: 1, HIGH: 1, MEDIUM: 3 }],
   ['trivy/schema2-fs-misconfig-secret.json', 'trivy', 5, { CRITICAL: 2, HIGH: 2, MEDIUM: 1 }],
   ['trivy/schema2-config-dockerfile.json', 'trivy', 1, { HIGH: 1 }],
+  ['trivy/schema2-image-all-statuses.json', 'trivy', 7, { LOW: 7 }],
+  ['trivy/schema2-sbom-cyclonedx.json', 'trivy', 1, { HIGH: 1 }],
   ['trivy/schema2-repo-secrets.json', 'trivy', 2, { CRITICAL: 1, HIGH: 1 }],
   ['trivy/legacy-mix.json', 'trivy', 7, { HIGH: 6, MEDIUM: 1 }],
   ['trivy/legacy-many.json', 'trivy', 20, { HIGH: 5, MEDIUM: 4, LOW: 11 }],
@@ -171,6 +173,12 @@ describe('what each format says about the resource', () => {
     const { data } = await loadPath(at('trivy/legacy-mix.json'));
     expect(new Set(data.findings?.map((f) => f.resource_id)).size).toBeGreaterThan(1);
     for (const f of data.findings ?? []) expect(f.resource_id).toMatch(/\S/);
+  });
+
+  it('Trivy: every VEX status but not_affected is a finding', async () => {
+    const { data } = await loadPath(at('trivy/schema2-image-all-statuses.json'));
+    expect(data.findings?.map((f) => f.check_id)).not.toContain('CVE-2019-18276');
+    expect(data.findings).toHaveLength(7);
   });
 
   it('Trivy secrets: the rule and line, never the matched text', async () => {
