@@ -42,7 +42,14 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .option('--host <HOST>', 'HTTP bind address', '127.0.0.1')
     .option('--port <PORT>', 'HTTP port (0 picks a free one)', parseCount('--port', 0, 65535), 8765)
     .option('--path <PATH>', 'Streamable HTTP endpoint', '/mcp')
-    .addOption(new Option('--flavor <NAME>', 'server implementation').choices(FLAVOR_NAMES).default('auto'))
+    .addOption(
+      new Option(
+        '--flavor <NAME>',
+        'server implementation: native (every option below) or sdk (the official MCP SDK); auto is native',
+      )
+        .choices(FLAVOR_NAMES)
+        .default('auto'),
+    )
     .option(
       '--auth-token <TOKEN[:ROLES[:ID]]>',
       'require this bearer token on HTTP; repeatable (env CLOUDG_MCP_AUTH_TOKENS)',

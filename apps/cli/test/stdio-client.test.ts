@@ -52,3 +52,32 @@ describe.each(['auto', 'legacy'] as const)('a desktop client over stdio, negotia
     }
   }, 60_000);
 });
+
+describe.each(['auto', 'legacy'] as const)('serve --flavor sdk over stdio, negotiation %s', (mode) => {
+  it('the official SDK on the wire answers find_assets on the sample estate', async () => {
+    const client = new Client({ name: 'stdio-sdk-test', version: '1.0.0' }, { versionNegotiation: { mode } });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, 'serve', '--flavor', 'sdk', '--dataset', PROD],
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe(mode === 'auto' ? '2026-07-28' : '2025-11-25');
+      // One page: the SDK flavor does not page lists.
+      const page = await client.listTools();
+      expect(page.nextCursor).toBeUndefined();
+      expect(page.tools.map((t) => t.name)).toContain('find_assets');
+      const result = await client.callTool({
+        name: 'find_assets',
+        arguments: { internet_exposed: true, limit: 3 },
+      });
+      expect(result.structuredContent).toMatchObject({ total: 6, returned: 3 });
+      const prompt = await client.getPrompt({ name: 'investigate_asset', arguments: { ref: 'web-1' } });
+      expect(prompt.messages.length).toBeGreaterThan(0);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});

@@ -1,9 +1,16 @@
-/** Server implementations. Only the native one is built in; `auto` picks it. */
+/**
+ * Which implementation speaks MCP (MCP.md 7): the native server of @cloudg/transports, or the
+ * official SDK's low-level `Server` with the layer registered into it (@cloudg/adapters/sdk). The
+ * layer, the policy and the results are the same; what differs is the wire code and which serve
+ * options apply.
+ */
 import { McpLayerError } from '@cloudg/core';
 
-export const AVAILABLE_FLAVORS = ['native'] as const;
-export const FLAVOR_NAMES = ['auto', 'native', 'sdk', 'fastmcp'] as const;
+/** The flavors this build serves; `--flavor` help lists these and `auto`. */
+export const AVAILABLE_FLAVORS = ['native', 'sdk'] as const;
+export const FLAVOR_NAMES = ['auto', ...AVAILABLE_FLAVORS] as const;
 export type Flavor = (typeof FLAVOR_NAMES)[number];
+export type ResolvedFlavor = (typeof AVAILABLE_FLAVORS)[number];
 
 /** Thrown for server options that cannot work together, before anything starts (code `invalid_serve_options`). */
 export class ServeOptionsError extends McpLayerError {
@@ -15,16 +22,19 @@ export class ServeOptionsError extends McpLayerError {
   }
 }
 
-/** The flavor that will actually answer. */
-export function resolveFlavor(flavor: string | undefined): 'native' {
+/**
+ * The flavor that will actually answer. `auto` is `native` here: the reference's `auto` preferred
+ * the SDK because its own server was the minimal fallback, but this native server is the complete
+ * one (paging, CORS, health, readiness, metrics) and the SDK always ships with this package, so
+ * preferring it would silently drop those.
+ */
+export function resolveFlavor(flavor: string | undefined): ResolvedFlavor {
   const value = (flavor ?? 'auto').toLowerCase();
   if (value === 'auto' || value === 'native') return 'native';
-  if (value === 'sdk' || value === 'fastmcp') {
-    throw new ServeOptionsError(
-      `The ${value} flavor is not available in this build; available flavors: ${AVAILABLE_FLAVORS.join(', ')} (auto selects native)`,
-    );
-  }
-  throw new ServeOptionsError(`Unknown flavor '${value}'; choose one of: ${FLAVOR_NAMES.join(', ')}`);
+  if (value === 'sdk') return 'sdk';
+  throw new ServeOptionsError(`Unknown flavor '${value}'; choose one of: ${FLAVOR_NAMES.join(', ')}`, {
+    flavor: value,
+  });
 }
 
 /** The options of section 5.3 that only some flavors can serve. */
@@ -34,20 +44,20 @@ export interface FlavorSensitiveOptions {
   stateless?: boolean;
 }
 
-/** Refuse option combinations the requested flavor cannot serve. */
+/** Refuse option combinations the requested flavor cannot serve (MCP.md 7, "Which serve options each flavor honors"). */
 export function checkFlavorCombination(
   flavor: string | undefined,
   transport: string,
   options: FlavorSensitiveOptions,
 ): void {
   const value = (flavor ?? 'auto').toLowerCase();
-  const foreign = value === 'sdk' || value === 'fastmcp';
-  if (foreign && (options.corsOrigins?.length ?? 0) > 0) {
+  if (value === 'sdk' && (options.corsOrigins?.length ?? 0) > 0) {
     throw new ServeOptionsError('--cors-origin is only supported by the native flavor (use --flavor native)');
   }
-  if (value === 'fastmcp' && transport === 'sse' && (options.jsonResponse || options.stateless)) {
+  // The SDK 2.x has no server for the old HTTP+SSE transport (the reference's Python SDK had one).
+  if (value === 'sdk' && transport === 'sse') {
     throw new ServeOptionsError(
-      '--json-response / --stateless apply to Streamable HTTP; the fastmcp flavor cannot combine them with --transport sse',
+      '--transport sse is only supported by the native flavor: the SDK has no legacy SSE server (use --flavor native)',
     );
   }
 }

@@ -1,4 +1,5 @@
 // @cloudg/server: compose a cloudg layer from options and serve it.
+export { type BuildServerOptions, type BuiltServer, buildServer } from './build-server.js';
 export { createLayerFromOptions, type ServerLayer, type ServerLayerOptions } from './create-layer.js';
 export { type DatasetSpec, DatasetSpecError, parseDatasetSpec } from './dataset-spec.js';
 export {
@@ -7,6 +8,7 @@ export {
   FLAVOR_NAMES,
   type Flavor,
   type FlavorSensitiveOptions,
+  type ResolvedFlavor,
   resolveFlavor,
   ServeOptionsError,
 } from './flavors.js';

@@ -4,7 +4,8 @@
  */
 import { isLoopbackAddress, serveHttp, serveStdio, TokenAuth, type TracingOptions } from '@cloudg/transports';
 import type { ServerLayer } from './create-layer.js';
-import { checkFlavorCombination, resolveFlavor, ServeOptionsError } from './flavors.js';
+import { checkFlavorCombination, type ResolvedFlavor, resolveFlavor, ServeOptionsError } from './flavors.js';
+import { serveSdk } from './serve-sdk.js';
 
 export const TRANSPORTS = ['stdio', 'http', 'streamable-http', 'sse'] as const;
 export type TransportName = (typeof TRANSPORTS)[number];
@@ -61,7 +62,10 @@ const PINO_LEVELS: Record<string, string> = {
 };
 
 /** Validate option combinations and token specs before anything starts. */
-export function checkServeOptions(options: ServeOptions): { flavor: 'native'; auth: TokenAuth | undefined } {
+export function checkServeOptions(options: ServeOptions): {
+  flavor: ResolvedFlavor;
+  auth: TokenAuth | undefined;
+} {
   const transport = options.transport ?? 'stdio';
   // Combinations a flavor cannot serve are reported before whether the flavor is available, so
   // the message names the real conflict whichever flavors this build has.
@@ -126,6 +130,36 @@ export async function serve(server: ServerLayer, options: ServeOptions = {}): Pr
   );
 
   try {
+    if (flavor === 'sdk') {
+      // The SDK answers lists in one page and has no health, readiness or metrics endpoints.
+      if (options.pageSize !== undefined)
+        announce('Note: --page-size is not applied by the sdk flavor (lists come in one page)');
+      const host = options.host ?? '127.0.0.1';
+      const path = options.path ?? '/mcp';
+      if (transport !== 'stdio' && !auth && !isLoopbackAddress(host)) {
+        announce(
+          `Warning: listening on ${host} without --auth-token: anyone who can reach this address can call every tool the policy allows`,
+        );
+      }
+      await serveSdk(server.layer, {
+        transport: transport === 'stdio' ? 'stdio' : 'http',
+        host,
+        port: options.port ?? 8765,
+        path,
+        ...(auth ? { auth } : {}),
+        ...(options.allowedOrigins?.length ? { allowedOrigins: options.allowedOrigins } : {}),
+        ...(options.allowedHosts?.length ? { allowedHosts: options.allowedHosts } : {}),
+        ...(options.jsonResponse ? { jsonResponse: true } : {}),
+        ...(options.stdioFd !== undefined ? { stdoutFd: options.stdioFd } : {}),
+        stop: stop.signal,
+        onListening: (bound) => {
+          const url = describeUrl(bound.host, bound.port, path);
+          announce(`cloudg MCP server (sdk, http) listening on ${url}`);
+          options.onListening?.({ host: bound.host, port: bound.port, url });
+        },
+      });
+      return;
+    }
     if (transport === 'stdio') {
       // Stopping ends input; the requests already read finish within the grace period.
       await serveStdio(server.layer as never, {

@@ -171,12 +171,14 @@ describe('parseDatasetSpec', () => {
 });
 
 describe('serve options', () => {
-  it('selects the native flavor for auto and refuses the others with the list', () => {
+  it('selects the native flavor for auto, serves sdk, and refuses unknown names with the list', () => {
     expect(resolveFlavor('auto')).toBe('native');
     expect(resolveFlavor(undefined)).toBe('native');
-    expect(() => resolveFlavor('sdk')).toThrow(ServeOptionsError);
-    expect(() => resolveFlavor('fastmcp')).toThrow('available flavors: native');
-    expect(() => resolveFlavor('teapot')).toThrow("Unknown flavor 'teapot'");
+    expect(resolveFlavor('SDK')).toBe('sdk');
+    expect(() => resolveFlavor('fastmcp')).toThrow(ServeOptionsError);
+    expect(() => resolveFlavor('teapot')).toThrow(
+      "Unknown flavor 'teapot'; choose one of: auto, native, sdk",
+    );
   });
 
   it('validates tokens and levels before anything starts', () => {

@@ -48,13 +48,20 @@ export interface SdkHttpHandler extends McpHttpHandler {
  * Authentication is the host's: pass `authInfo` to `fetch`, and a resolver (or the default one)
  * turns it into the principal.
  */
+export interface SdkHttpHandlerOptions extends SdkServerOptions {
+  /** `json` answers every POST with one JSON body (`--json-response`); default: the SDK's choice. */
+  responseMode?: 'auto' | 'sse' | 'json';
+}
+
 export function createSdkHttpHandler<TApp>(
   layer: Layer<TApp>,
-  options: SdkServerOptions = {},
+  options: SdkHttpHandlerOptions = {},
 ): SdkHttpHandler {
+  const { responseMode, ...serverOptions } = options;
   // One forwarder for the handler, so the per-request servers do not each listen to the layer.
-  const handler = createMcpHandler(() => createSdkServer(layer, { ...options, listChanged: false }), {
+  const handler = createMcpHandler(() => createSdkServer(layer, { ...serverOptions, listChanged: false }), {
     legacy: 'stateless',
+    ...(responseMode ? { responseMode } : {}),
   });
   const stop = forwardChanges(layer, handler.notify);
   return {

@@ -4,6 +4,7 @@ export {
   createSdkHttpHandler,
   createSdkServer,
   type SdkHttpHandler,
+  type SdkHttpHandlerOptions,
   type SdkServerOptions,
 } from './create-sdk-server.js';
 export { forwardChanges } from './forward-changes.js';
