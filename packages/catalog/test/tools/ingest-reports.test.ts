@@ -52,6 +52,25 @@ describe('the documented examples', () => {
     expect(ws.get('sample').indexes.assetOfFinding(added!)?.name).toBe('sg-web');
   });
 
+  it('round trip: ingest -> normalise -> compliance_summary', async () => {
+    const cisAws = async () => {
+      const out = await call(layer, 'compliance_summary', { framework: 'CIS-AWS' });
+      const [row] = out.frameworks as Record<string, unknown>[];
+      return [row?.controls_evaluated, row?.controls_passing, row?.pass_rate, row?.open_findings];
+    };
+    expect(await cisAws()).toEqual([4, 1, 25.0, 6]);
+    await call(layer, 'ingest_reports', { reports: { prowler: ['scans/prowler-asff.json'] } });
+    // The normaliser adds CIS-AWS-aggregate for the CIS-AWS findings no control lists (as
+    // normalise_findings does on the sample), and the new sg-web finding fails 5.2 (its ASFF
+    // requirement): 1 of 5 passing, 8 open findings. The reference printed 6 controls and 16.7
+    // because its normaliser also invented a control `ec2_sg_open_22-1` from a check id.
+    expect(await cisAws()).toEqual([5, 1, 20.0, 8]);
+    const control = ws
+      .get('sample')
+      .compliance.find((c) => c.framework === 'CIS-AWS' && c.control_id === '5.2');
+    expect(control?.finding_ids).toContain(ws.get('sample').findings.at(-1)?.id);
+  });
+
   it('refuses an unsupported tool before reading anything', async () => {
     const error = await callError(layer, 'ingest_reports', { reports: { nmap: ['x.xml'] } });
     expect(error).toMatchObject({
