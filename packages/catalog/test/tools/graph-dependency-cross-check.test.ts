@@ -5,6 +5,7 @@ import { createCatalogLayer, Dataset, defaultRegistry, type Workspace } from '..
 import type { CloudAsset } from '../../src/model/asset.js';
 import type { NetworkEdge } from '../../src/model/edge.js';
 import { registerDependents, registerDependsOn } from '../../src/tools/graph/dependency-walk.js';
+import { registerLargestBlastRadius } from '../../src/tools/graph/largest-blast-radius.js';
 import { sampleWorkspace } from '../support/estate.js';
 
 /**
@@ -86,6 +87,7 @@ async function layerWith(name: string, assets: CloudAsset[], edges: NetworkEdge[
   const registry = defaultRegistry();
   if (!registry.tools.has('depends_on')) registerDependsOn(registry);
   if (!registry.tools.has('dependents')) registerDependents(registry);
+  if (!registry.tools.has('largest_blast_radius')) registerLargestBlastRadius(registry);
   return createCatalogLayer({ workspace: ws, registry });
 }
 
@@ -152,4 +154,23 @@ describe('depends_on and dependents against an independent BFS', () => {
     const compared = await crossCheck(layer, 'generated', estate.assets, estate.edges, starts);
     expect(compared).toBeGreaterThan(1000);
   }, 120_000);
+
+  it('largest_blast_radius counts what the BFS reaches in 10 hops, accounts and exposed ones too', async () => {
+    const layer = await layerWith('generated', estate.assets, estate.edges);
+    const r = await layer.callTool('largest_blast_radius', { top: 20, dataset: 'generated' });
+    const items = (r.structured as { items: Record<string, number | string>[] }).items;
+    expect(items.length).toBe(20);
+    const { neededBy } = arrows(estate.assets, estate.edges);
+    const byId = new Map(estate.assets.map((a) => [a.id, a]));
+    for (const item of items) {
+      const reached = [...bfs(neededBy, item.id as string, 10).keys()].map(
+        (id) => byId.get(id) as CloudAsset,
+      );
+      expect([item.transitive_dependents, item.accounts_affected, item.internet_exposed_dependents]).toEqual([
+        reached.length,
+        new Set(reached.flatMap((a) => (a.account_id ? [a.account_id] : []))).size,
+        reached.filter((a) => a.is_internet_exposed).length,
+      ]);
+    }
+  }, 60_000);
 });

@@ -63,12 +63,14 @@ async function compute(
 
 /** Scores per metric, kept on the dataset (its `centrality` cache) until the dataset changes. */
 async function cachedScores(dataset: Dataset, metric: Metric, ctx: ToolContext<Workspace>): Promise<Scores> {
-  const cache = dataset.derived('centrality', () => new Map<Metric, Scores>());
-  const hit = cache.get(metric);
+  const cache = () => dataset.derived('centrality', () => new Map<Metric, Scores>());
+  const hit = dataset.isCached('centrality') ? cache().get(metric) : undefined;
   if (hit) return hit;
+  const version = dataset.version;
   const scores = await compute(relationshipGraph(dataset, ctx.signal), metric, ctx);
-  // A touch() while computing drops the cache object itself, so a stale result lands nowhere.
-  cache.set(metric, scores);
+  // Kept only when complete (an abort throws first) and still current (no touch() meanwhile), so
+  // the dataset listing's `cached.centrality` means scores are really there.
+  if (dataset.version === version) cache().set(metric, scores);
   return scores;
 }
 

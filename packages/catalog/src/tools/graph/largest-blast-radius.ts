@@ -1,9 +1,10 @@
 import type { Registry } from '@cloudg/core';
 import { z } from 'zod';
 import { resolveDataset } from '../../conventions/dataset-arg.js';
-import { dependencyGraph, walkDependencies } from '../../graph/index.js';
+import { dependencyGraph } from '../../graph/index.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { datasetArg } from '../workspace/args.js';
+import { dependentCounter } from './dependent-counts.js';
 import { assetDescriptor } from './descriptors.js';
 import { byIdDescending } from './shared-dependencies.js';
 
@@ -30,29 +31,21 @@ export function registerLargestBlastRadius(registry: Registry<Workspace>): void 
       const dataset = resolveDataset(ctx.app, args.dataset);
       const graph = dependencyGraph(dataset, ctx.signal);
       // Candidates: most direct dependents first, ties by id as shared_dependencies ranks them.
-      const candidates = graph
-        .filterNodes((node) => graph.inDegree(node) > 0)
-        .sort((a, b) => graph.inDegree(b) - graph.inDegree(a) || byIdDescending(a, b))
-        .slice(0, CANDIDATES_PER_ROW * args.top);
+      const direct: [string, number][] = [];
+      graph.forEachNode((node) => {
+        const degree = graph.inDegree(node);
+        if (degree > 0) direct.push([node, degree]);
+      });
+      const candidates = direct
+        .sort((a, b) => b[1] - a[1] || byIdDescending(a[0], b[0]))
+        .slice(0, CANDIDATES_PER_ROW * args.top)
+        .map(([id]) => id);
+      const count = dependentCounter(dataset, ctx.signal);
       const rows = candidates.flatMap((id) => {
-        const links = walkDependencies(graph, id, 'down', WALK_DEPTH, ctx.signal);
         const asset = dataset.indexes.assetById(id);
-        if (!asset || links.length === 0) return [];
-        const accounts = new Set<string>();
-        let exposed = 0;
-        for (const link of links) {
-          const dependent = dataset.indexes.assetById(link.asset_id);
-          if (dependent?.account_id) accounts.add(dependent.account_id);
-          if (dependent?.is_internet_exposed) exposed += 1;
-        }
-        return [
-          {
-            ...assetDescriptor(asset),
-            transitive_dependents: links.length,
-            accounts_affected: accounts.size,
-            internet_exposed_dependents: exposed,
-          },
-        ];
+        const counted = count(id, WALK_DEPTH);
+        if (!asset || counted.transitive_dependents === 0) return [];
+        return [{ ...assetDescriptor(asset), ...counted }];
       });
       rows.sort((a, b) => b.transitive_dependents - a.transitive_dependents || byIdDescending(a.id, b.id));
       const items = rows.slice(0, args.top);
