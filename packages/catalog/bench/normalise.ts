@@ -10,8 +10,11 @@
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { complianceGaps } from '../src/compliance/gaps.js';
 import { normaliseFindings } from '../src/compliance/normaliser.js';
+import { compliancePosture } from '../src/compliance/posture.js';
 import { loadRulesets } from '../src/compliance/ruleset-loader.js';
+import { Dataset } from '../src/dataset/dataset.js';
 import { type Finding, FindingSchema } from '../src/model/finding.js';
 
 const { values } = parseArgs({
@@ -158,4 +161,39 @@ if (last) {
   console.log(
     `kept ${last.findings.length} findings (duplicates merged ${last.merged.duplicates}, equivalent checks ${last.merged.equivalent_checks}, rescored ${last.rescored}), ${last.compliance.length} compliance results`,
   );
+}
+
+// The compliance tools over the normalised result: posture of every framework and all gaps, the
+// first call after a change (indexes built, as after normalise_findings) and the next ones.
+if (last) {
+  const dataset = new Dataset({
+    name: 'bench',
+    kind: 'report',
+    source: 'inline',
+    findings: last.findings,
+    compliance: last.compliance,
+  });
+  for (const [label, fn] of [
+    ['compliance_summary (all frameworks)', () => compliancePosture(dataset, '')],
+    ['compliance_gaps (all frameworks)', () => complianceGaps(dataset, '', null)],
+  ] as const) {
+    for (const cold of [true, false]) {
+      const runs: number[] = [];
+      const cpuRuns: number[] = [];
+      for (let i = 0; i < RUNS; i += 1) {
+        if (cold) dataset.touch();
+        else fn();
+        const c = cpuMs();
+        const t = performance.now();
+        fn();
+        runs.push(performance.now() - t);
+        cpuRuns.push(cpuMs() - c);
+      }
+      runs.sort((a, b) => a - b);
+      cpuRuns.sort((a, b) => a - b);
+      console.log(
+        `${label}, ${cold ? 'first call after a change' : 'cached (same dataset version: the next page, the next read)'}: median ${runs[Math.floor(runs.length / 2)]?.toFixed(0)} ms (min ${runs[0]?.toFixed(0)}, max ${runs.at(-1)?.toFixed(0)}), CPU median ${cpuRuns[Math.floor(cpuRuns.length / 2)]?.toFixed(0)} ms`,
+      );
+    }
+  }
 }

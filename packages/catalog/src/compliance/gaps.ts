@@ -1,7 +1,7 @@
 import { type AssetBrief, assetBrief } from '../conventions/briefs.js';
 import type { Dataset } from '../dataset/dataset.js';
 import type { CloudAsset } from '../model/asset.js';
-import type { Finding } from '../model/finding.js';
+import type { ComplianceResult, Finding } from '../model/finding.js';
 import { maxSeverity, type Severity, severityRank } from '../model/severity.js';
 import { frameworkMatcher } from './framework-match.js';
 
@@ -24,8 +24,14 @@ interface Gap {
   asset: CloudAsset | null;
   resource: string;
   frameworks: Set<string>;
-  controls: Set<string>;
+  /** The first failing results, up to the number a row shows (a finding can fail dozens). */
+  controls: Set<ComplianceResult>;
   findings: Finding[];
+}
+
+/** A copy a caller may hand on (the rows themselves are cached per dataset version). */
+export function copyGapRow(row: GapRow): GapRow {
+  return { ...row, frameworks: [...row.frameworks], failing_controls: [...row.failing_controls] };
 }
 
 /**
@@ -33,16 +39,27 @@ interface Gap {
  * severity floor, and tagged with a matching framework or listed by a failing result of one.
  * Worst gap severity first, then internet-exposed, then most gap findings, then name.
  */
-export function complianceGaps(dataset: Dataset, framework: string, floor: Severity | null): GapRow[] {
+export function complianceGaps(
+  dataset: Dataset,
+  framework: string,
+  floor: Severity | null,
+): readonly GapRow[] {
+  // Paging through the gaps asks the same question once per page: answer it once per version.
+  return dataset.derived(`compliance-gaps\u0000${framework.trim().toLowerCase()}\u0000${floor ?? ''}`, () =>
+    computeGaps(dataset, framework, floor),
+  );
+}
+
+function computeGaps(dataset: Dataset, framework: string, floor: Severity | null): GapRow[] {
   const matches = frameworkMatcher(framework);
   // Failing results of matching frameworks, by the findings they list.
-  const failingByFinding = new Map<string, { framework: string; control_id: string }[]>();
+  const failingByFinding = new Map<string, ComplianceResult[]>();
   for (const c of dataset.compliance) {
     if (c.status !== 'FAIL' || !matches(c.framework)) continue;
     for (const id of c.finding_ids) {
-      const list = failingByFinding.get(id) ?? [];
-      list.push({ framework: c.framework, control_id: c.control_id });
-      failingByFinding.set(id, list);
+      const list = failingByFinding.get(id);
+      if (list) list.push(c);
+      else failingByFinding.set(id, [c]);
     }
   }
   const gaps = new Map<string, Gap>();
@@ -63,26 +80,31 @@ export function complianceGaps(dataset: Dataset, framework: string, floor: Sever
     for (const t of tags) gap.frameworks.add(t);
     for (const c of controls) {
       gap.frameworks.add(c.framework);
-      gap.controls.add(`${c.framework}:${c.control_id}`);
+      if (gap.controls.size < MAX_FAILING_CONTROLS) gap.controls.add(c);
     }
     gap.findings.push(f);
   }
-  const rows = [...gaps.values()].map((g) => gapRow(dataset, g));
-  const sev = (r: GapRow) => (r.gap_max_severity === null ? -1 : severityRank(r.gap_max_severity));
-  return rows.sort(
+  // Sort keys computed once per row: tens of thousands of rows are sorted on a large estate.
+  const keyed = [...gaps.values()].map((g) => {
+    const row = gapRow(dataset, g);
+    const sev = row.gap_max_severity === null ? -1 : severityRank(row.gap_max_severity);
+    return { row, sev, name: row.name.toLowerCase() };
+  });
+  keyed.sort(
     (a, b) =>
-      sev(b) - sev(a) ||
-      Number(b.internet_exposed) - Number(a.internet_exposed) ||
-      b.gap_findings - a.gap_findings ||
-      a.name.toLowerCase().localeCompare(b.name.toLowerCase()) ||
-      (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+      b.sev - a.sev ||
+      Number(b.row.internet_exposed) - Number(a.row.internet_exposed) ||
+      b.row.gap_findings - a.row.gap_findings ||
+      (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) ||
+      (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0),
   );
+  return keyed.map((k) => k.row);
 }
 
 function gapRow(dataset: Dataset, gap: Gap): GapRow {
   const fields: GapFields = {
     frameworks: [...gap.frameworks].sort(),
-    failing_controls: [...gap.controls].slice(0, MAX_FAILING_CONTROLS),
+    failing_controls: [...gap.controls].map((c) => `${c.framework}:${c.control_id}`),
     gap_findings: gap.findings.length,
     gap_max_severity: maxSeverity(gap.findings.map((f) => f.severity)),
   };

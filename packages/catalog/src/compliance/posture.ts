@@ -58,16 +58,20 @@ function round1(value: number): number {
   return Math.round(value * 10) / 10;
 }
 
-export function frameworkPosture(dataset: Dataset, framework: string): FrameworkPosture {
-  const results = resultsByFramework(dataset).get(framework) ?? [];
-  const failing = results.filter((c) => c.status === 'FAIL').length;
-  const passing = results.filter((c) => c.status === 'PASS').length;
-  const open = new Map(openFindingsOf(dataset, results).map((f) => [f.id, f]));
-  for (const f of dataset.findings) {
-    if (!f.is_suppressed && f.compliance_frameworks.includes(framework)) open.set(f.id, f);
+function postureRow(
+  dataset: Dataset,
+  framework: string,
+  results: readonly ComplianceResult[],
+  open: ReadonlySet<Finding>,
+): FrameworkPosture {
+  let failing = 0;
+  let passing = 0;
+  for (const c of results) {
+    if (c.status === 'FAIL') failing += 1;
+    else if (c.status === 'PASS') passing += 1;
   }
   const assets = new Set<string>();
-  for (const f of open.values()) {
+  for (const f of open) {
     const asset = dataset.indexes.assetOfFinding(f);
     if (asset) assets.add(asset.id);
   }
@@ -79,17 +83,62 @@ export function frameworkPosture(dataset: Dataset, framework: string): Framework
     controls_other: results.length - failing - passing,
     pass_rate: results.length === 0 ? null : round1((passing / results.length) * 100),
     open_findings: open.size,
-    severity_breakdown: severityBreakdown([...open.values()].map((f) => f.severity)),
+    severity_breakdown: severityBreakdown([...open].map((f) => f.severity)),
     affected_assets: assets.size,
     uri: complianceUri(framework),
   };
 }
 
-/** Postures of the dataset's frameworks matching `query` (empty = all), most open findings first. */
-export function compliancePosture(dataset: Dataset, query: string | null | undefined): FrameworkPosture[] {
-  const matches = frameworkMatcher(query);
-  return datasetFrameworks(dataset)
-    .filter(matches)
-    .map((fw) => frameworkPosture(dataset, fw))
+/**
+ * Open findings of each of the given frameworks: listed by one of its results or tagged with it.
+ * One pass over the findings and one over the results, whatever the number of frameworks.
+ */
+function openFindingsByFramework(dataset: Dataset, frameworks: readonly string[]): Map<string, Set<Finding>> {
+  const out = new Map(frameworks.map((fw) => [fw, new Set<Finding>()]));
+  const byFramework = resultsByFramework(dataset);
+  for (const [fw, set] of out) {
+    for (const c of byFramework.get(fw) ?? []) {
+      for (const id of c.finding_ids) {
+        const f = dataset.indexes.findingById(id);
+        if (f && !f.is_suppressed) set.add(f);
+      }
+    }
+  }
+  for (const f of dataset.findings) {
+    if (f.is_suppressed) continue;
+    for (const fw of f.compliance_frameworks) out.get(fw)?.add(f);
+  }
+  return out;
+}
+
+export function frameworkPosture(dataset: Dataset, framework: string): FrameworkPosture {
+  const open = openFindingsByFramework(dataset, [framework]).get(framework) ?? new Set();
+  return postureRow(dataset, framework, resultsByFramework(dataset).get(framework) ?? [], open);
+}
+
+/** A copy a caller may hand on (the rows themselves are cached per dataset version). */
+export function copyPosture(row: FrameworkPosture): FrameworkPosture {
+  return { ...row, severity_breakdown: { ...row.severity_breakdown } };
+}
+
+/**
+ * Postures of the dataset's frameworks matching `query` (empty = all), most open findings first.
+ * Cached per dataset version and query: copy a row (`copyPosture`) before handing it out.
+ */
+export function compliancePosture(
+  dataset: Dataset,
+  query: string | null | undefined,
+): readonly FrameworkPosture[] {
+  return dataset.derived(`compliance-posture\u0000${(query ?? '').trim().toLowerCase()}`, () =>
+    computePosture(dataset, query),
+  );
+}
+
+function computePosture(dataset: Dataset, query: string | null | undefined): FrameworkPosture[] {
+  const frameworks = datasetFrameworks(dataset).filter(frameworkMatcher(query));
+  const open = openFindingsByFramework(dataset, frameworks);
+  const byFramework = resultsByFramework(dataset);
+  return frameworks
+    .map((fw) => postureRow(dataset, fw, byFramework.get(fw) ?? [], open.get(fw) ?? new Set()))
     .sort((a, b) => b.open_findings - a.open_findings || (a.framework < b.framework ? -1 : 1));
 }

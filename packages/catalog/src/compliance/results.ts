@@ -16,23 +16,28 @@ export function mergeComplianceResults(
   existing: readonly ComplianceResult[],
   titleOf: (framework: string, controlId: string) => string | undefined,
 ): ComplianceResult[] {
-  // Keyed by framework, then control id: no key string per finding and control.
-  const byFramework = new Map<string, Map<string, Set<string>>>();
+  // Keyed by the control object first (the normaliser shares one per control, so this is one
+  // lookup per finding and control), then grouped by framework and id for controls that came
+  // as separate objects.
+  const byRef = new Map<ControlRef, string[]>();
   for (const f of findings) {
     const controls = Array.isArray(f.compliance_controls) ? (f.compliance_controls as ControlRef[]) : [];
     for (const c of controls) {
-      let byId = byFramework.get(c.framework);
-      if (!byId) {
-        byId = new Map();
-        byFramework.set(c.framework, byId);
-      }
-      let ids = byId.get(c.control_id);
-      if (!ids) {
-        ids = new Set();
-        byId.set(c.control_id, ids);
-      }
-      ids.add(f.id);
+      const ids = byRef.get(c);
+      if (ids) ids.push(f.id);
+      else byRef.set(c, [f.id]);
     }
+  }
+  const byFramework = new Map<string, Map<string, Set<string>>>();
+  for (const [c, ids] of byRef) {
+    let byId = byFramework.get(c.framework);
+    if (!byId) {
+      byId = new Map();
+      byFramework.set(c.framework, byId);
+    }
+    const known = byId.get(c.control_id);
+    if (known) for (const id of ids) known.add(id);
+    else byId.set(c.control_id, new Set(ids));
   }
   const alive = new Set(findings.map((f) => f.id));
   const out: ComplianceResult[] = [];

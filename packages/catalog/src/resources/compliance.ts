@@ -2,7 +2,12 @@ import { InvalidArgumentsError, type Registry } from '@cloudg/core';
 import { completeFramework } from '../completions/frameworks.js';
 import { compareControlRows, controlRow } from '../compliance/control-rows.js';
 import { datasetFrameworks, matchFrameworksPreferExact } from '../compliance/framework-match.js';
-import { compliancePosture, frameworkPosture, NO_COMPLIANCE_HINT } from '../compliance/posture.js';
+import {
+  compliancePosture,
+  copyPosture,
+  frameworkPosture,
+  NO_COMPLIANCE_HINT,
+} from '../compliance/posture.js';
 import type { Dataset } from '../dataset/dataset.js';
 import type { Workspace } from '../workspace/workspace.js';
 
@@ -52,7 +57,7 @@ export function registerComplianceResources(registry: Registry<Workspace>): void
     mimeType: 'application/json',
     handler: (ctx) => {
       const dataset = ctx.app.get();
-      const frameworks = compliancePosture(dataset, '');
+      const frameworks = compliancePosture(dataset, '').map(copyPosture);
       return frameworks.length
         ? { dataset: dataset.name, frameworks }
         : { dataset: dataset.name, frameworks, hint: NO_COMPLIANCE_HINT };

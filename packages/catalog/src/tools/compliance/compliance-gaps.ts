@@ -1,6 +1,6 @@
 import type { Registry } from '@cloudg/core';
 import { z } from 'zod';
-import { complianceGaps } from '../../compliance/gaps.js';
+import { complianceGaps, copyGapRow } from '../../compliance/gaps.js';
 import { resolveDataset } from '../../conventions/dataset-arg.js';
 import { parseSeverity } from '../../conventions/enums.js';
 import { paginate } from '../../conventions/paging.js';
@@ -39,7 +39,8 @@ export function registerComplianceGaps(registry: Registry<Workspace>): void {
         limit,
         cursor,
       });
-      return { dataset: dataset.name, framework: args.framework, ...page };
+      // The rows are cached per dataset version: the page gets copies.
+      return { dataset: dataset.name, framework: args.framework, ...page, items: page.items.map(copyGapRow) };
     },
   });
 }

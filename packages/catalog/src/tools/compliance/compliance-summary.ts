@@ -1,5 +1,5 @@
 import type { Registry } from '@cloudg/core';
-import { compliancePosture, NO_COMPLIANCE_HINT } from '../../compliance/posture.js';
+import { compliancePosture, copyPosture, NO_COMPLIANCE_HINT } from '../../compliance/posture.js';
 import { resolveDataset } from '../../conventions/dataset-arg.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { datasetArg } from '../workspace/args.js';
@@ -30,7 +30,7 @@ export function registerComplianceSummary(registry: Registry<Workspace>): void {
     },
     handler: (ctx, args) => {
       const dataset = resolveDataset(ctx.app, args.dataset);
-      const frameworks = compliancePosture(dataset, args.framework);
+      const frameworks = compliancePosture(dataset, args.framework).map(copyPosture);
       for (const row of frameworks.slice(0, MAX_LINKS)) {
         ctx.link(row.uri, `${row.framework} compliance`, { mimeType: 'application/json' });
       }
