@@ -768,6 +768,43 @@ const CHECKOV_K8S: readonly Row[] = [
 ];
 for (const cloud of ['AWS', 'AZURE', 'GCP'] as const) CHECKOV.push(...rows('checkov', cloud, CHECKOV_K8S));
 
+/**
+ * Checks that only fail where the configuration says so: an internet-open rule must exist on
+ * the group (`open`), or the asset must face the internet (`exposed`). Other checks are about
+ * settings the generator does not model, and may fail on any asset of their type.
+ */
+const REQUIRES: Readonly<Record<string, 'open' | 'exposed'>> = {
+  ec2_securitygroup_allow_ingress_from_internet_to_tcp_port_22: 'open',
+  ec2_securitygroup_allow_ingress_from_internet_to_any_port: 'open',
+  ec2_networkacl_allow_ingress_any_port: 'open',
+  'ec2-security-group-opens-SSH-port-to-all': 'open',
+  'ec2-security-group-opens-all-ports-to-all': 'open',
+  'vpc-default-network-acls-allow-all': 'open',
+  CKV_AWS_24: 'open',
+  CKV_AWS_260: 'open',
+  network_ssh_internet_access_restricted: 'open',
+  network_rdp_internet_access_restricted: 'open',
+  'network-security-group-rdp-port-open-to-internet': 'open',
+  'network-security-group-ssh-port-open-to-internet': 'open',
+  CKV_AZURE_9: 'open',
+  CKV_AZURE_10: 'open',
+  ec2_instance_public_ip: 'exposed',
+  compute_instance_public_ip: 'exposed',
+  'computeengine-instance-public-ip-adresses': 'exposed',
+  CKV_GCP_40: 'exposed',
+  s3_bucket_level_public_access_block: 'exposed',
+  cloudstorage_bucket_public_access: 'exposed',
+  'cloudstorage-bucket-member-allusers': 'exposed',
+  CKV_GCP_114: 'exposed',
+  storage_blob_public_access_level_is_disabled: 'exposed',
+  CKV_AZURE_34: 'exposed',
+  app_function_not_publicly_accessible: 'exposed',
+};
+
+export function checkRequirement(check: Check): 'open' | 'exposed' | null {
+  return REQUIRES[check.id] ?? null;
+}
+
 export const CHECKS: Readonly<Record<Exclude<Scanner, 'trivy'>, readonly Check[]>> = {
   prowler: PROWLER,
   scoutsuite: SCOUTSUITE,

@@ -10,7 +10,14 @@ import type { CloudAsset } from '../../src/model/asset.js';
 import type { NetworkEdge } from '../../src/model/edge.js';
 import type { Finding } from '../../src/model/finding.js';
 import { assetTypeInfo } from '../../src/tools/meta/vocabulary/asset-types.js';
-import { type Check, checkIndex, type Scanner, VULNERABILITIES, type Vulnerability } from './checks.js';
+import {
+  type Check,
+  checkIndex,
+  checkRequirement,
+  type Scanner,
+  VULNERABILITIES,
+  type Vulnerability,
+} from './checks.js';
 import type { Cloud } from './clouds.js';
 import type { Rng } from './random.js';
 
@@ -59,6 +66,9 @@ function iacLocation(asset: CloudAsset, rng: Rng): IacLocation {
     lines,
   };
 }
+
+/** Rule sources that stand for the whole internet (as the reachability walk reads them). */
+const INTERNET: ReadonlySet<string> = new Set(['0.0.0.0/0', '::/0', 'Internet', 'Any', '*']);
 
 /** Room for the checks of one asset type in a pair number (no type has more than 63). */
 const PAIR = 64;
@@ -188,12 +198,22 @@ export function planFindings(
   const checksOf = (scanner: Exclude<Scanner, 'trivy'>, a: CloudAsset) =>
     indexes.get(scanner)?.get(`${a.provider}:${a.asset_type}`) ?? [];
   const checkPairs = new Map<Exclude<Scanner, 'trivy'>, number[]>();
+  // Groups (and GCP instances) with an ingress rule from the internet: where "open to the
+  // internet" checks fail.
+  const open = new Set<string>();
+  for (const e of edges)
+    if ((e.edge_type === 'SECURITY_GROUP_RULE' || e.edge_type === 'NACL_RULE') && INTERNET.has(e.source_id))
+      open.add(e.target_id);
+  const fails = (check: Check, a: CloudAsset) => {
+    const needs = checkRequirement(check);
+    return needs === null || (needs === 'open' ? open.has(a.id) : a.is_internet_exposed || open.has(a.id));
+  };
   for (const scanner of ['scoutsuite', 'checkov', 'prowler'] as const) {
     indexes.set(scanner, checkIndex(scanner));
     const pairs: number[] = [];
     assets.forEach((a, i) => {
-      const n = checksOf(scanner, a).length;
-      for (let k = 0; k < n; k += 1) pairs.push(i * PAIR + k);
+      const checks = checksOf(scanner, a);
+      for (let k = 0; k < checks.length; k += 1) if (fails(checks[k] as Check, a)) pairs.push(i * PAIR + k);
     });
     checkPairs.set(scanner, pairs);
   }

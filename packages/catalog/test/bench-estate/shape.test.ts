@@ -5,6 +5,7 @@
  * from the internet to crown jewels under the documented walk (and jewels it cannot reach).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { CHECKS, checkRequirement } from '../../bench/estate/checks.js';
 import { type GeneratedEstate, generateEstate } from '../../bench/estate/index.js';
 import { CROWN_JEWEL_WEIGHTS } from '../../src/conventions/risk.js';
 import { ASSET_TYPES } from '../../src/index.js';
@@ -167,6 +168,35 @@ describe('the generated estate', () => {
     for (const scanner of ['prowler', 'scoutsuite', 'checkov', 'trivy'] as const)
       expect(s.findings_by_scanner[scanner], scanner).toBeGreaterThan(s.findings * 0.1);
     expect(Object.keys(s.findings_by_severity).sort()).toEqual(['CRITICAL', 'HIGH', 'LOW', 'MEDIUM']);
+  });
+
+  it('fails internet-exposure checks only where the configuration is open or exposed', () => {
+    const internet = new Set(['0.0.0.0/0', '::/0', 'Internet', 'Any', '*']);
+    const open = new Set(
+      estate.edges
+        .filter(
+          (e) => ['SECURITY_GROUP_RULE', 'NACL_RULE'].includes(e.edge_type) && internet.has(e.source_id),
+        )
+        .map((e) => e.target_id),
+    );
+    const byName = new Map(estate.assets.map((a) => [a.name, a]));
+    const byArn = new Map(estate.assets.map((a) => [a.arn, a]));
+    const checks = new Map(
+      [...CHECKS.prowler, ...CHECKS.scoutsuite, ...CHECKS.checkov].map((c) => [`${c.scanner}:${c.id}`, c]),
+    );
+    let judged = 0;
+    for (const f of estate.findings) {
+      const check = checks.get(`${f.source_tool}:${String(f.check_id)}`);
+      const needs = check ? checkRequirement(check) : null;
+      if (!needs) continue;
+      const asset = byArn.get(f.resource_arn) ?? byName.get(f.resource_id ?? '');
+      expect(asset, f.title).toBeDefined();
+      if (!asset) continue;
+      if (needs === 'open') expect(open.has(asset.id), f.title).toBe(true);
+      else expect(asset.is_internet_exposed || open.has(asset.id), f.title).toBe(true);
+      judged += 1;
+    }
+    expect(judged).toBeGreaterThan(0);
   });
 
   it('includes the hostile shapes: a hub, long chains and dense cliques', () => {
