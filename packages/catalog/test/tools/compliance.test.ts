@@ -491,3 +491,25 @@ describe('the compliance gap triage recipe', () => {
     ]);
   });
 });
+
+describe('after a suppression', () => {
+  it('leaves the suppressed finding out of posture, controls and gaps at once', async () => {
+    const { layer: own } = await complianceLayer();
+    // Ask first, so any cached answer would be the stale one.
+    await call(own, 'compliance_summary');
+    await call(own, 'compliance_gaps', { framework: 'CIS' });
+    await call(own, 'suppress_findings', { finding_ids: ['f-ssh-open'], reason: 'lab network, no route in' });
+    const summary = await call(own, 'compliance_summary', { framework: 'CIS-AWS' });
+    expect(summary.frameworks).toMatchObject([
+      { framework: 'CIS-AWS', open_findings: 5, severity_breakdown: { HIGH: 3, MEDIUM: 2 } },
+    ]);
+    const gaps = await call(own, 'compliance_gaps', { framework: 'CIS' });
+    expect((gaps.items as { id: string }[]).map((i) => i.id)).not.toContain('sg-admin');
+    const status = await call(own, 'control_status', { framework: 'CIS-AWS', control_id: '5.2' });
+    expect(status).toMatchObject({
+      status: 'PASS (all findings suppressed)',
+      open_findings: 0,
+      findings: [],
+    });
+  });
+});
