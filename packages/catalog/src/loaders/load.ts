@@ -31,7 +31,7 @@ import {
 } from './normalise.js';
 import { parseProwler } from './prowler.js';
 import { type ReadOptions, readTextFile, tryParseJson } from './read-file.js';
-import { parseJsonLinesLenient, salvageJsonArray } from './salvage.js';
+import { parseJsonLinesLenient, salvageJsonArray, salvageTruncatedObject } from './salvage.js';
 import { isScoutsuiteDocument, parseScoutsuite, parseScoutsuiteText } from './scoutsuite.js';
 import { genericFromDocument, type LoadedData, loadFindingsReport, loadInventoryMap } from './structured.js';
 import { isTrivyDocument, parseTrivy } from './trivy.js';
@@ -234,6 +234,11 @@ function parseDocument(text: string, path: string, ctx: Context): { document: un
     ctx.issues.push({ path, error: salvaged.problem });
     return { document: salvaged.records, jsonLines: false };
   }
+  const partial = salvageTruncatedObject(text);
+  if (partial) {
+    ctx.issues.push({ path, error: partial.problem });
+    return { document: partial.document, jsonLines: false };
+  }
   throw malformedJson(path);
 }
 
@@ -247,7 +252,7 @@ async function loadFile(
   if (requested === 'scoutsuite' || (requested === 'auto' && isScoutsuiteFileName(name))) {
     const text = await readTextFile(path, options);
     // An empty results file is a scan that found nothing, not a broken one.
-    const results = text.trim() === '' ? {} : parseScoutsuiteText(text, path);
+    const results = text.trim() === '' ? {} : scoutsuiteResults(text, path, ctx);
     if (text.trim() !== '' && !isScoutsuiteDocument(results)) throw notScannerOutput(path, 'scoutsuite');
     return { kind: 'scoutsuite', data: { findings: parseScoutsuite(results) } };
   }
@@ -275,6 +280,18 @@ async function loadFile(
       // A report of another tool would parse to nothing: say so instead of loading zero findings.
       if (!SCANNER_SHAPES[kind](document)) throw notScannerOutput(path, kind);
       return { kind, data: { findings: SCANNER_PARSERS[kind](document) } };
+  }
+}
+
+/** ScoutSuite's results object, or what a truncated one still holds (reported as an issue). */
+function scoutsuiteResults(text: string, path: string, ctx: Context): Record<string, unknown> {
+  try {
+    return parseScoutsuiteText(text, path);
+  } catch (error) {
+    const partial = salvageTruncatedObject(text.slice(Math.max(0, text.indexOf('{'))));
+    if (!partial) throw error;
+    ctx.issues.push({ path, error: partial.problem });
+    return partial.document;
   }
 }
 

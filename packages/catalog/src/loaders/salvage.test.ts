@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonLinesLenient, salvageJsonArray } from './salvage.js';
+import { parseJsonLinesLenient, salvageJsonArray, salvageTruncatedObject } from './salvage.js';
 
 describe('salvageJsonArray', () => {
   it('keeps the complete records before the cut, whatever brackets their strings hold', () => {
@@ -39,5 +39,38 @@ describe('parseJsonLinesLenient', () => {
     expect(parseJsonLinesLenient('[\n{"a":1}\n]')).toBeUndefined();
     expect(parseJsonLinesLenient('{\n"a": 1\n}')).toBeUndefined();
     expect(parseJsonLinesLenient('\n\n')).toBeUndefined();
+  });
+});
+
+describe('salvageTruncatedObject', () => {
+  it('keeps the complete records of a cut-off Trivy report, not the half-written one', () => {
+    const text =
+      '{"SchemaVersion": 2, "ArtifactName": "img", "Results": [{"Target": "os", "Vulnerabilities": [' +
+      '{"VulnerabilityID": "CVE-1", "CVSS": {"nvd": {"V3Score": 9}}, "Severity": "HIGH"}, ' +
+      '{"VulnerabilityID": "CVE-2", "CVSS": {"nvd": {"V3Score": 5}}, "Sev';
+    expect(salvageTruncatedObject(text)?.document).toEqual({
+      SchemaVersion: 2,
+      ArtifactName: 'img',
+      Results: [
+        {
+          Target: 'os',
+          Vulnerabilities: [{ VulnerabilityID: 'CVE-1', CVSS: { nvd: { V3Score: 9 } }, Severity: 'HIGH' }],
+        },
+      ],
+    });
+  });
+
+  it('keeps whole rules of a cut-off ScoutSuite object, where no array encloses them', () => {
+    const text =
+      '{"services": {"s3": {"findings": {"r1": {"items": ["s3.buckets.a"], "level": "danger"}, "r2": {"items": ["s3.b"], "lev';
+    expect(salvageTruncatedObject(text)?.document).toEqual({
+      services: { s3: { findings: { r1: { items: ['s3.buckets.a'], level: 'danger' } } } },
+    });
+  });
+
+  it('reads a whole object followed by junk, and gives up on nothing complete', () => {
+    expect(salvageTruncatedObject('{"a": {"b": 1}} trailing')?.document).toEqual({ a: { b: 1 } });
+    for (const text of ['{"a": 1, "b": 2', '[{"a": {}}', 'x', ''])
+      expect(salvageTruncatedObject(text)).toBeUndefined();
   });
 });

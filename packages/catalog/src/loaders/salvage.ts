@@ -108,3 +108,67 @@ export function salvageJsonArray(text: string): Salvaged | undefined {
       : `The file ends in the middle of record ${records.length + 1} (truncated); the ${records.length} complete record(s) before it were read.`,
   };
 }
+
+/**
+ * A JSON object cut off part-way (Trivy's `{"Results": [...]}`, a Checkov report, Prowler's
+ * `{"Findings": [...]}`, a ScoutSuite results object): the text up to the last complete record,
+ * with the containers still open at that point closed. A record is an element of an array, or,
+ * where no array encloses it, an object-valued member (ScoutSuite's rules). So every complete
+ * record survives, and a record cut in the middle is dropped whole rather than kept half-read.
+ * Undefined when the text does not start an object or no record was completed.
+ */
+export function salvageTruncatedObject(
+  text: string,
+): { document: Record<string, unknown>; problem: string } | undefined {
+  const start = text.search(/\S/);
+  if (start < 0 || text[start] !== '{') return undefined;
+  const stack: string[] = [];
+  let arrays = 0;
+  let inString = false;
+  let escaped = false;
+  let safeEnd = -1;
+  let safeStack = '';
+  for (let i = start; i < text.length; i += 1) {
+    const ch = text[i];
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (ch === '\\') escaped = true;
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === '"') inString = true;
+    else if (ch === '{' || ch === '[') {
+      stack.push(ch);
+      if (ch === '[') arrays += 1;
+    } else if (ch === '}' || ch === ']') {
+      if (stack.pop() === '[') arrays -= 1;
+      if (stack.length === 0) {
+        // Whole after all: what made the text invalid comes after the object.
+        const whole = tryParseJson(text.slice(start, i + 1));
+        if (!whole.ok || !isPlainObject(whole.value)) return undefined;
+        return {
+          document: whole.value,
+          problem: 'The file has unexpected content after its closing brace, which was ignored.',
+        };
+      }
+      // An array element just closed, or an object member where no array encloses it. An
+      // array member of an object (a rule's `items`) is not a record: its object may go on.
+      if (stack[stack.length - 1] === '[' || (ch === '}' && arrays === 0)) {
+        safeEnd = i + 1;
+        safeStack = stack.join('');
+      }
+    }
+  }
+  if (safeEnd < 0) return undefined;
+  const closers = [...safeStack]
+    .reverse()
+    .map((c) => (c === '{' ? '}' : ']'))
+    .join('');
+  const parsed = tryParseJson(text.slice(start, safeEnd) + closers);
+  if (!parsed.ok || !isPlainObject(parsed.value)) return undefined;
+  return {
+    document: parsed.value,
+    problem:
+      'The file ends part-way (truncated); every record complete before the cut was read, the one being written when it stopped was not.',
+  };
+}

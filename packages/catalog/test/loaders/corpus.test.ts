@@ -27,6 +27,13 @@ afterAll(async () => {
 
 const at = (rel: string) => (rel === ASFF_286 ? join(work, rel) : join(corpus, rel));
 
+/** Where the n-th (1-based) occurrence of `needle` starts. */
+function nthIndex(text: string, needle: string, n: number): number {
+  let at = -1;
+  for (let i = 0; i < n; i += 1) at = text.indexOf(needle, at + 1);
+  return at;
+}
+
 function severities(findings: readonly Finding[] | undefined): Record<string, number> {
   const out: Record<string, number> = {};
   for (const f of findings ?? []) out[f.severity] = (out[f.severity] ?? 0) + 1;
@@ -281,6 +288,26 @@ describe('malformed and partial files', () => {
           'The file ends in the middle of record 3 (truncated); the 2 complete record(s) before it were read.',
       },
     ]);
+  });
+
+  it('reads the complete records of a truncated Trivy report and ScoutSuite file', async () => {
+    const trivy = await readFile(at('trivy/schema2-image.json'), 'utf8');
+    const cutTrivy = join(work, 'cut-trivy.json');
+    // Cut inside the fourth of five vulnerabilities.
+    await writeFile(cutTrivy, trivy.slice(0, nthIndex(trivy, '"VulnerabilityID"', 4) + 40));
+    const t = await loadPath(cutTrivy);
+    expect(t.kind).toBe('trivy');
+    expect(t.data.findings).toHaveLength(3);
+    expect(t.issues).toEqual([{ path: cutTrivy, error: expect.stringContaining('truncated') }]);
+
+    const scout = await readFile(at('scoutsuite/scoutsuite_results_aws-trimmed.js'), 'utf8');
+    const cutScout = join(work, 'scoutsuite_results_cut.js');
+    await writeFile(cutScout, scout.slice(0, Math.floor(scout.length * 0.6)));
+    const s = await loadPath(cutScout);
+    expect(s.kind).toBe('scoutsuite');
+    expect(s.data.findings?.length).toBeGreaterThan(0);
+    expect(s.data.findings?.length).toBeLessThan(331);
+    expect(s.issues).toEqual([{ path: cutScout, error: expect.stringContaining('truncated') }]);
   });
 
   it('reads the good lines of Prowler 2 JSON Lines with a broken line', async () => {
