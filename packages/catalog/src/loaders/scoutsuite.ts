@@ -27,8 +27,10 @@ const SCOPE_KEYS = new Set([
   'locations',
 ]);
 
-// Kept one step below the reference's table (danger CRITICAL, warning HIGH, caution MEDIUM):
-// the bundled sample estate's ScoutSuite file is written with this mapping.
+// One step below the reference's table (danger CRITICAL, warning HIGH, caution MEDIUM), as the
+// catalog had it before: ScoutSuite has no level above danger, and calling every danger rule
+// CRITICAL would put routine ones (CloudTrail not configured in a region) at the top of every
+// triage. The sample estate's generator writes both its HIGH and CRITICAL findings as danger.
 const LEVEL_SEVERITY: Record<string, string> = {
   danger: 'HIGH',
   warning: 'MEDIUM',
