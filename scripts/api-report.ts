@@ -24,6 +24,7 @@ export const REPORTED_PACKAGES = [
   'packages/policy',
   'packages/catalog',
   'packages/transports',
+  'packages/adapters',
   'apps/server',
   'apps/cli',
 ] as const;
@@ -135,6 +136,34 @@ export function collectApi(packageDir: string, entry = join(packageDir, 'src', '
   return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
+/**
+ * The entry points a package publishes: its `exports`, each with its `@cloudg/source` file. A
+ * package with sub-path entries (`@cloudg/adapters/sdk`) reports each of them, its names written
+ * `sdk/registerInto`, since every one is a promise to users.
+ */
+function entryPoints(packageDir: string): { subpath: string; file: string }[] {
+  const exportsField = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')).exports as
+    | Record<string, { '@cloudg/source'?: string } | string>
+    | undefined;
+  const found: { subpath: string; file: string }[] = [];
+  for (const [key, value] of Object.entries(exportsField ?? {})) {
+    const source = typeof value === 'object' ? value['@cloudg/source'] : undefined;
+    if (source)
+      found.push({ subpath: key === '.' ? '' : key.replace(/^\.\//, ''), file: join(packageDir, source) });
+  }
+  return found.length > 0 ? found : [{ subpath: '', file: join(packageDir, 'src', 'index.ts') }];
+}
+
+/** Every entry point's names, sub-path names prefixed with their sub-path. */
+export function collectPackageApi(packageDir: string): { entries: ApiEntry[]; subpaths: string[] } {
+  const points = entryPoints(packageDir);
+  const entries = points.flatMap(({ subpath, file }) =>
+    collectApi(packageDir, file).map((e) => (subpath ? { ...e, name: `${subpath}/${e.name}` } : e)),
+  );
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { entries, subpaths: points.map((p) => p.subpath).filter(Boolean) };
+}
+
 function packageNameOf(packageDir: string): string {
   return JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')).name as string;
 }
@@ -144,7 +173,11 @@ function line(entry: ApiEntry): string {
 }
 
 /** The report text for a package. */
-export function renderReport(packageName: string, entries: readonly ApiEntry[]): string {
+export function renderReport(
+  packageName: string,
+  entries: readonly ApiEntry[],
+  subpaths: readonly string[] = [],
+): string {
   const counts = new Map<string, number>();
   for (const e of entries) counts.set(e.kind, (counts.get(e.kind) ?? 0) + 1);
   const summary = [...counts]
@@ -157,6 +190,13 @@ export function renderReport(packageName: string, entries: readonly ApiEntry[]):
     `Generated from \`src/index.ts\` by \`${UPDATE_COMMAND}\`; a test fails when it differs from the`,
     'code. Change it on purpose only: a new name here is a promise to users, a removed one a',
     'breaking change (both need a changeset).',
+    ...(subpaths.length > 0
+      ? [
+          '',
+          `Sub-path entry points are listed too, their names prefixed: ${subpaths.map((p) => `\`${p}/\``).join(', ')}`,
+          `(\`${packageName}/${subpaths[0]}\` and so on).`,
+        ]
+      : []),
     '',
     `${entries.length} names: ${summary || 'none'}.`,
     '',
@@ -186,7 +226,10 @@ export function checkApiReport(
 ): ApiCheck {
   const packageName = packageNameOf(packageDir);
   const reportPath = options.reportPath ?? join(packageDir, REPORT_FILE);
-  const expected = renderReport(packageName, collectApi(packageDir, options.entry));
+  const api = options.entry
+    ? { entries: collectApi(packageDir, options.entry), subpaths: [] }
+    : collectPackageApi(packageDir);
+  const expected = renderReport(packageName, api.entries, api.subpaths);
   const actual = existsSync(reportPath) ? readFileSync(reportPath, 'utf8') : null;
   const want = listedLines(expected);
   const have = new Set(listedLines(actual));

@@ -27,6 +27,7 @@ export const CHECKED_PACKAGES = [
   'packages/policy',
   'packages/catalog',
   'packages/transports',
+  'packages/adapters',
   'apps/server',
   'apps/cli',
 ] as const;
