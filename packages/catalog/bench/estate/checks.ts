@@ -770,10 +770,13 @@ for (const cloud of ['AWS', 'AZURE', 'GCP'] as const) CHECKOV.push(...rows('chec
 
 /**
  * Checks that only fail where the configuration says so: an internet-open rule must exist on
- * the group (`open`), or the asset must face the internet (`exposed`). Other checks are about
+ * the group (`open`), the asset must face the internet (`exposed`), or the security service must
+ * be a not-enabled placeholder (`disabled`). Other checks are about
  * settings the generator does not model, and may fail on any asset of their type.
  */
-const REQUIRES: Readonly<Record<string, 'open' | 'exposed'>> = {
+const REQUIRES: Readonly<Record<string, Requirement>> = {
+  guardduty_is_enabled: 'disabled',
+  defender_ensure_defender_for_server_is_on: 'disabled',
   ec2_securitygroup_allow_ingress_from_internet_to_tcp_port_22: 'open',
   ec2_securitygroup_allow_ingress_from_internet_to_any_port: 'open',
   ec2_networkacl_allow_ingress_any_port: 'open',
@@ -801,7 +804,9 @@ const REQUIRES: Readonly<Record<string, 'open' | 'exposed'>> = {
   app_function_not_publicly_accessible: 'exposed',
 };
 
-export function checkRequirement(check: Check): 'open' | 'exposed' | null {
+export type Requirement = 'open' | 'exposed' | 'disabled';
+
+export function checkRequirement(check: Check): Requirement | null {
   return REQUIRES[check.id] ?? null;
 }
 

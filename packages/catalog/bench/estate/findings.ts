@@ -206,7 +206,9 @@ export function planFindings(
       open.add(e.target_id);
   const fails = (check: Check, a: CloudAsset) => {
     const needs = checkRequirement(check);
-    return needs === null || (needs === 'open' ? open.has(a.id) : a.is_internet_exposed || open.has(a.id));
+    if (needs === null) return true;
+    if (needs === 'disabled') return a.metadata.enabled === false;
+    return needs === 'open' ? open.has(a.id) : a.is_internet_exposed || open.has(a.id);
   };
   for (const scanner of ['scoutsuite', 'checkov', 'prowler'] as const) {
     indexes.set(scanner, checkIndex(scanner));

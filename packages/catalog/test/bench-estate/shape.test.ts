@@ -170,7 +170,7 @@ describe('the generated estate', () => {
     expect(Object.keys(s.findings_by_severity).sort()).toEqual(['CRITICAL', 'HIGH', 'LOW', 'MEDIUM']);
   });
 
-  it('fails internet-exposure checks only where the configuration is open or exposed', () => {
+  it('fails exposure and disabled-service checks only where the configuration says so', () => {
     const internet = new Set(['0.0.0.0/0', '::/0', 'Internet', 'Any', '*']);
     const open = new Set(
       estate.edges
@@ -193,6 +193,7 @@ describe('the generated estate', () => {
       expect(asset, f.title).toBeDefined();
       if (!asset) continue;
       if (needs === 'open') expect(open.has(asset.id), f.title).toBe(true);
+      else if (needs === 'disabled') expect(asset.metadata.enabled, f.title).toBe(false);
       else expect(asset.is_internet_exposed || open.has(asset.id), f.title).toBe(true);
       judged += 1;
     }
