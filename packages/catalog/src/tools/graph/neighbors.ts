@@ -20,8 +20,10 @@ interface Walk {
 }
 
 /**
- * Breadth-first over the raw edges, in dataset order. A node is added until `limit` nodes are
- * reached and an edge until `2 * limit`; an edge whose far end could not be added is not listed.
+ * Breadth-first over the raw edges, in dataset order. The walk stops, `truncated`, at the first
+ * edge that would take it past `limit` nodes or `2 * limit` edges: the reference leaves open what
+ * a truncated walk still lists, and stopping there bounds the work on hub nodes with tens of
+ * thousands of edges (their remaining edges are not scanned).
  */
 export function walkNeighbors(
   dataset: Dataset,
@@ -36,7 +38,7 @@ export function walkNeighbors(
   const walk: Walk = { nodes: [], edges: [], truncated: false };
   const edgeCap = 2 * options.limit;
   let frontier = [start];
-  for (let depth = 1; depth <= options.depth && frontier.length > 0; depth++) {
+  levels: for (let depth = 1; depth <= options.depth && frontier.length > 0; depth++) {
     const next: string[] = [];
     for (const node of frontier) {
       for (const edge of incident.get(node) ?? []) {
@@ -48,18 +50,15 @@ export function walkNeighbors(
         if (options.types !== null && !options.types.has(edge.edge_type)) continue;
         if (listed.has(edge)) continue;
         const other = outgoing ? edge.target_id : edge.source_id;
-        if (!visited.has(other)) {
-          if (walk.nodes.length >= options.limit) {
-            walk.truncated = true;
-            continue;
-          }
+        const isNew = !visited.has(other);
+        if ((isNew && walk.nodes.length >= options.limit) || walk.edges.length >= edgeCap) {
+          walk.truncated = true;
+          break levels;
+        }
+        if (isNew) {
           visited.add(other);
           walk.nodes.push(other);
           next.push(other);
-        }
-        if (walk.edges.length >= edgeCap) {
-          walk.truncated = true;
-          continue;
         }
         listed.add(edge);
         walk.edges.push(edge);
