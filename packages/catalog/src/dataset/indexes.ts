@@ -213,21 +213,23 @@ export class DatasetIndexes {
 
   /** Open (not suppressed) findings of an asset: count, worst severity, highest risk. */
   findingStats(assetId: string): AssetFindingStats {
-    if (!this.#stats) {
-      if (!this.#findingsByAsset) this.#buildFindingMap();
-      const stats = new Map<string, AssetFindingStats>();
-      for (const [id, findings] of this.#findingsByAsset ?? []) {
-        const open = findings.filter((f) => !f.is_suppressed);
-        if (open.length === 0) continue;
-        stats.set(id, {
-          open: open.length,
-          maxSeverity: maxSeverity(open.map((f) => f.severity)),
-          maxRisk: Math.max(...open.map(findingRiskScore)),
-        });
-      }
-      this.#stats = stats;
+    if (!this.#findingsByAsset) this.#buildFindingMap();
+    // Counted per asset on first use: after a suppression only the assets looked at again pay.
+    this.#stats ??= new Map();
+    let stats = this.#stats.get(assetId);
+    if (stats === undefined) {
+      const open = (this.#findingsByAsset?.get(assetId) ?? []).filter((f) => !f.is_suppressed);
+      stats =
+        open.length === 0
+          ? NO_FINDINGS
+          : {
+              open: open.length,
+              maxSeverity: maxSeverity(open.map((f) => f.severity)),
+              maxRisk: Math.max(...open.map(findingRiskScore)),
+            };
+      this.#stats.set(assetId, stats);
     }
-    return this.#stats.get(assetId) ?? NO_FINDINGS;
+    return stats;
   }
 
   /**

@@ -35,20 +35,9 @@ export interface FindingsSummary {
   truncated: boolean;
 }
 
-/** The group of a finding under an asset-based grouping (`unmapped` without an asset). */
-function assetGroupKey(dataset: Dataset, group: 'asset_type' | 'account' | 'asset'): (f: Finding) => string {
-  const asset = (f: Finding) => dataset.indexes.assetOfFinding(f);
-  switch (group) {
-    case 'asset_type':
-      return (f) => asset(f)?.asset_type ?? UNMAPPED_GROUP;
-    case 'account':
-      return (f) => {
-        const a = asset(f);
-        return a ? (a.account_id ?? NO_ACCOUNT_GROUP) : UNMAPPED_GROUP;
-      };
-    case 'asset':
-      return (f) => asset(f)?.id ?? UNMAPPED_GROUP;
-  }
+/** The asset a finding is on, by id (`unmapped` without one). */
+function assetGroupKey(dataset: Dataset): (f: Finding) => string {
+  return (f) => dataset.indexes.assetOfFinding(f)?.id ?? UNMAPPED_GROUP;
 }
 
 function compareKeys(a: string, b: string): number {
@@ -98,21 +87,43 @@ export function groupKeyColumn(dataset: Dataset, groupBy: FindingGroup): GroupKe
       }
       return { keys, offsets, flat: Uint32Array.from(flat) };
     }
-    const keyOf = assetGroupKey(d, groupBy);
+    if (groupBy === 'asset') {
+      const keyOf = assetGroupKey(d);
+      const ids = new Map<string, number>();
+      const keys: string[] = [];
+      const flat = new Uint32Array(n);
+      d.findings.forEach((f, i) => {
+        const key = keyOf(f);
+        let k = ids.get(key);
+        if (k === undefined) {
+          k = keys.length;
+          ids.set(key, k);
+          keys.push(key);
+        }
+        flat[i] = k;
+      });
+      return { keys, offsets, flat };
+    }
+    // Asset type and account: a relabelling of the asset grouping, one lookup per asset.
+    const byAsset = groupKeyColumn(d, 'asset');
     const ids = new Map<string, number>();
     const keys: string[] = [];
-    const flat = new Uint32Array(n);
-    d.findings.forEach((f, i) => {
-      const key = keyOf(f);
+    const relabel = Uint32Array.from(byAsset.keys, (assetId) => {
+      const asset = assetId === UNMAPPED_GROUP ? undefined : d.indexes.assetById(assetId);
+      const key = !asset
+        ? UNMAPPED_GROUP
+        : groupBy === 'asset_type'
+          ? asset.asset_type
+          : (asset.account_id ?? NO_ACCOUNT_GROUP);
       let k = ids.get(key);
       if (k === undefined) {
         k = keys.length;
         ids.set(key, k);
         keys.push(key);
       }
-      flat[i] = k;
+      return k;
     });
-    return { keys, offsets, flat };
+    return { keys, offsets, flat: byAsset.flat.map((k) => relabel[k] ?? 0) };
   });
 }
 
