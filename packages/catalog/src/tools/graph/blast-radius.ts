@@ -73,6 +73,8 @@ function networkView(dataset: Dataset, id: string, limit: number, signal: AbortS
     if (SENSITIVE_DATA_STORES.has(asset.asset_type)) stores += 1;
     if (CROWN_JEWEL_WEIGHTS[asset.asset_type] !== undefined) sensitive.push(asset);
   }
+  // Every reachable node counts, placeholders such as a CIDR of an egress rule included, as in
+  // the reference's analyzer; only assets can be sensitive.
   const reachable = Math.max(0, tree.order.length - 1);
   sensitive.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return {

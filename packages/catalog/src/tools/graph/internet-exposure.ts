@@ -117,7 +117,8 @@ export function registerInternetExposure(registry: Registry<Workspace>): void {
       const exposed = dataset.assets
         .filter((a) => a.is_internet_exposed && (types === null || types.has(a.asset_type)))
         .map((a) => exposureOf(dataset, a));
-      // Most sensitive ports open first, then most open findings, then by name.
+      // The reference does not say how items are ordered (its example lists the bastion, then the
+      // Azure jump VM): most sensitive ports open first, then most open findings, then by name.
       exposed.sort(
         (a, b) =>
           b.sensitive_ports_open.length - a.sensitive_ports_open.length ||
