@@ -11,7 +11,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -137,6 +137,8 @@ print(times[len(times) // 2], len(reached))
 
 async function main(): Promise<void> {
   console.log(`generating the estate: ${ASSETS} assets, seed ${values.seed}`);
+  // Wall times grow with the machine's load; CPU times much less.
+  console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   const estate = generateEstate({ seed: Number(values.seed), assets: ASSETS, scans: false });
   const dataset = new Dataset({
     name: 'estate',
