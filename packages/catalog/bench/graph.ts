@@ -138,7 +138,11 @@ print(times[len(times) // 2], len(reached))
 async function main(): Promise<void> {
   console.log(`generating the estate: ${ASSETS} assets, seed ${values.seed}`);
   // Wall times grow with the machine's load; CPU times much less.
-  console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   const estate = generateEstate({ seed: Number(values.seed), assets: ASSETS, scans: false });
   const dataset = new Dataset({
     name: 'estate',
