@@ -137,18 +137,19 @@ function prowlerResource(asset: CloudAsset): Pick<Finding, 'resource_id' | 'reso
 
 /** Where assets sit: the VPC name of each asset placed in a subnet (ScoutSuite paths name it). */
 function vpcOfAssets(assets: readonly CloudAsset[], edges: readonly NetworkEdge[]): Map<string, string> {
-  const byId = new Map(assets.map((a) => [a.id, a]));
+  const networkName = new Map<string, string>();
+  for (const a of assets) if (a.asset_type === 'VPC') networkName.set(a.id, a.name);
   const subnetVpc = new Map<string, string>();
   for (const e of edges) {
-    if (e.edge_type !== 'CONTAINS' || e.relationship !== 'VPC_CONTAINS_SUBNET') continue;
-    const vpc = byId.get(e.source_id);
-    if (vpc) subnetVpc.set(e.target_id, vpc.name);
+    if (e.relationship !== 'VPC_CONTAINS_SUBNET') continue;
+    const name = networkName.get(e.source_id);
+    if (name !== undefined) subnetVpc.set(e.target_id, name);
   }
   const out = new Map<string, string>();
   for (const e of edges) {
     if (e.edge_type !== 'CONTAINS') continue;
-    const vpc = subnetVpc.get(e.source_id);
-    if (vpc) out.set(e.target_id, vpc);
+    const name = subnetVpc.get(e.source_id);
+    if (name !== undefined) out.set(e.target_id, name);
   }
   return out;
 }
