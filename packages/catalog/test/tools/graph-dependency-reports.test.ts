@@ -1,14 +1,16 @@
 import type { Layer } from '@cloudg/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../src/index.js';
+import { dependentCounter } from '../../src/tools/graph/dependent-counts.js';
 import { laneLayer } from './graph-lane-support.js';
 import { call, callError } from './support.js';
 
 /** dependency_tree, shared_dependencies and largest_blast_radius on the sample estate. */
 
 let layer: Layer<Workspace>;
+let ws: Workspace;
 beforeAll(async () => {
-  ({ layer } = await laneLayer());
+  ({ layer, ws } = await laneLayer());
 });
 
 type Obj = Record<string, unknown>;
@@ -137,6 +139,12 @@ describe('largest_blast_radius', () => {
     const top = (s.items as Obj[])[0] as Obj;
     const detail = await call(layer, 'blast_radius', { ref: top.id as string });
     expect((detail.dependency as Obj).transitive_dependents).toBe(top.transitive_dependents);
+  });
+
+  it('stops counting when the call is cancelled', () => {
+    const count = dependentCounter(ws.get('sample'), AbortSignal.abort(new Error('stop')));
+    expect(() => count('kms-main', 10)).toThrow('stop');
+    expect(dependentCounter(ws.get('sample'))('kms-main', 10).transitive_dependents).toBe(12);
   });
 
   it('refuses a top above 100', async () => {
