@@ -136,6 +136,25 @@ function mergeInto(kept: Finding, f: Finding): void {
     kept.also_reported_by = also;
   }
   if (kept.cvss_score === null && f.cvss_score !== null) kept.cvss_score = f.cvss_score;
+  kept.evidence = mergeEvidence(kept.evidence, f.evidence);
+}
+
+/** Most evidence lines a merged finding keeps (one per merged copy that said something new). */
+export const MAX_EVIDENCE_LINES = 20;
+
+/**
+ * The evidence of a merged copy is kept on its own line (a ScoutSuite rule that flagged a
+ * security group's ingress and egress paths keeps both), unless it says nothing new; past
+ * `MAX_EVIDENCE_LINES` one last line says that more were left out.
+ */
+function mergeEvidence(kept: string | null, more: string | null): string | null {
+  if (!more || kept === more) return kept;
+  if (!kept) return more;
+  const lines = kept.split('\n');
+  if (lines.includes(more)) return kept;
+  if (lines.length > MAX_EVIDENCE_LINES) return kept;
+  if (lines.length === MAX_EVIDENCE_LINES) return `${kept}\n(more evidence left out)`;
+  return `${kept}\n${more}`;
 }
 
 /**

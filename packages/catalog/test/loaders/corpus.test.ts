@@ -243,6 +243,15 @@ describe('deduplication merges only true duplicates, and says why', () => {
     ]);
     const raw = await loadPath(at('scoutsuite/scoutsuite_results_aws-trimmed.js'), { normalise: false });
     expect(raw.data.findings).toHaveLength(356);
+    // The merged copies' paths stay in the evidence, one per line.
+    const { data } = await loadPath(at('scoutsuite/scoutsuite_results_aws-trimmed.js'));
+    const group = data.findings?.find(
+      (f) => f.check_id === 'ec2-default-security-group-with-rules' && f.resource_id === 'sg-6569b32b',
+    );
+    expect(group?.evidence?.split('\n')).toEqual([
+      'ec2.regions.ap-northeast-1.vpcs.vpc-0cbc506a.security_groups.sg-6569b32b.rules.ingress.default_with_rules',
+      'ec2.regions.ap-northeast-1.vpcs.vpc-0cbc506a.security_groups.sg-6569b32b.rules.egress.default_with_rules',
+    ]);
   });
 
   it('a report read twice (the same file in two places of a directory) loads once', async () => {
