@@ -145,10 +145,15 @@ export class SuppressionStore {
       text = readFileSync(path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw new SuppressionStoreError('state_unreadable', 'Cannot read the suppressions state file.', {
-        path,
-        cause: error,
-      });
+      // Raised at start-up for the operator, never to a tool caller: the message names the file.
+      throw new SuppressionStoreError(
+        'state_unreadable',
+        `Cannot read the suppressions state file ${path}.`,
+        {
+          path,
+          cause: error,
+        },
+      );
     }
     let parsed: z.output<typeof FileSchema>;
     try {
@@ -156,7 +161,7 @@ export class SuppressionStore {
     } catch (error) {
       throw new SuppressionStoreError(
         'state_unreadable',
-        'The suppressions state file is not a cloudg suppressions file (version 1); fix or move it.',
+        `${path} is not a cloudg suppressions file (version 1); fix or move it.`,
         { path, cause: error },
       );
     }
