@@ -220,3 +220,37 @@ describe('find_paths hop counts against an independent BFS', () => {
     expect(Math.min(reached.flow, reached.directed, reached.undirected)).toBeGreaterThan(30);
   }, 120_000);
 });
+
+describe('attack_paths over many targets', () => {
+  it('reports progress and finds the same hop counts as the independent BFS', async () => {
+    const { assets, edges } = seededEstate(13, 120);
+    const layer = await layerWith(assets, edges);
+    const progress: [number, number | undefined, string | undefined][] = [];
+    const result = await layer.callTool(
+      'attack_paths',
+      { dataset: 'seeded', max_paths: 100 },
+      { onProgress: (done, total, message) => void progress.push([done, total, message]) },
+    );
+    expect(result.isError).toBe(false);
+    const s = result.structured as {
+      targets_considered: number;
+      paths: { length: number; nodes: { id: string }[] }[];
+    };
+    expect(s.targets_considered).toBeGreaterThan(1000);
+    expect(progress.map(([done, total]) => [done, total])).toEqual([
+      [0, 2],
+      [1, 2],
+      [2, 2],
+    ]);
+    // Each ranked path is a shortest one from the internet side: its hop count plus the virtual
+    // entry hop equals the BFS distance from the entries (entry points and exposed assets).
+    const adj = adjacency(assets, edges, 'flow');
+    const entries = [
+      ...INTERNET.filter((n) => edges.some((e) => e.source_id === n)),
+      ...assets.filter((a) => a.is_internet_exposed).map((a) => a.id),
+    ];
+    const dist = distances(adj, entries);
+    expect(s.paths.length).toBeGreaterThan(10);
+    for (const path of s.paths) expect(path.length).toBe(dist.get(path.nodes.at(-1)?.id as string));
+  }, 120_000);
+});
