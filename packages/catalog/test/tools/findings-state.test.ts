@@ -90,6 +90,23 @@ describe('suppressions with a state directory', () => {
     });
   });
 
+  it('apply to findings ingested again after a restart (scanner findings have stable ids)', async () => {
+    const ingest = { reports: { trivy: [join(estate, 'scans', 'trivy.json')] }, normalise: false };
+    const first = await start({ stateDir });
+    await call(first.layer, 'ingest_reports', ingest);
+    const listed = await call(first.layer, 'list_findings', { source_tool: 'trivy', limit: 500 });
+    // The ingested ones, not the sample's own f-web-cve.
+    const trivy = (listed.items as { id: string }[]).find((f) => /^[0-9a-f]{8}-/.test(f.id));
+    expect(trivy).toBeDefined();
+    await call(first.layer, 'suppress_findings', { finding_ids: [trivy?.id], reason: 'base image patched' });
+    const second = await start({ stateDir });
+    await call(second.layer, 'ingest_reports', ingest);
+    expect(await call(second.layer, 'get_finding', { finding_id: trivy?.id })).toMatchObject({
+      is_suppressed: true,
+      suppression_reason: 'base image patched',
+    });
+  });
+
   it('are written to suppressions.json, readable by the server user only', async () => {
     const { layer } = await start({ stateDir: join(stateDir, 'nested') });
     await call(layer, 'suppress_findings', { finding_ids: ['f-ghost'], reason: 'bucket deleted' });
