@@ -23,3 +23,12 @@ export function assetDescriptor(asset: CloudAsset): AssetDescriptor {
     region: asset.region,
   };
 }
+
+/**
+ * The dependency reports' tie-break: id, descending. The reference ranks by the pair (count, id)
+ * in reverse, which is how its documented sample shows `sg-app` before `ecr-repo` at two direct
+ * dependents each.
+ */
+export function byIdDescending(a: string, b: string): number {
+  return a < b ? 1 : a > b ? -1 : 0;
+}

@@ -5,8 +5,7 @@ import { dependencyGraph } from '../../graph/index.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { datasetArg } from '../workspace/args.js';
 import { dependentCounter } from './dependent-counts.js';
-import { assetDescriptor } from './descriptors.js';
-import { byIdDescending } from './shared-dependencies.js';
+import { assetDescriptor, byIdDescending } from './descriptors.js';
 
 /** How deep each candidate's dependents are walked, as `cloudg deps` does. */
 const WALK_DEPTH = 10;

@@ -5,7 +5,7 @@ import type { Dataset } from '../../dataset/dataset.js';
 import { AbortCheck, dependencyArrowOf } from '../../graph/index.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { datasetArg } from '../workspace/args.js';
-import { assetDescriptor } from './descriptors.js';
+import { assetDescriptor, byIdDescending } from './descriptors.js';
 
 /** Edge types whose arrows say where something sits rather than what it functionally needs. */
 const NOT_FUNCTIONAL = new Set(['CONTAINS', 'PEERING']);
@@ -32,14 +32,6 @@ export function directDependents(dataset: Dataset, signal?: AbortSignal): Map<st
     out.set(arrow[1], set);
   }
   return out;
-}
-
-/**
- * Ties are broken by id, descending: the reference ranks by the pair (count, id) in reverse, which
- * is how its documented sample shows `sg-app` before `ecr-repo` at two dependents each.
- */
-export function byIdDescending(a: string, b: string): number {
-  return a < b ? 1 : a > b ? -1 : 0;
 }
 
 /** `shared_dependencies`: single points of failure, by distinct direct dependents. */
