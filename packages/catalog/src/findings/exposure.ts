@@ -38,11 +38,6 @@ export function internetReach(dataset: Dataset, signal?: AbortSignal): InternetR
   });
 }
 
-/** Node ids the internet reaches over network-flow edges (see `internetReach`). */
-export function internetReachable(dataset: Dataset, signal?: AbortSignal): ReadonlySet<string> {
-  return new Set(internetReach(dataset, signal).parent.keys());
-}
-
 /** The nodes from an entry point to `node` as the walk first reached it, or null when it did not. */
 export function reachPath(reach: InternetReach, node: string): string[] | null {
   if (!reach.parent.has(node)) return null;
