@@ -59,7 +59,7 @@ const CASES: Case[] = [
     identifiers: 'pseudonymised',
     tags: 'pseudonymised',
     metadata: 'hidden',
-    hidden: ['get_asset_metadata', 'privacy_audit_log', 'reveal_token'],
+    hidden: ['get_asset_metadata', 'privacy_audit_log', 'reveal_token', 'subgraph_export'],
   },
   {
     label: 'soc-analyst, analyst',
@@ -68,7 +68,7 @@ const CASES: Case[] = [
     identifiers: 'aliased-pseudonymised',
     tags: 'pseudonymised',
     metadata: 'hidden',
-    hidden: ['get_asset_metadata', 'privacy_audit_log', 'reveal_token'],
+    hidden: ['get_asset_metadata', 'privacy_audit_log', 'reveal_token', 'subgraph_export'],
   },
   {
     label: 'soc-analyst, lead',
