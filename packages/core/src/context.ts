@@ -84,6 +84,7 @@ export class ToolContext<TApp = unknown> {
   private readonly onLog: LogCallback | undefined;
   private lastProgress = Number.NEGATIVE_INFINITY;
   private outbound: ((value: JsonValue) => Promise<JsonValue>) | undefined;
+  private outboundActive: (() => boolean) | undefined;
 
   constructor(init: ToolContextInit<TApp>) {
     this.layer = init.layer;
@@ -118,8 +119,28 @@ export class ToolContext<TApp = unknown> {
    * through `filter`. The layer binds the call's output pipeline here, so a log line shows the
    * caller what a result would: pseudonyms, redactions, fences.
    */
-  bindOutbound(filter: (value: JsonValue) => Promise<JsonValue>): void {
+  bindOutbound(filter: (value: JsonValue) => Promise<JsonValue>, active?: () => boolean): void {
     this.outbound = filter;
+    this.outboundActive = active;
+  }
+
+  /**
+   * Whether the caller's output pipeline changes what this call sends (false when the policy has
+   * no output transforms for it). A handler that would transform a large value can skip the work.
+   */
+  get transformsOutput(): boolean {
+    if (!this.outbound) return false;
+    return this.outboundActive ? this.outboundActive() : true;
+  }
+
+  /**
+   * `value` as this call's caller is shown it: the call's output pipeline (pseudonyms,
+   * redactions, fences, projection), exactly as it applies to the result. For content a tool
+   * hands over another way, such as a file it writes for the caller, so the policy governs that
+   * content too. Without a bound pipeline the value comes back unchanged.
+   */
+  async forCaller(value: JsonValue): Promise<JsonValue> {
+    return this.shown(value);
   }
 
   private async shown(value: JsonValue): Promise<JsonValue> {

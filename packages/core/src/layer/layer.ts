@@ -165,10 +165,16 @@ export class Layer<TApp = unknown> {
     const context = options.context ?? this.context(principal, options);
     context.kind = kind;
     context.name = name;
-    context.bindOutbound(async (value) => {
-      const target = pipelineTarget(this, spec as AnySpec, principal, kind, 'output', context);
-      return toJsonable((await applyPipeline(target, value)).value);
-    });
+    // The target is looked up once, on first use: most calls never send anything outside the result.
+    let target: ReturnType<typeof pipelineTarget> | undefined;
+    const targetOf = () => {
+      target ??= pipelineTarget(this, spec as AnySpec, principal, kind, 'output', context);
+      return target;
+    };
+    context.bindOutbound(
+      async (value) => toJsonable((await applyPipeline(targetOf(), value)).value),
+      () => isActive(targetOf().pipeline),
+    );
     return { kind, name, spec, arguments: args, principal, context, started: performance.now() };
   }
 
