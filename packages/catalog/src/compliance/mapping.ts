@@ -119,15 +119,23 @@ export function spell(ctx: MappingContext, name: string): string {
 }
 
 /** Map one finding in place: its frameworks and `compliance_controls`. */
+const scratch = {
+  frameworks: new Set<string>(),
+  controls: new Set<ControlRef>(),
+  precise: new Set<string>(),
+};
+
 export function mapFinding(
   f: Finding,
   ctx: MappingContext,
   patternRules: readonly CompiledPatternRule[],
 ): void {
-  const frameworks = new Set<string>();
+  // Scratch sets reused from finding to finding: a large scan maps a hundred thousand of them.
+  const { frameworks, controls, precise } = scratch;
+  frameworks.clear();
+  controls.clear();
+  precise.clear();
   for (const fw of f.compliance_frameworks) frameworks.add(spell(ctx, fw));
-  const controls = new Set<ControlRef>();
-  const precise = new Set<string>();
   const native = Array.isArray(f.compliance_controls) ? (f.compliance_controls as ControlRef[]) : [];
   for (const c of native) {
     const ref = ctx.controls.ref(spell(ctx, c.framework), c.control_id);

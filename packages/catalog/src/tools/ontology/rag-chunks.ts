@@ -8,7 +8,6 @@ import { isSeverity, severityRank } from '../../model/severity.js';
 import {
   communityChunks,
   entityChunks,
-  LazyChunk,
   type RagChunk,
   relationGroupChunks,
 } from '../../ontology/rag/index.js';
@@ -41,7 +40,7 @@ export function registerRagChunks(registry: Registry<Workspace>): void {
       const min = args.min_severity.trim() ? parseSeverity(args.min_severity) : null;
       const only =
         args.chunk_type === 'entity' && args.ref.trim() ? resolveAssetRef(dataset, args.ref) : null;
-      let chunks: readonly (RagChunk | LazyChunk)[];
+      let chunks: readonly RagChunk[];
       if (args.chunk_type === 'entity') chunks = entityChunks(dataset, ctx.signal);
       else if (args.chunk_type === 'community') chunks = communityChunks(dataset, ctx.signal);
       else chunks = relationGroupChunks(dataset, ctx.signal);
@@ -56,9 +55,7 @@ export function registerRagChunks(registry: Registry<Workspace>): void {
         return true;
       });
       const page = paginate(wanted, { dataset, query: args, limit: args.limit, cursor: args.cursor });
-      // Entity texts are written only for the page shown (or for every chunk a query searches).
-      const items = page.items.map((c) => (c instanceof LazyChunk ? c.materialise() : c));
-      return { dataset: dataset.name, chunk_type: args.chunk_type, ...page, items };
+      return { dataset: dataset.name, chunk_type: args.chunk_type, ...page };
     },
   });
 }
