@@ -6,6 +6,35 @@ export interface RagChunk {
   metadata: Record<string, unknown>;
 }
 
+/**
+ * A chunk whose text is written on first use: a page of 10 out of 50,000 entity chunks should
+ * not pay for 50,000 texts. `materialise` gives the plain chunk.
+ */
+export class LazyChunk {
+  #content: string | undefined;
+
+  constructor(
+    readonly chunk_id: string,
+    readonly chunk_type: RagChunk['chunk_type'],
+    readonly metadata: Record<string, unknown>,
+    private readonly write: () => string,
+  ) {}
+
+  get content(): string {
+    if (this.#content === undefined) this.#content = this.write();
+    return this.#content;
+  }
+
+  materialise(): RagChunk {
+    return {
+      chunk_id: this.chunk_id,
+      chunk_type: this.chunk_type,
+      content: this.content,
+      metadata: this.metadata,
+    };
+  }
+}
+
 /** JSON with `, ` and `: ` separators, as the reference's chunks print dicts. */
 export function spacedJson(value: Record<string, unknown>): string {
   return `{${Object.entries(value)

@@ -6,7 +6,10 @@ import { maxSeverity, type Severity } from '../../model/severity.js';
 import { append } from '../multimap.js';
 import { BULLET, type RagChunk, spacedJson, WARNING } from './chunk.js';
 
-type Louvain = (graph: UndirectedGraph, options: { rng: () => number }) => Record<string, number>;
+type Louvain = (
+  graph: UndirectedGraph,
+  options: { rng: () => number; randomWalk: boolean },
+) => Record<string, number>;
 // The package is CommonJS (`module.exports = fn`) but its types declare a default export; take
 // the function whichever way the module system hands it over.
 const louvain = ((louvainModule as unknown as { default?: Louvain }).default ??
@@ -49,7 +52,7 @@ export function communityChunks(dataset: Dataset, signal?: AbortSignal): readonl
       if (source !== target) graph.mergeEdge(source, target);
     });
     signal?.throwIfAborted();
-    const assignment = graph.size > 0 ? louvain(graph, { rng: seededRandom(SEED) }) : {};
+    const assignment = graph.size > 0 ? louvain(graph, { rng: seededRandom(SEED), randomWalk: false }) : {};
     signal?.throwIfAborted();
     const position = ds.indexes.position;
     const rank = (id: string) => position.get(id) ?? Number.MAX_SAFE_INTEGER;

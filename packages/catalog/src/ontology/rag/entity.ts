@@ -2,7 +2,7 @@ import type { Dataset } from '../../dataset/dataset.js';
 import type { CloudAsset } from '../../model/asset.js';
 import { maxSeverity, type Severity, severityRank } from '../../model/severity.js';
 import { append } from '../multimap.js';
-import { IN, OUT, type RagChunk, spacedJson, WARNING } from './chunk.js';
+import { IN, LazyChunk, OUT, spacedJson, WARNING } from './chunk.js';
 import { nodeName, type RagRelation, ragRelations } from './relations.js';
 
 /** Caps on what one entity chunk's text lists. */
@@ -15,7 +15,7 @@ const MAX_FINDINGS = 10;
  * (outgoing first) and up to 10 of its findings, worst first. Findings are matched to assets
  * like the ontology matches them (id, ARN, unique name, unique ARN tail).
  */
-export function entityChunks(dataset: Dataset, signal?: AbortSignal): readonly RagChunk[] {
+export function entityChunks(dataset: Dataset, signal?: AbortSignal): readonly LazyChunk[] {
   return dataset.derived('rag_entity', (ds) => {
     const outgoing = new Map<string, RagRelation[]>();
     const incoming = new Map<string, RagRelation[]>();
@@ -24,7 +24,7 @@ export function entityChunks(dataset: Dataset, signal?: AbortSignal): readonly R
       push(outgoing, r.source, r);
       push(incoming, r.target, r);
     }
-    const chunks: RagChunk[] = [];
+    const chunks: LazyChunk[] = [];
     let n = 0;
     for (const asset of ds.assets) {
       if (++n % 4096 === 0) signal?.throwIfAborted();
@@ -38,38 +38,40 @@ function push(map: Map<string, RagRelation[]>, key: string, r: RagRelation): voi
   append(map, key, r);
 }
 
-function entityChunk(dataset: Dataset, asset: CloudAsset, out: RagRelation[], inc: RagRelation[]): RagChunk {
+function entityChunk(dataset: Dataset, asset: CloudAsset, out: RagRelation[], inc: RagRelation[]): LazyChunk {
   const findings = [...dataset.indexes.findingsOf(asset.id)].sort(
     (a, b) => severityRank(b.severity) - severityRank(a.severity),
   );
-  const lines = [
-    `Resource: ${asset.name}`,
-    `Type: ${asset.asset_type}`,
-    `Provider: ${asset.provider}`,
-    `Region: ${asset.region}`,
-  ];
-  if (asset.arn) lines.push(`ARN: ${asset.arn}`);
-  if (asset.account_id) lines.push(`Account: ${asset.account_id}`);
-  if (Object.keys(asset.tags).length > 0) lines.push(`Tags: ${spacedJson(asset.tags)}`);
-  if (asset.is_internet_exposed) lines.push(`${WARNING} INTERNET EXPOSED`);
-  const relations = [
-    ...out.map((r) => `  ${OUT} ${r.relation}: ${nodeName(dataset, r.target)}`),
-    ...inc.map((r) => `  ${IN} ${r.relation}: ${nodeName(dataset, r.source)}`),
-  ];
-  if (relations.length > 0)
-    lines.push('', `Relations (${relations.length}):`, ...relations.slice(0, MAX_RELATIONS));
-  if (findings.length > 0) {
-    lines.push('', `Findings (${findings.length}):`);
-    for (const f of findings.slice(0, MAX_FINDINGS)) lines.push(`  [${f.severity}] ${f.title}`);
-  }
+  const write = () => {
+    const lines = [
+      `Resource: ${asset.name}`,
+      `Type: ${asset.asset_type}`,
+      `Provider: ${asset.provider}`,
+      `Region: ${asset.region}`,
+    ];
+    if (asset.arn) lines.push(`ARN: ${asset.arn}`);
+    if (asset.account_id) lines.push(`Account: ${asset.account_id}`);
+    if (Object.keys(asset.tags).length > 0) lines.push(`Tags: ${spacedJson(asset.tags)}`);
+    if (asset.is_internet_exposed) lines.push(`${WARNING} INTERNET EXPOSED`);
+    const relations = [
+      ...out.map((r) => `  ${OUT} ${r.relation}: ${nodeName(dataset, r.target)}`),
+      ...inc.map((r) => `  ${IN} ${r.relation}: ${nodeName(dataset, r.source)}`),
+    ];
+    if (relations.length > 0)
+      lines.push('', `Relations (${relations.length}):`, ...relations.slice(0, MAX_RELATIONS));
+    if (findings.length > 0) {
+      lines.push('', `Findings (${findings.length}):`);
+      for (const f of findings.slice(0, MAX_FINDINGS)) lines.push(`  [${f.severity}] ${f.title}`);
+    }
+    return lines.join('\n');
+  };
   const frameworks = new Set<string>();
   for (const f of findings) for (const fw of f.compliance_frameworks) frameworks.add(fw);
   const worst: Severity | null = maxSeverity(findings.map((f) => f.severity));
-  return {
-    chunk_id: `entity::${asset.id}`,
-    chunk_type: 'entity',
-    content: lines.join('\n'),
-    metadata: {
+  return new LazyChunk(
+    `entity::${asset.id}`,
+    'entity',
+    {
       asset_type: asset.asset_type,
       provider: asset.provider,
       region: asset.region,
@@ -78,9 +80,10 @@ function entityChunk(dataset: Dataset, asset: CloudAsset, out: RagRelation[], in
       relation_types: [...new Set([...out, ...inc].map((r) => r.relation))].sort(),
       severity_max: worst ?? 'NONE',
       compliance_frameworks: [...frameworks].sort(),
-      neighbour_count: relations.length,
+      neighbour_count: out.length + inc.length,
       finding_count: findings.length,
       arn: asset.arn,
     },
-  };
+    write,
+  );
 }

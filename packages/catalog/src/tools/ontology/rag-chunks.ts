@@ -8,6 +8,7 @@ import { isSeverity, severityRank } from '../../model/severity.js';
 import {
   communityChunks,
   entityChunks,
+  LazyChunk,
   type RagChunk,
   relationGroupChunks,
 } from '../../ontology/rag/index.js';
@@ -40,7 +41,7 @@ export function registerRagChunks(registry: Registry<Workspace>): void {
       const min = args.min_severity.trim() ? parseSeverity(args.min_severity) : null;
       const only =
         args.chunk_type === 'entity' && args.ref.trim() ? resolveAssetRef(dataset, args.ref) : null;
-      let chunks: readonly RagChunk[];
+      let chunks: readonly (RagChunk | LazyChunk)[];
       if (args.chunk_type === 'entity') chunks = entityChunks(dataset, ctx.signal);
       else if (args.chunk_type === 'community') chunks = communityChunks(dataset, ctx.signal);
       else chunks = relationGroupChunks(dataset, ctx.signal);
@@ -55,7 +56,9 @@ export function registerRagChunks(registry: Registry<Workspace>): void {
         return true;
       });
       const page = paginate(wanted, { dataset, query: args, limit: args.limit, cursor: args.cursor });
-      return { dataset: dataset.name, chunk_type: args.chunk_type, ...page };
+      // Entity texts are written only for the page shown (or for every chunk a query searches).
+      const items = page.items.map((c) => (c instanceof LazyChunk ? c.materialise() : c));
+      return { dataset: dataset.name, chunk_type: args.chunk_type, ...page, items };
     },
   });
 }
