@@ -84,6 +84,7 @@ export { registerFindingsTools } from './tools/findings/index.js';
 export { registerGraphTools } from './tools/graph/index.js';
 export { registerInventoryTools } from './tools/inventory/index.js';
 export { ASSET_TYPES, registerMetaTools } from './tools/meta/index.js';
+export { registerOntologyTools } from './tools/ontology/index.js';
 export { registerPrivacyTools } from './tools/privacy/index.js';
 export { registerWorkspaceTools } from './tools/workspace/index.js';
 export type { DatasetDiff, DiffSection } from './workspace/diff.js';
