@@ -32,6 +32,8 @@ const SAMPLE_SEED = 7;
 interface Scores {
   scores: ReadonlyMap<string, number>;
   sampled: boolean;
+  /** Asset nodes, highest score first, ties in graph order (assets in dataset order). */
+  ranked: readonly string[];
 }
 
 function asMap(record: Record<string, number>): Map<string, number> {
@@ -42,7 +44,7 @@ async function compute(
   graph: RelationshipGraph,
   metric: Metric,
   ctx: ToolContext<Workspace>,
-): Promise<Scores> {
+): Promise<Omit<Scores, 'ranked'>> {
   if (metric === 'degree') return { scores: asMap(degreeCentrality(graph)), sampled: false };
   if (metric === 'in_degree') return { scores: asMap(inDegreeCentrality(graph)), sampled: false };
   if (metric === 'out_degree') return { scores: asMap(outDegreeCentrality(graph)), sampled: false };
@@ -67,7 +69,14 @@ async function cachedScores(dataset: Dataset, metric: Metric, ctx: ToolContext<W
   const hit = dataset.isCached('centrality') ? cache().get(metric) : undefined;
   if (hit) return hit;
   const version = dataset.version;
-  const scores = await compute(relationshipGraph(dataset, ctx.signal), metric, ctx);
+  const graph = relationshipGraph(dataset, ctx.signal);
+  const computed = await compute(graph, metric, ctx);
+  const score = (id: string) => computed.scores.get(id) ?? 0;
+  // The stable sort keeps graph order among equal scores, as the reference's examples show.
+  const ranked = graph
+    .filterNodes((_node, attributes) => attributes.asset !== null)
+    .sort((a, b) => score(b) - score(a));
+  const scores: Scores = { ...computed, ranked };
   // Kept only when complete (an abort throws first) and still current (no touch() meanwhile), so
   // the dataset listing's `cached.centrality` means scores are really there.
   if (dataset.version === version) cache().set(metric, scores);
@@ -101,15 +110,13 @@ export function registerCentralityTop(registry: Registry<Workspace>): void {
       const dataset = resolveDataset(ctx.app, args.dataset);
       const types = parseAssetTypes(dataset, args.asset_types);
       const graph = relationshipGraph(dataset, ctx.signal);
-      const { scores, sampled } = await cachedScores(dataset, args.metric, ctx);
-      // Graph order (assets first, in dataset order); the stable sort keeps it among equal scores.
-      const ranked = graph
-        .filterNodes((_node, attributes) => {
-          const asset = attributes.asset;
-          return asset !== null && (types === null || types.has(asset.asset_type));
-        })
-        .sort((a, b) => (scores.get(b) ?? 0) - (scores.get(a) ?? 0))
-        .slice(0, args.top);
+      const { scores, sampled, ranked: order } = await cachedScores(dataset, args.metric, ctx);
+      const ranked: string[] = [];
+      for (const id of order) {
+        if (ranked.length >= args.top) break;
+        const type = dataset.indexes.assetById(id)?.asset_type;
+        if (types === null || (type !== undefined && types.has(type))) ranked.push(id);
+      }
       const items = ranked.flatMap((id) => {
         const asset = dataset.indexes.assetById(id);
         if (!asset) return [];

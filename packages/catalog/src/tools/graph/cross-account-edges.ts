@@ -35,7 +35,12 @@ function externalAccounts(dataset: Dataset): Set<string> {
   return out;
 }
 
-function crossAccountRows(dataset: Dataset, signal: AbortSignal): CrossAccountRow[] {
+/** Every crossing in edge order, cached on the dataset until it changes (the filters run per call). */
+function crossAccountRows(dataset: Dataset, signal: AbortSignal): readonly CrossAccountRow[] {
+  return dataset.derived('graph.cross_account', (ds) => buildRows(ds, signal));
+}
+
+function buildRows(dataset: Dataset, signal: AbortSignal): CrossAccountRow[] {
   const abort = new AbortCheck(signal);
   const idx = dataset.indexes;
   const external = externalAccounts(dataset);

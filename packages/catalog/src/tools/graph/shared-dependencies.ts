@@ -11,11 +11,21 @@ import { assetDescriptor, byIdDescending } from './descriptors.js';
 const NOT_FUNCTIONAL = new Set(['CONTAINS', 'PEERING']);
 
 /**
- * Distinct direct functional dependents of every asset that has any, in first-seen edge order.
- * Read from the raw edges rather than the dependency graph, which keeps one arrow per pair and so
- * could hide a REFERENCES arrow behind a CONTAINS one on the same pair.
+ * Distinct direct functional dependents of every asset that has at least two, ranked (most first,
+ * ties by id descending), cached on the dataset until it changes. Read from the raw edges rather than the
+ * dependency graph, which keeps one arrow per pair and so could hide a REFERENCES arrow behind a
+ * CONTAINS one on the same pair.
  */
-export function directDependents(dataset: Dataset, signal?: AbortSignal): Map<string, Set<string>> {
+function rankedDirectDependents(dataset: Dataset, signal?: AbortSignal): [string, number][] {
+  return dataset.derived('dependency_graph.shared', (ds) =>
+    [...directDependents(ds, signal)]
+      .map(([id, dependents]): [string, number] => [id, dependents.size])
+      .filter(([, count]) => count >= 2)
+      .sort((a, b) => b[1] - a[1] || byIdDescending(a[0], b[0])),
+  );
+}
+
+function directDependents(dataset: Dataset, signal?: AbortSignal): Map<string, Set<string>> {
   const abort = new AbortCheck(signal);
   const idx = dataset.indexes;
   const out = new Map<string, Set<string>>();
@@ -50,13 +60,10 @@ export function registerSharedDependencies(registry: Registry<Workspace>): void 
     },
     handler: (ctx, args) => {
       const dataset = resolveDataset(ctx.app, args.dataset);
-      const ranked = [...directDependents(dataset, ctx.signal)]
-        .filter(([, dependents]) => dependents.size >= 2)
-        .sort((a, b) => b[1].size - a[1].size || byIdDescending(a[0], b[0]))
-        .slice(0, args.top);
-      const items = ranked.flatMap(([id, dependents]) => {
+      const ranked = rankedDirectDependents(dataset, ctx.signal).slice(0, args.top);
+      const items = ranked.flatMap(([id, count]) => {
         const asset = dataset.indexes.assetById(id);
-        return asset ? [{ ...assetDescriptor(asset), direct_dependents: dependents.size }] : [];
+        return asset ? [{ ...assetDescriptor(asset), direct_dependents: count }] : [];
       });
       return { dataset: dataset.name, items, returned: items.length };
     },
