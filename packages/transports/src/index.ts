@@ -5,6 +5,8 @@
 // `api-report.md` lists every name; a test fails when this file and the report disagree.
 
 export { AuthConfigError } from './auth/errors.js';
+export type { ProtectedResourceMetadata } from './auth/oauth/metadata.js';
+export type { OAuthClaimMapping, OAuthIntrospectionOptions, OAuthOptions } from './auth/oauth/options.js';
 export {
   type AccessTokenInfo,
   defaultPrincipalResolver,

@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ErrorCode, type Layer, Principal } from '@cloudg/core';
+import { OAuthResourceServer } from '../auth/oauth/resource-server.js';
 import { type PrincipalResolver, RequestInfo, resolvePrincipal } from '../auth/principal-resolver.js';
 import { TokenAuth } from '../auth/token-auth.js';
 import { ProtocolError } from '../jsonrpc/errors.js';
@@ -53,6 +54,8 @@ export class McpHttpServer {
   private readonly guard: OriginHostGuard;
   private readonly cors: Cors;
   private readonly auth: TokenAuth | undefined;
+  /** OAuth access tokens (auth/oauth), beside or instead of static tokens. */
+  private readonly oauth: OAuthResourceServer | undefined;
   private readonly resolver: PrincipalResolver | undefined;
   private readonly store: SessionStore;
   private readonly legacy: LegacySseEndpoints;
@@ -85,6 +88,10 @@ export class McpHttpServer {
       (options.authTokens && options.authTokens.length > 0
         ? TokenAuth.fromSpecs(options.authTokens, { required: options.authRequired ?? true })
         : undefined);
+    this.oauth = options.oauth ? new OAuthResourceServer(options.oauth, this.options.path) : undefined;
+    if (this.oauth)
+      this.oauth.onIssuerError = (reason) =>
+        layer.logger.warn({ err: reason }, 'OAuth issuer unavailable; tokens are refused');
     this.resolver = options.principalResolver;
     this.store = new SessionStore(
       this.options.maxSessions,
@@ -149,7 +156,7 @@ export class McpHttpServer {
   /** Start listening; resolves with the bound address (port 0 gives a free port). */
   async listen(): Promise<BoundAddress> {
     const { host, port, path } = this.options;
-    if (!isLoopbackAddress(host) && !this.auth) {
+    if (!isLoopbackAddress(host) && !this.auth && !this.oauth) {
       this.protocol.layer.logger.warn(
         { host },
         'HTTP server bound to a non-loopback address without auth tokens',
@@ -166,6 +173,7 @@ export class McpHttpServer {
     const address = this.httpServer.address() as AddressInfo;
     const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     this.bound = { host: address.address, port: address.port, url: `http://${shown}:${address.port}${path}` };
+    this.oauth?.setDefaultResource(this.bound.url);
     return this.bound;
   }
 
@@ -235,8 +243,21 @@ export class McpHttpServer {
     const metrics = this.metrics && pathname === this.metrics.path ? this.metrics : undefined;
     if (metrics?.public) return this.scrape(req, res, metrics);
 
-    const tokenPrincipal = this.auth?.authenticate(headerValue(req.headers, 'authorization'));
-    if (this.auth?.required && !tokenPrincipal) {
+    if (this.oauth?.servesMetadataAt(pathname)) {
+      if (req.method !== 'GET') return sendEmpty(res, 405, { Allow: 'GET' });
+      return sendJson(res, 200, this.oauth.metadata());
+    }
+    let tokenPrincipal = this.auth?.authenticate(headerValue(req.headers, 'authorization'));
+    if (this.oauth && !tokenPrincipal) {
+      const outcome = await this.oauth.authenticate(headerValue(req.headers, 'authorization'));
+      if ('refusal' in outcome) {
+        const { status, header } = this.oauth.challenge(outcome.refusal);
+        return sendRpcError(res, status, status === 403 ? 'Forbidden: insufficient scope' : 'Unauthorized', {
+          headers: { 'WWW-Authenticate': header },
+        });
+      }
+      tokenPrincipal = outcome.principal;
+    } else if (this.auth?.required && !tokenPrincipal) {
       return sendRpcError(res, 401, 'Unauthorized', {
         headers: { 'WWW-Authenticate': 'Bearer realm="cloudg-mcp"' },
       });

@@ -1,4 +1,5 @@
 /** Options of the native HTTP server, with their documented defaults. */
+import type { OAuthOptions } from '../auth/oauth/options.js';
 import type { PrincipalResolver } from '../auth/principal-resolver.js';
 import type { TokenAuth } from '../auth/token-auth.js';
 import type { ProtocolOptions } from '../protocol/server.js';
@@ -42,6 +43,11 @@ export interface HttpServerOptions extends ProtocolOptions {
   authTokens?: string[];
   /** With `authTokens`: refuse requests without a valid token. Default true. */
   authRequired?: boolean;
+  /**
+   * Accept OAuth access tokens from this issuer (cloudg as a protected resource, docs/sign-in.md).
+   * Static tokens keep working beside them; with `oauth` every request needs one or the other.
+   */
+  oauth?: OAuthOptions;
   principalResolver?: PrincipalResolver;
   /** Answer every POST with JSON, never SSE (except `subscriptions/listen`). */
   jsonResponse?: boolean;
