@@ -1,7 +1,6 @@
-import { InvalidArgumentsError } from '@cloudg/core';
+import { closeMatches, InvalidArgumentsError } from '@cloudg/core';
 import { SEVERITIES, type Severity } from '../model/severity.js';
 import { normaliseEnumValue } from '../model/vocabulary.js';
-import { closeMatches } from '@cloudg/core';
 
 export { normaliseEnumValue };
 

@@ -1,8 +1,8 @@
+import { closeMatches } from '@cloudg/core';
 import type { Dataset } from '../dataset/dataset.js';
 import type { CloudAsset } from '../model/asset.js';
 import { ReferenceNotFoundError } from '../workspace/errors.js';
 import { listedHint, matchesPhrase } from './hints.js';
-import { closeMatches } from '@cloudg/core';
 
 /** How an asset is named in suggestions and ambiguity candidates. */
 export interface AssetCandidate {
