@@ -137,7 +137,10 @@ module.exports = {
         '@cloudg/adapters, reached only from its own entry point (src/sdk, src/formats/<name>.ts), ' +
         'so that the framework-free entry point loads without any of them.',
       severity: 'error',
-      from: { path: '^packages/adapters/src/', pathNot: ['^packages/adapters/src/(sdk|formats)/', NOT_SHIPPED] },
+      from: {
+        path: '^packages/adapters/src/',
+        pathNot: ['^packages/adapters/src/(sdk|formats)/', NOT_SHIPPED],
+      },
       to: { path: 'node_modules/(@modelcontextprotocol/server|openai|@anthropic-ai/sdk|ai)/' },
     },
     {
