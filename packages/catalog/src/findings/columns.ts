@@ -9,11 +9,9 @@
  * version and kept across suppressions (see triage-cache.ts); the suppression flags are kept too
  * and patched finding by finding when a suppression changes them.
  */
-import type { FindingSort } from '../conventions/sorting.js';
 import type { Dataset } from '../dataset/dataset.js';
 import { type Finding, findingRiskScore } from '../model/finding.js';
 import { severityRank } from '../model/severity.js';
-import { findingsSortedBy } from './sorted.js';
 
 export interface FindingFacts {
   /** Finding -> position. */
@@ -75,14 +73,6 @@ export function findingFacts(dataset: Dataset): FindingFacts {
       frameworks,
       frameworkSets: sets.keys.map((k) => (k === '' ? [] : k.split('\u0000'))),
     };
-  });
-}
-
-/** The positions of the findings in one sort order (built once per version, kept across triage). */
-export function sortedPositions(dataset: Dataset, sortBy: FindingSort): Uint32Array {
-  return dataset.derived(`findings:columns:${sortBy}`, (d) => {
-    const { positions } = findingFacts(d);
-    return Uint32Array.from(findingsSortedBy(d, sortBy), (f) => positions.get(f) ?? 0);
   });
 }
 

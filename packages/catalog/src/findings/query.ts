@@ -4,7 +4,8 @@ import { type FindingSort, sortFindings } from '../conventions/sorting.js';
 import type { Dataset } from '../dataset/dataset.js';
 import type { Finding } from '../model/finding.js';
 import { SEVERITIES, type Severity, severityRank } from '../model/severity.js';
-import { findingFacts, searchTexts, sortedPositions, suppressedFlags } from './columns.js';
+import { findingFacts, searchTexts, suppressedFlags } from './columns.js';
+import { sortedPositions } from './sorted.js';
 
 /** The filters of `list_findings`, as the tool receives them. */
 export interface FindingFilterArgs {

@@ -564,7 +564,7 @@ describe('suppress_findings and unsuppress_findings', () => {
     await call(layer, 'list_findings');
     const dataset = ws.get('sample');
     await call(layer, 'suppress_findings', { finding_ids: ['f-web-cve'], reason: 'patched in AMI v42' });
-    for (const key of ['dependency_graph', 'flow_graph', 'findings:sorted:risk', 'findings:columns:risk'])
+    for (const key of ['dependency_graph', 'flow_graph', 'findings:facts', 'findings:columns:risk'])
       expect(dataset.isCached(key), key).toBe(true);
     expect(dataset.isCached('summary')).toBe(false);
     expect(await call(layer, 'get_asset', { ref: 'web-1', include_findings: false })).toMatchObject({
