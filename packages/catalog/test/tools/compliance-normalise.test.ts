@@ -111,6 +111,17 @@ describe('normalise_findings', () => {
     ]);
   });
 
+  it('stops on a cancelled call and leaves the dataset as it was', async () => {
+    const before = ws.get().compliance.length;
+    const version = ws.get().version;
+    const controller = new AbortController();
+    controller.abort(new Error('cancelled by the client'));
+    const result = await layer.callTool('normalise_findings', {}, { signal: controller.signal });
+    expect(result.isError).toBe(true);
+    expect(ws.get().compliance).toHaveLength(before);
+    expect(ws.get().version).toBe(version);
+  });
+
   it('refuses an unknown dataset', async () => {
     const result = await layer.callTool('normalise_findings', { dataset: 'nope' });
     expect(result.isError).toBe(true);
