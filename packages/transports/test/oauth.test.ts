@@ -5,7 +5,7 @@
 
 import { type AnySpec, allowAllPolicy, type Principal } from '@cloudg/core';
 import {
-  type Client,
+  Client,
   ClientCredentialsProvider,
   type OAuthClientProvider,
   StreamableHTTPClientTransport,
@@ -66,7 +66,15 @@ async function serve(options: Partial<HttpServerOptions> = {}): Promise<RunningH
   return running;
 }
 
-function post(url: string, token?: string, body: unknown = { jsonrpc: '2.0', id: 1, method: 'ping' }) {
+/** An initialize request opens a session, so it stands for any first request of a client. */
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
+
+function post(url: string, token?: string, body: unknown = INITIALIZE) {
   return fetch(url, {
     method: 'POST',
     headers: {
@@ -79,7 +87,211 @@ function post(url: string, token?: string, body: unknown = { jsonrpc: '2.0', id:
   });
 }
 
-const whoami = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'whoami', arguments: {} } };
+function newClient(mode: Mode): Client {
+  return new Client({ name: 'cloudg-oauth-test', version: '1.0.0' }, { versionNegotiation: { mode } });
+}
+
+/** An interactive client (a desktop app): public, PKCE, the browser's part done by `as.authorize`. */
+class DesktopClient implements OAuthClientProvider {
+  private saved: Awaited<ReturnType<OAuthClientProvider['tokens']>>;
+  private verifier = '';
+  authorizationUrl: URL | undefined;
+  readonly redirectUrl = REDIRECT_URI;
+  readonly clientMetadata = {
+    client_name: 'desktop',
+    redirect_uris: [REDIRECT_URI],
+    grant_types: ['authorization_code'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none',
+  };
+  clientInformation() {
+    return { client_id: 'desktop' };
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: NonNullable<Awaited<ReturnType<OAuthClientProvider['tokens']>>>) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+async function whoamiOf(c: Client): Promise<unknown> {
+  const result = await c.callTool({ name: 'whoami', arguments: {} });
+  return result.structuredContent;
+}
+
+async function toolNames(c: Client): Promise<string[]> {
+  return (await c.listTools()).tools.map((t) => t.name).sort();
+}
+
+describe.each(['auto', 'legacy'] as const)('the official client, negotiation %s', (mode) => {
+  it(`discovers the metadata, gets a client-credentials token and calls tools (${EXPECTED[mode]})`, async () => {
+    const { url } = await serve();
+    client = newClient(mode);
+    const authProvider = new ClientCredentialsProvider({
+      clientId: 'ops-bot',
+      clientSecret: 'ops-secret',
+      scope: 'mcp:tools',
+      expectedIssuer: as.issuer,
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { authProvider }));
+    expect(client.getNegotiatedProtocolVersion()).toBe(EXPECTED[mode]);
+    expect(await whoamiOf(client)).toEqual({ id: 'ops-bot', roles: ['default', 'ops'] });
+    expect(await toolNames(client)).toContain('touch');
+  });
+
+  it(`signs a user in with the authorization code and PKCE, then calls tools (${EXPECTED[mode]})`, async () => {
+    const { url } = await serve();
+    const desktop = new DesktopClient();
+    client = newClient(mode);
+    const first = new StreamableHTTPClientTransport(new URL(url), { authProvider: desktop });
+    await expect(client.connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
+    const authorizationUrl = desktop.authorizationUrl as URL;
+    expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(authorizationUrl.searchParams.get('resource')).toBe(url);
+    const callback = await as.authorize(authorizationUrl);
+    await first.finishAuth(callback);
+    await client.close().catch(() => {});
+    client = newClient(mode);
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { authProvider: desktop }));
+    expect(client.getNegotiatedProtocolVersion()).toBe(EXPECTED[mode]);
+    expect(await whoamiOf(client)).toEqual({ id: 'alice', roles: ['analyst', 'default'] });
+    // The analyst role does not include ops: touch is hidden, exactly as for a static token.
+    expect(await toolNames(client)).not.toContain('touch');
+  });
+});
+
+describe('tokens that are refused', () => {
+  const challenge = (port: number, error: string, description: string) =>
+    `Bearer error="${error}", error_description="${description}", resource_metadata="http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp"`;
+
+  it('refuses an expired token with 401 invalid_token', async () => {
+    const { url, port } = await serve();
+    as.ttl = 1;
+    const token = await as.clientCredentials('ci-bot', { resource: url });
+    expect((await post(url, token)).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const response = await post(url, token);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe(
+      challenge(port, 'invalid_token', 'The token has expired'),
+    );
+  });
+
+  it('refuses a token issued for another resource (no passthrough)', async () => {
+    const { url, port } = await serve();
+    const token = await as.clientCredentials('ci-bot', { resource: 'https://other.example/mcp' });
+    const response = await post(url, token);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe(
+      challenge(port, 'invalid_token', 'The token was issued for another resource'),
+    );
+  });
+
+  it('refuses a token from another issuer, even one signed with the same key', async () => {
+    const { url, port } = await serve();
+    const other = await startAuthorizationServer({ keys: as.keys });
+    try {
+      const token = await other.clientCredentials('ci-bot', { resource: url });
+      const response = await post(url, token);
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe(
+        challenge(port, 'invalid_token', 'The token was issued by another issuer'),
+      );
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('refuses a tampered token (a changed claim breaks the signature)', async () => {
+    const { url, port } = await serve();
+    const token = await as.clientCredentials('ci-bot', { resource: url });
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    claims.groups = ['sec-ops'];
+    const forged = `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${signature}`;
+    const response = await post(url, forged);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe(
+      challenge(port, 'invalid_token', 'The token signature is not valid'),
+    );
+  });
+
+  it('refuses a revoked opaque token, checked by introspection', async () => {
+    const { url, port } = await serve({
+      oauth: {
+        issuer: as.issuer,
+        introspection: { clientId: INTROSPECTOR.client_id, clientSecret: INTROSPECTOR.client_secret },
+      },
+    });
+    as.format = 'opaque';
+    const token = await as.clientCredentials('ops-bot', { resource: url });
+    expect(token.split('.')).toHaveLength(1);
+    const ok = await post(url, token);
+    expect(ok.status).toBe(200);
+    await as.revoke(token, 'ops-bot');
+    const response = await post(url, token);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe(
+      challenge(port, 'invalid_token', 'The token is not active'),
+    );
+  });
+
+  it('refuses an opaque token when no introspection is configured', async () => {
+    const { url } = await serve();
+    as.format = 'opaque';
+    const token = await as.clientCredentials('ci-bot', { resource: url });
+    expect((await post(url, token)).status).toBe(401);
+  });
+
+  it('answers a token without the required scope 403 insufficient_scope, naming the scope', async () => {
+    const { url, port } = await serve();
+    const token = await as.clientCredentials('ci-bot', { resource: url, scope: 'other' });
+    const response = await post(url, token);
+    expect(response.status).toBe(403);
+    expect(response.headers.get('www-authenticate')).toBe(
+      `Bearer error="insufficient_scope", error_description="The token lacks a required scope", scope="mcp:tools", resource_metadata="http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp"`,
+    );
+  });
+});
+
+describe('keys, roles and sessions', () => {
+  it('picks up a key rotation at the issuer; tokens signed with the retired key are refused', async () => {
+    const { url } = await serve();
+    const before = await as.clientCredentials('ci-bot', { resource: url });
+    expect((await post(url, before)).status).toBe(200);
+    await as.rotateKeys();
+    const after = await as.clientCredentials('ci-bot', { resource: url });
+    expect(after.split('.')[0]).not.toBe(before.split('.')[0]);
+    expect((await post(url, after)).status).toBe(200);
+    expect((await post(url, before)).status).toBe(401);
+  });
+
+  it("a role from a group claim changes tools/list exactly as a static token's role does", async () => {
+    const { url } = await serve({ stateless: true, authTokens: ['svc-ops:ops:svc', 'svc-plain::svc-plain'] });
+    const list = async (token: string) => {
+      const response = await post(url, token, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { result: { tools: Array<{ name: string }> } };
+      return body.result.tools.map((t) => t.name).sort();
+    };
+    const opsToken = await as.clientCredentials('ops-bot', { resource: url });
+    const ciToken = await as.clientCredentials('ci-bot', { resource: url });
+    expect(await list(opsToken)).toEqual(await list('svc-ops'));
+    expect(await list(ciToken)).toEqual(await list('svc-plain'));
+    expect(await list(opsToken)).toContain('touch');
+    expect(await list(ciToken)).not.toContain('touch');
+  });
+});
 
 describe('protected resource metadata and challenges', () => {
   it('publishes RFC 9728 metadata at the well-known paths, without a token', async () => {

@@ -4,7 +4,10 @@ declare module 'oidc-provider' {
 
   export interface InteractionDetails {
     uid: string;
-    prompt: { name: string };
+    prompt: {
+      name: string;
+      details?: { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
+    };
     params: Record<string, unknown>;
     session?: { accountId?: string };
     grantId?: string;

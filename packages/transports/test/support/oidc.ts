@@ -32,6 +32,8 @@ export const CLIENTS = [
 
 export interface AuthorizationServer {
   issuer: string;
+  /** The signing keys it publishes now (private JWKs). */
+  readonly keys: JWK[];
   /** Access tokens issued from now on: `jwt` (RFC 9068) or `opaque` (introspection only). */
   format: 'jwt' | 'opaque';
   /** Access token lifetime in seconds for tokens issued from now on. */
@@ -113,16 +115,11 @@ export async function startAuthorizationServer(
       accountId: details.session?.accountId ?? 'alice',
       clientId: String(details.params.client_id),
     });
-    grant.addOIDCScope('openid');
-    const resource = details.params.resource;
-    for (const r of Array.isArray(resource) ? resource : resource ? [resource] : [])
-      grant.addResourceScope(
-        String(r),
-        String(details.params.scope ?? '')
-          .split(' ')
-          .filter((s) => s !== 'openid')
-          .join(' '),
-      );
+    // Consent to whatever the provider says is missing, as a user clicking "allow" would.
+    const missing = details.prompt.details ?? {};
+    if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+    for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+      grant.addResourceScope(resource, scopes.join(' '));
     const grantId = await grant.save();
     await p.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
   }
@@ -134,6 +131,13 @@ export async function startAuthorizationServer(
       clients: [...CLIENTS, INTROSPECTOR, DESKTOP],
       jwks: { keys: state.keys },
       scopes: ['openid', 'mcp:tools', 'other'],
+      // Only an ES256 key is published; the default RS256 for ID tokens would have none.
+      clientDefaults: {
+        grant_types: ['authorization_code'],
+        id_token_signed_response_alg: 'ES256',
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
       features: {
         devInteractions: { enabled: false },
         clientCredentials: { enabled: true },
