@@ -56,11 +56,20 @@ describe('tools (MCP.md 5.4)', () => {
     const standard = await names('standard');
     const strict = await names('strict');
     expect(open.filter((n) => !standard.includes(n))).toEqual(['reveal_token']);
-    expect(open.filter((n) => !strict.includes(n)).sort()).toEqual([
+    // The restricted tools and those that write files, as far as the catalog has them.
+    const strictHides = [
+      'export_ontology',
+      'export_report',
+      'export_terraform',
       'get_asset_metadata',
       'privacy_audit_log',
       'reveal_token',
-    ]);
+      'sparql_query',
+      'subgraph_export',
+    ];
+    expect(open.filter((n) => !strict.includes(n)).sort()).toEqual(
+      strictHides.filter((n) => open.includes(n)),
+    );
     // outputSchema only where the caller's output pipeline is empty (MCP.md 17.5).
     const withSchema = (await cli(['tools', '--json', '--policy', 'standard'])).stdout.includes(
       '"outputSchema"',
@@ -74,7 +83,15 @@ describe('tools (MCP.md 5.4)', () => {
     const collecting = ['map_inventory', 'collect_assets', 'run_scanners', 'run_pipeline'];
     const exports = ['export_ontology', 'export_report', 'export_terraform'];
     const readOnly = ['reveal_token', ...collecting, ...exports];
-    const strict = [...readOnly, 'get_asset_metadata', 'privacy_audit_log'];
+    // The table leaves out two restricted tools strict hides as every restricted one (its
+    // max_sensitivity is confidential): subgraph_export and sparql_query.
+    const strict = [
+      ...readOnly,
+      'get_asset_metadata',
+      'privacy_audit_log',
+      'subgraph_export',
+      'sparql_query',
+    ];
     const documented: Record<string, string[]> = {
       standard: ['reveal_token'],
       airgapped: ['reveal_token', ...collecting],
