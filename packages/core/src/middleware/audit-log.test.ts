@@ -118,6 +118,22 @@ describe('AuditLogMiddleware', () => {
     expect(String(line.duration_ms)).toMatch(/^\d+(\.\d{1,2})?$/);
   });
 
+  it("records a signed-in caller's OAuth client id beside the subject, and nothing else of the token", async () => {
+    const out = capture();
+    const layer = layerWith(new AuditLogMiddleware({ stream: out.stream }).middleware);
+    const signedIn = new Principal({
+      id: 'alice@example.com',
+      roles: ['default', 'analyst'],
+      attributes: { auth: 'oauth', client_id: 'claude-code', scopes: ['mcp:tools'] },
+    });
+    await layer.callTool('lookup', { ref: 'web-1' }, { principal: signedIn, requestId: 1 });
+    expect(out.lines()[0]!.principal).toEqual({
+      client_id: 'claude-code',
+      id: 'alice@example.com',
+      roles: ['analyst', 'default'],
+    });
+  });
+
   it('hashes reproducibly with a fixed salt and differently with another', async () => {
     const run = async (salt: string) => {
       const out = capture();

@@ -57,7 +57,11 @@ export interface AuditRecord {
   kind: string;
   name: string;
   outcome: CallOutcome;
-  principal: { id: string; roles: string[] };
+  /**
+   * Who called. `client_id` is the OAuth client a signed-in caller used (the principal's
+   * `client_id` attribute, set from the access token); the token itself is never recorded.
+   */
+  principal: { client_id?: string; id: string; roles: string[] };
   request_id: string | number | null;
   /** Absent for a request that matched no primitive. */
   sensitivity?: string;
@@ -78,7 +82,7 @@ interface Subject {
   uri?: string;
   sensitivity?: string;
   arguments: Record<string, unknown>;
-  principal: { id: string; sortedRoles(): string[] };
+  principal: { id: string; sortedRoles(): string[]; attributes?: Readonly<Record<string, unknown>> };
   requestId: string | number | null;
 }
 
@@ -254,7 +258,11 @@ export class AuditLogMiddleware {
     record.kind = subject.kind;
     record.name = subject.name;
     record.outcome = outcome;
-    record.principal = { id: subject.principal.id, roles: subject.principal.sortedRoles() };
+    const clientId = subject.principal.attributes?.client_id;
+    record.principal =
+      typeof clientId === 'string'
+        ? { client_id: clientId, id: subject.principal.id, roles: subject.principal.sortedRoles() }
+        : { id: subject.principal.id, roles: subject.principal.sortedRoles() };
     record.request_id = subject.requestId;
     if (subject.sensitivity !== undefined) record.sensitivity = subject.sensitivity;
     if (reported) record.transforms = reported;
