@@ -32,12 +32,14 @@ describe('IpPermuter', () => {
   it('is a bijection on a full /16 and keeps the bits before fromBit', () => {
     const perm = new IpPermuter(Buffer.alloc(32, 2));
     const seen = new Set<number>();
+    // One assertion at the end: 131,072 expect calls took over 20 s on a loaded machine.
+    let prefixChanged = 0;
     for (let x = 0; x < 65_536; x++) {
       const out = perm.permute(Uint8Array.of(10, 20, x >> 8, x & 255), 16);
-      expect(out[0]).toBe(10);
-      expect(out[1]).toBe(20);
+      if (out[0] !== 10 || out[1] !== 20) prefixChanged++;
       seen.add((out[2]! << 8) | out[3]!);
     }
+    expect(prefixChanged).toBe(0);
     expect(seen.size).toBe(65_536);
   });
 
