@@ -1,5 +1,5 @@
 /**
- * The seven published packages as a user gets them: `pnpm pack` each one from the dist/ that
+ * The eight published packages as a user gets them: `pnpm pack` each one from the dist/ that
  * turbo built before this task (`@cloudg/cli#test` depends on the builds of the CLI and of every
  * package it depends on), `npm install` all the tarballs into an empty project outside the
  * monorepo, and run the installed `cloudg-mcp` there. Nothing here builds: run it through turbo,
@@ -27,6 +27,7 @@ const PACKAGE_DIRS = [
   'packages/policy',
   'packages/catalog',
   'packages/transports',
+  'packages/adapters',
   'apps/server',
   'apps/cli',
 ];
@@ -143,6 +144,7 @@ describe('the packed manifests', () => {
   it('pin real versions where the workspace says workspace: or catalog:', () => {
     const versions = new Map(packed.map((p) => [p.manifest.name, p.manifest.version]));
     expect([...versions.keys()].sort()).toEqual([
+      '@cloudg/adapters',
       '@cloudg/catalog',
       '@cloudg/cli',
       '@cloudg/core',
@@ -205,6 +207,7 @@ describe('the installed cloudg-mcp, outside the monorepo', () => {
   it('is the only copy of each package: no installed file refers back to the monorepo', () => {
     const installed = join(app, 'node_modules/@cloudg');
     expect(readdirSync(installed).sort()).toEqual([
+      'adapters',
       'catalog',
       'cli',
       'core',
@@ -255,76 +258,87 @@ describe('the installed cloudg-mcp, outside the monorepo', () => {
     expect(result.stdout).not.toContain('"sample"');
   });
 
-  it('serve --transport http answers a 2026-07-28 tools/call and exits cleanly on SIGTERM', async () => {
-    // serve starts empty unless told otherwise: --sample loads the bundled estate, as `pnpm start` does.
-    const child = spawn(bin, ['serve', '--transport', 'http', '--port', '0', '--sample'], {
-      cwd: app,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    server = child;
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      child.once('exit', (code, signal) => resolve({ code, signal })),
-    );
-    let stderr = '';
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no start-up line; stderr:\n${stderr}`)), 30_000);
-      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-        stderr += chunk;
-        const match = /cloudg MCP server \(native, http\) listening on (http:\/\/\S+)/.exec(stderr);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]!);
-        }
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`serve exited with ${code}; stderr:\n${stderr}`));
-      });
-    });
-
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'tools/call',
-        'mcp-name': 'find_assets',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: {
-          name: 'find_assets',
-          arguments: { internet_exposed: true, limit: 3 },
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-            'io.modelcontextprotocol/clientCapabilities': {},
-            'io.modelcontextprotocol/clientInfo': { name: 'pack-install-test', version: '1' },
-          },
+  // The sdk flavor also proves the SDK and the adapters ship with the server as dependencies.
+  it.each(['native', 'sdk'])(
+    'serve --flavor %s --transport http answers a 2026-07-28 tools/call and exits cleanly on SIGTERM',
+    async (flavor) => {
+      // serve starts empty unless told otherwise: --sample loads the bundled estate, as `pnpm start` does.
+      const child = spawn(
+        bin,
+        ['serve', '--flavor', flavor, '--transport', 'http', '--port', '0', '--sample'],
+        {
+          cwd: app,
+          stdio: ['ignore', 'pipe', 'pipe'],
         },
-      }),
-    });
-    expect(response.status).toBe(200);
-    const body = await response.text();
-    // The answer comes as JSON or as one SSE message event, depending on the server's choice.
-    const json = response.headers.get('content-type')?.startsWith('text/event-stream')
-      ? body
-          .split('\n')
-          .filter((line) => line.startsWith('data:'))
-          .map((line) => line.slice(5))
-          .join('')
-      : body;
-    const message = JSON.parse(json) as {
-      id: number;
-      result: { isError?: boolean; structuredContent: unknown };
-    };
-    expect(message.id).toBe(1);
-    expect(message.result.isError ?? false).toBe(false);
-    expect(message.result.structuredContent).toMatchObject({ total: 6, returned: 3 });
+      );
+      server = child;
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        child.once('exit', (code, signal) => resolve({ code, signal })),
+      );
+      let stderr = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no start-up line; stderr:\n${stderr}`)), 30_000);
+        child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+          stderr += chunk;
+          const match = new RegExp(`cloudg MCP server \\(${flavor}, http\\) listening on (http://\\S+)`).exec(
+            stderr,
+          );
+          if (match) {
+            clearTimeout(timer);
+            resolve(match[1]!);
+          }
+        });
+        child.once('exit', (code) => {
+          clearTimeout(timer);
+          reject(new Error(`serve exited with ${code}; stderr:\n${stderr}`));
+        });
+      });
 
-    child.kill('SIGTERM');
-    expect(await exited).toEqual({ code: 0, signal: null });
-  }, 40_000);
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'find_assets',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: {
+            name: 'find_assets',
+            arguments: { internet_exposed: true, limit: 3 },
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientCapabilities': {},
+              'io.modelcontextprotocol/clientInfo': { name: 'pack-install-test', version: '1' },
+            },
+          },
+        }),
+      });
+      expect(response.status).toBe(200);
+      const body = await response.text();
+      // The answer comes as JSON or as one SSE message event, depending on the server's choice.
+      const json = response.headers.get('content-type')?.startsWith('text/event-stream')
+        ? body
+            .split('\n')
+            .filter((line) => line.startsWith('data:'))
+            .map((line) => line.slice(5))
+            .join('')
+        : body;
+      const message = JSON.parse(json) as {
+        id: number;
+        result: { isError?: boolean; structuredContent: unknown };
+      };
+      expect(message.id).toBe(1);
+      expect(message.result.isError ?? false).toBe(false);
+      expect(message.result.structuredContent).toMatchObject({ total: 6, returned: 3 });
+
+      child.kill('SIGTERM');
+      expect(await exited).toEqual({ code: 0, signal: null });
+    },
+    40_000,
+  );
 });
