@@ -35,7 +35,6 @@ const KEPT = new Set([
   'findings:transitive-dependents',
   'findings:facts',
   'findings:suppressed-flags',
-  'prompts.internet_reachable',
 ]);
 const KEPT_PREFIXES = ['findings:sorted:', 'findings:columns:', 'findings:group-keys:'];
 
