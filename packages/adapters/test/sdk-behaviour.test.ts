@@ -3,7 +3,7 @@
  * 8.10): change notifications, name collisions, the prefix staying the layer's, the `include`
  * subset, resolver fallbacks and the era's code for a missing resource.
  */
-import { LayerConfigError, Principal } from '@cloudg/core';
+import { Layer, LayerConfigError, Principal, Registry } from '@cloudg/core';
 import type { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport, McpServer, Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
@@ -150,3 +150,53 @@ describe.each(['auto', 'legacy'] as const)('errors and principals, negotiation %
     expect(seen).toEqual(['default', 'default', 'lead']);
   });
 });
+
+describe.each(['auto', 'legacy'] as const)(
+  'progress and cancellation through the SDK, negotiation %s',
+  (mode) => {
+    it('a tool’s progress reaches the client, and the request’s signal reaches the handler', async () => {
+      const registry = new Registry();
+      let aborted = false;
+      registry.tool({
+        name: 'steps',
+        description: 'Reports progress, then waits until cancelled.',
+        input: { wait: z.boolean().default(false) },
+        handler: async (ctx, args) => {
+          await ctx.reportProgress(1, 2, 'half');
+          await ctx.reportProgress(2, 2, 'done');
+          if (args.wait) {
+            await new Promise<void>((resolve) =>
+              ctx.signal.addEventListener(
+                'abort',
+                () => {
+                  aborted = true;
+                  resolve();
+                },
+                { once: true },
+              ),
+            );
+          }
+          return { ok: true };
+        },
+      });
+      const server = new Server({ name: 'host', version: '1' });
+      registerInto(server, new Layer({ registry }));
+      const client = await connect(server, mode);
+      const seen: number[] = [];
+      const result = await client.callTool(
+        { name: 'steps', arguments: {} },
+        { onprogress: (progress) => seen.push(progress.progress) },
+      );
+      expect(result.structuredContent).toEqual({ ok: true });
+      expect(seen).toEqual([1, 2]);
+
+      const stop = new AbortController();
+      const pending = client.callTool({ name: 'steps', arguments: { wait: true } }, { signal: stop.signal });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      stop.abort();
+      await expect(pending).rejects.toThrow();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(aborted).toBe(true);
+    });
+  },
+);
