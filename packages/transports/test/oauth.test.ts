@@ -3,11 +3,13 @@
  * server running in-process (oidc-provider, test/support/oidc.ts) and the official MCP client 2.4.
  */
 
-import { type AnySpec, allowAllPolicy, type Principal } from '@cloudg/core';
+import { Writable } from 'node:stream';
+import { type AnySpec, AuditLogMiddleware, allowAllPolicy, type Principal } from '@cloudg/core';
 import {
   Client,
   ClientCredentialsProvider,
   type OAuthClientProvider,
+  type OAuthDiscoveryState,
   StreamableHTTPClientTransport,
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
@@ -19,6 +21,7 @@ import {
   REDIRECT_URI,
   startAuthorizationServer,
 } from './support/oidc.js';
+import { ENVELOPE } from './support/rpc.js';
 import { buildLayer } from './support/test-layer.js';
 
 type Mode = 'auto' | 'legacy';
@@ -50,8 +53,11 @@ afterEach(async () => {
   as.ttl = 300;
 });
 
-async function serve(options: Partial<HttpServerOptions> = {}): Promise<RunningHttpServer> {
-  running = await serveHttp(buildLayer({ policy: opsPolicy }), {
+async function serve(
+  options: Partial<HttpServerOptions> = {},
+  layerOptions: Parameters<typeof buildLayer>[0] = {},
+): Promise<RunningHttpServer> {
+  running = await serveHttp(buildLayer({ policy: opsPolicy, ...layerOptions }), {
     port: 0,
     oauth: {
       issuer: as.issuer,
@@ -121,6 +127,14 @@ class DesktopClient implements OAuthClientProvider {
   }
   codeVerifier() {
     return this.verifier;
+  }
+  // Kept between the redirect and the callback, so the SDK can check the callback's issuer.
+  private discovery: OAuthDiscoveryState | undefined;
+  saveDiscoveryState(state: OAuthDiscoveryState) {
+    this.discovery = state;
+  }
+  discoveryState() {
+    return this.discovery;
   }
 }
 
@@ -320,5 +334,98 @@ describe('protected resource metadata and challenges', () => {
     expect(response.headers.get('www-authenticate')).toBe(
       `Bearer scope="mcp:tools", resource_metadata="http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp"`,
     );
+  });
+});
+
+describe('each request carries its own token', () => {
+  const whoami = (id: number) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'whoami', arguments: {} },
+  });
+  const callerOf = async (response: Response) => {
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { result: { structuredContent: unknown } };
+    return body.result.structuredContent;
+  };
+
+  it('continues a session only with a token of the same subject and roles', async () => {
+    const { url } = await serve({ jsonResponse: true });
+    const first = await as.clientCredentials('ops-bot', { resource: url });
+    const opened = await post(url, first);
+    const session = opened.headers.get('mcp-session-id') as string;
+    expect(session).toMatch(/^[0-9a-f]{32}$/);
+    const inSession = (token: string, id: number) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+          'mcp-session-id': session,
+          authorization: `Bearer ${token}`,
+        },
+        body: JSON.stringify(whoami(id)),
+      });
+    // A fresh token for the same client (a refresh, say) continues the session.
+    const renewed = await as.clientCredentials('ops-bot', { resource: url });
+    expect(renewed).not.toBe(first);
+    expect(await callerOf(await inSession(renewed, 2))).toEqual({ id: 'ops-bot', roles: ['default', 'ops'] });
+    // Another subject's valid token does not.
+    const other = await as.clientCredentials('ci-bot', { resource: url });
+    const refused = await inSession(other, 3);
+    expect(refused.status).toBe(404);
+  });
+
+  it('without sessions, each request runs as the principal of its own token (both eras)', async () => {
+    const { url } = await serve({ stateless: true, jsonResponse: true });
+    const ops = await as.clientCredentials('ops-bot', { resource: url });
+    const ci = await as.clientCredentials('ci-bot', { resource: url });
+    expect(await callerOf(await post(url, ops, whoami(1)))).toEqual({
+      id: 'ops-bot',
+      roles: ['default', 'ops'],
+    });
+    expect(await callerOf(await post(url, ci, whoami(2)))).toEqual({ id: 'ci-bot', roles: ['default'] });
+    const modern = (token: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'whoami',
+          authorization: `Bearer ${token}`,
+        },
+        body: JSON.stringify({
+          ...whoami(3),
+          params: {
+            name: 'whoami',
+            arguments: {},
+            _meta: ENVELOPE,
+          },
+        }),
+      });
+    expect(await callerOf(await modern(ops))).toEqual({ id: 'ops-bot', roles: ['default', 'ops'] });
+    expect(await callerOf(await modern(ci))).toEqual({ id: 'ci-bot', roles: ['default'] });
+  });
+
+  it('the audit log records the subject and the client id, never the token', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const audit = new AuditLogMiddleware({ stream });
+    const { url } = await serve({ stateless: true, jsonResponse: true }, { middleware: [audit.middleware] });
+    const token = await as.clientCredentials('ops-bot', { resource: url });
+    await callerOf(await post(url, token, whoami(1)));
+    const record = JSON.parse(lines.join('').trim().split('\n').at(-1) as string);
+    expect(record.principal).toEqual({ client_id: 'ops-bot', id: 'ops-bot', roles: ['default', 'ops'] });
+    const [, , signature] = token.split('.');
+    expect(lines.join('')).not.toContain(signature);
   });
 });

@@ -141,8 +141,8 @@ export async function startAuthorizationServer(
       features: {
         devInteractions: { enabled: false },
         clientCredentials: { enabled: true },
-        introspection: { enabled: true },
-        revocation: { enabled: true },
+        introspection: { enabled: true, allowedPolicy: () => true },
+        revocation: { enabled: true, allowedPolicy: () => true },
         resourceIndicators: {
           enabled: true,
           useGrantedResource: () => true,
@@ -164,6 +164,15 @@ export async function startAuthorizationServer(
       },
       cookies: { keys: ['oauth-test-cookie-key'] },
       pkce: { required: () => true },
+      // Lifetimes and policies set explicitly, so the provider has nothing to warn about.
+      ttl: {
+        AccessToken: () => state.ttl,
+        ClientCredentials: () => state.ttl,
+        Interaction: 600,
+        Session: 600,
+        Grant: 600,
+        AuthorizationCode: 60,
+      },
     });
   };
   build();
