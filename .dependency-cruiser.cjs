@@ -168,6 +168,7 @@ module.exports = {
       mainFields: ['module', 'main', 'types'],
     },
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(dist|coverage|\\.turbo)/' },
+    // Only the workspace's own build output: a dependency's dist/ is where its entry point lives.
+    exclude: { path: '^(packages|apps)/[^/]+/(dist|coverage|\\.turbo)/' },
   },
 };
