@@ -4,15 +4,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { generateEstate } from '../../bench/estate/index.js';
 import { buildRelationshipGraph, sampledBetweenness, sampleNodes } from '../../src/graph/index.js';
 import { Dataset, type Workspace } from '../../src/index.js';
-import { laneLayer } from './graph-lane-support.js';
-import { call, callError } from './support.js';
+import { call, callError, sampleLayer } from './support.js';
 
 /** centrality_top: the reference's examples, the exact and the sampled betweenness. */
 
 let layer: Layer<Workspace>;
 let ws: Workspace;
 beforeAll(async () => {
-  ({ layer, ws } = await laneLayer());
+  ({ layer, ws } = await sampleLayer());
 });
 
 type Obj = Record<string, unknown>;

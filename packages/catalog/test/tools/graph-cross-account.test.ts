@@ -1,14 +1,13 @@
 import type { Layer } from '@cloudg/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../src/index.js';
-import { laneLayer } from './graph-lane-support.js';
-import { call, callError } from './support.js';
+import { call, callError, sampleLayer } from './support.js';
 
 /** cross_account_edges reproduces the reference's examples on the sample estate. */
 
 let layer: Layer<Workspace>;
 beforeAll(async () => {
-  ({ layer } = await laneLayer());
+  ({ layer } = await sampleLayer());
 });
 
 type Obj = Record<string, unknown>;

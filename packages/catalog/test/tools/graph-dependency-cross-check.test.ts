@@ -1,11 +1,9 @@
 import type { Layer } from '@cloudg/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateEstate } from '../../bench/estate/index.js';
-import { createCatalogLayer, Dataset, defaultRegistry, type Workspace } from '../../src/index.js';
+import { createCatalogLayer, Dataset, type Workspace } from '../../src/index.js';
 import type { CloudAsset } from '../../src/model/asset.js';
 import type { NetworkEdge } from '../../src/model/edge.js';
-import { registerDependents, registerDependsOn } from '../../src/tools/graph/dependency-walk.js';
-import { registerLargestBlastRadius } from '../../src/tools/graph/largest-blast-radius.js';
 import { sampleWorkspace } from '../support/estate.js';
 
 /**
@@ -84,11 +82,7 @@ function bfs(adj: Map<string, Set<string>>, start: string, maxDepth: number): Ma
 async function layerWith(name: string, assets: CloudAsset[], edges: NetworkEdge[]) {
   const ws = (await sampleWorkspace()) as Workspace;
   if (name !== 'sample') ws.add(new Dataset({ name, kind: 'inventory', source: 'inline', assets, edges }));
-  const registry = defaultRegistry();
-  if (!registry.tools.has('depends_on')) registerDependsOn(registry);
-  if (!registry.tools.has('dependents')) registerDependents(registry);
-  if (!registry.tools.has('largest_blast_radius')) registerLargestBlastRadius(registry);
-  return createCatalogLayer({ workspace: ws, registry });
+  return createCatalogLayer({ workspace: ws });
 }
 
 async function walked(layer: Layer<Workspace>, tool: string, dataset: string, ref: string, maxDepth: number) {

@@ -2,15 +2,14 @@ import type { Layer } from '@cloudg/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../src/index.js';
 import { dependentCounter } from '../../src/tools/graph/dependent-counts.js';
-import { laneLayer } from './graph-lane-support.js';
-import { call, callError } from './support.js';
+import { call, callError, sampleLayer } from './support.js';
 
 /** dependency_tree, shared_dependencies and largest_blast_radius on the sample estate. */
 
 let layer: Layer<Workspace>;
 let ws: Workspace;
 beforeAll(async () => {
-  ({ layer, ws } = await laneLayer());
+  ({ layer, ws } = await sampleLayer());
 });
 
 type Obj = Record<string, unknown>;

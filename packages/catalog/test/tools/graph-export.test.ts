@@ -1,14 +1,13 @@
 import type { Layer } from '@cloudg/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../src/index.js';
-import { laneLayer } from './graph-lane-support.js';
-import { call, callError, readJson } from './support.js';
+import { call, callError, readJson, sampleLayer } from './support.js';
 
 /** subgraph_export and the cloudg://graph resources reproduce the reference on the sample estate. */
 
 let layer: Layer<Workspace>;
 beforeAll(async () => {
-  ({ layer } = await laneLayer());
+  ({ layer } = await sampleLayer());
 });
 
 type Obj = Record<string, unknown>;

@@ -2,15 +2,14 @@ import type { Layer } from '@cloudg/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Dataset, type Workspace } from '../../src/index.js';
 import type { CloudAsset } from '../../src/model/asset.js';
-import { laneLayer } from './graph-lane-support.js';
-import { call, callError } from './support.js';
+import { call, callError, sampleLayer } from './support.js';
 
 /** security_coverage reproduces the reference's example on the sample estate. */
 
 let layer: Layer<Workspace>;
 let ws: Workspace;
 beforeAll(async () => {
-  ({ layer, ws } = await laneLayer());
+  ({ layer, ws } = await sampleLayer());
 });
 
 type Obj = Record<string, unknown>;
