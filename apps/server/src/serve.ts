@@ -2,7 +2,14 @@
  * Serving a layer over stdio or Streamable HTTP, with the start-up line, the warning for an
  * unauthenticated non-loopback bind, and the vault saved however serving ends.
  */
-import { isLoopbackAddress, serveHttp, serveStdio, TokenAuth, type TracingOptions } from '@cloudg/transports';
+import {
+  isLoopbackAddress,
+  type OAuthOptions,
+  serveHttp,
+  serveStdio,
+  TokenAuth,
+  type TracingOptions,
+} from '@cloudg/transports';
 import type { ServerLayer } from './create-layer.js';
 import { checkFlavorCombination, type ResolvedFlavor, resolveFlavor, ServeOptionsError } from './flavors.js';
 import { serveSdk } from './serve-sdk.js';
@@ -19,6 +26,11 @@ export interface ServeOptions {
   path?: string;
   /** Token specs `TOKEN[:ROLES[:ID]]`; `TOKEN` may be `env:VAR`. Validated always, used over HTTP only. */
   authTokens?: readonly string[];
+  /**
+   * Accept access tokens from this OAuth issuer (native flavor over HTTP; docs/sign-in.md).
+   * Static tokens from `authTokens` keep working beside them.
+   */
+  oauth?: OAuthOptions;
   allowedOrigins?: readonly string[];
   allowedHosts?: readonly string[];
   corsOrigins?: readonly string[];
@@ -82,6 +94,9 @@ export function checkServeOptions(options: ServeOptions): {
   if (options.pageSize !== undefined && !(Number.isInteger(options.pageSize) && options.pageSize >= 0)) {
     throw new ServeOptionsError('--page-size must be a whole number, 0 or more');
   }
+  // The SDK flavor has its own auth model; sign-in is the native server's.
+  if (options.oauth && flavor === 'sdk')
+    throw new ServeOptionsError('--oauth-issuer is served by the native flavor only; drop --flavor sdk');
   // Every spec is read whatever the transport, so a bad one (an empty env: variable) stops start-up
   // over stdio too, where tokens are then ignored.
   const specs = options.authTokens ?? [];
@@ -172,7 +187,7 @@ export async function serve(server: ServerLayer, options: ServeOptions = {}): Pr
     }
     const host = options.host ?? '127.0.0.1';
     const path = options.path ?? '/mcp';
-    if (!auth && !isLoopbackAddress(host)) {
+    if (!auth && !options.oauth && !isLoopbackAddress(host)) {
       announce(
         `Warning: listening on ${host} without --auth-token: anyone who can reach this address can call every tool the policy allows`,
       );
@@ -183,6 +198,7 @@ export async function serve(server: ServerLayer, options: ServeOptions = {}): Pr
       path,
       transport: transport === 'sse' ? 'sse' : 'http',
       ...(auth ? { auth } : {}),
+      ...(options.oauth ? { oauth: options.oauth } : {}),
       ...(options.allowedOrigins?.length ? { allowedOrigins: [...options.allowedOrigins] } : {}),
       ...(options.allowedHosts?.length ? { allowedHosts: [...options.allowedHosts] } : {}),
       ...(options.corsOrigins?.length ? { corsOrigins: [...options.corsOrigins] } : {}),
@@ -197,6 +213,13 @@ export async function serve(server: ServerLayer, options: ServeOptions = {}): Pr
     announce(
       `cloudg MCP server (${flavor}, ${transport === 'streamable-http' ? 'http' : transport}) listening on ${url}`,
     );
+    if (options.oauth) {
+      // The resource is what tokens must be issued for: an operator checks it against the
+      // identity provider's audience here, before the first client fails to sign in.
+      announce(
+        `Sign-in: access tokens from ${options.oauth.issuer} for the resource ${options.oauth.resource ?? url}`,
+      );
+    }
     options.onListening?.({ host: running.host, port: running.port, url });
     await stopped;
     await running.close();
