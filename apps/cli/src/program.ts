@@ -18,6 +18,7 @@ import { listCommand } from './commands/listing.js';
 import { type ServeFlags, serveCommand } from './commands/serve.js';
 import { CliError, type CliIo, processIo } from './io.js';
 import { addLogLevelOption } from './logging.js';
+import { addOAuthOptions } from './oauth-options.js';
 import {
   addLayerAndLogOptions,
   addPrincipalOptions,
@@ -82,6 +83,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
         'OpenTelemetry spans per request: otlp (OTEL_EXPORTER_OTLP_* settings) or console (env OTEL_TRACES_EXPORTER; default none)',
       ).choices(TRACE_EXPORTERS),
     );
+  addOAuthOptions(serve);
   addLayerAndLogOptions(serve).action(async (flags: ServeFlags) => setExit(await serveCommand(flags, io)));
 
   for (const kind of ['tools', 'resources', 'prompts'] as const) {

@@ -14,9 +14,10 @@ import { AuthConfigError } from '@cloudg/transports';
 import { userCommand } from '../client-config.js';
 import { CliError, type CliIo } from '../io.js';
 import { pinoLevelFor } from '../logging.js';
+import { type OAuthFlags, oauthOptionsFrom } from '../oauth-options.js';
 import { type LayerFlags, layerOptionsFrom } from '../options.js';
 
-export interface ServeFlags extends LayerFlags {
+export interface ServeFlags extends LayerFlags, OAuthFlags {
   transport: string;
   host: string;
   port: number;
@@ -39,6 +40,7 @@ export function serveOptionsFrom(flags: ServeFlags, io: CliIo): ServeOptions {
   const tokens = [...(flags.authToken ?? [])];
   const fromEnv = io.env.CLOUDG_MCP_AUTH_TOKENS?.trim();
   if (tokens.length === 0 && fromEnv) tokens.push(...fromEnv.split(/\s+/));
+  const oauth = oauthOptionsFrom(flags, io.env);
   return {
     transport: flags.transport as TransportName,
     flavor: flags.flavor,
@@ -46,6 +48,7 @@ export function serveOptionsFrom(flags: ServeFlags, io: CliIo): ServeOptions {
     port: flags.port,
     path: flags.path,
     authTokens: tokens,
+    ...(oauth ? { oauth } : {}),
     allowedOrigins: flags.allowedOrigin ?? [],
     allowedHosts: flags.allowedHost ?? [],
     corsOrigins: flags.corsOrigin ?? [],
@@ -58,7 +61,7 @@ export function serveOptionsFrom(flags: ServeFlags, io: CliIo): ServeOptions {
     onListening: ({ url }) =>
       io.stderr(
         `Connect a client: ${userCommand(io.env)} config --client claude-code --transport http --url ${url}` +
-          `${tokens.length ? ' --token-env YOUR_TOKEN_VARIABLE' : ''} (or claude-desktop, cursor, vscode)\n`,
+          `${tokens.length && !oauth ? ' --token-env YOUR_TOKEN_VARIABLE' : ''} (or claude-desktop, cursor, vscode)\n`,
       ),
   };
 }
