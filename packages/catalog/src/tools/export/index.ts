@@ -1,5 +1,6 @@
 import type { Registry } from '@cloudg/core';
 import type { Workspace } from '../../workspace/workspace.js';
+import { registerExportReport } from './export-report.js';
 import { registerExportTerraform } from './export-terraform.js';
 import { registerTerraformPreview } from './terraform-preview.js';
 
@@ -11,4 +12,5 @@ import { registerTerraformPreview } from './terraform-preview.js';
 export function registerExportTools(registry: Registry<Workspace>): void {
   registerTerraformPreview(registry);
   registerExportTerraform(registry);
+  registerExportReport(registry);
 }
