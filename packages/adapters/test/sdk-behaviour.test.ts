@@ -4,12 +4,12 @@
  * subset, resolver fallbacks and the era's code for a missing resource.
  */
 import { Layer, LayerConfigError, Principal, Registry } from '@cloudg/core';
-import type { Client } from '@modelcontextprotocol/client';
+import { type Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { InMemoryTransport, McpServer, Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { registerInto } from '../src/sdk/index.js';
+import { createSdkHttpHandler, createSdkServer, registerInto } from '../src/sdk/index.js';
 import { type Mode, newClient } from './support/exercise.js';
 import { sampleLayer } from './support/sample-layer.js';
 
@@ -200,3 +200,42 @@ describe.each(['auto', 'legacy'] as const)(
     });
   },
 );
+
+describe('change notifications (2026-07-28 listen streams)', () => {
+  it('reach a listening client through the SDK HTTP handler and through the SDK stdio server', async () => {
+    const layer = await sampleLayer();
+    const handler = createSdkHttpHandler(layer);
+    cleanups.push(() => handler.close());
+    const viaHttp = newClient('auto');
+    await viaHttp.connect(
+      new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+        fetch: (input, init) => handler.fetch(new Request(input, init)),
+      }),
+    );
+    cleanups.push(() => viaHttp.close());
+    const viaStdio = await connect(createSdkServer(layer), 'auto');
+    for (const client of [viaHttp, viaStdio]) {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      const seen: string[] = [];
+      client.setNotificationHandler('notifications/tools/list_changed', (n) => {
+        seen.push(n.method);
+      });
+      client.setNotificationHandler('notifications/resources/updated', (n) => {
+        seen.push(n.params.uri);
+      });
+      const subscription = await client.listen({
+        toolsListChanged: true,
+        resourceSubscriptions: ['cloudg://workspace'],
+      });
+      layer.notifyChange('tools');
+      layer.notifyChange('resource', 'cloudg://datasets');
+      layer.notifyChange('resource', 'cloudg://workspace');
+      await waitFor<void>((resolve) => {
+        const tick = () => (seen.length >= 2 ? resolve() : setTimeout(tick, 20));
+        tick();
+      });
+      expect(seen.sort()).toEqual(['cloudg://workspace', 'notifications/tools/list_changed']);
+      await subscription.close();
+    }
+  });
+});

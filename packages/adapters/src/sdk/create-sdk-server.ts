@@ -59,10 +59,13 @@ export function createSdkHttpHandler<TApp>(
 ): SdkHttpHandler {
   const { responseMode, ...serverOptions } = options;
   // One forwarder for the handler, so the per-request servers do not each listen to the layer.
-  const handler = createMcpHandler(() => createSdkServer(layer, { ...serverOptions, listChanged: false }), {
-    legacy: 'stateless',
-    ...(responseMode ? { responseMode } : {}),
-  });
+  const handler = createMcpHandler(
+    () => createSdkServer(layer, { ...serverOptions, forwardChanges: false }),
+    {
+      legacy: 'stateless',
+      ...(responseMode ? { responseMode } : {}),
+    },
+  );
   const stop = forwardChanges(layer, handler.notify);
   return {
     ...handler,

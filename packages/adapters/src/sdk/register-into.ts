@@ -39,8 +39,13 @@ export interface RegisterOptions {
   include?: Iterable<IncludeKind>;
   /** Who is calling, from the request (8.8); `null` or a throw falls back to the default resolver. */
   principalResolver?: PrincipalResolver;
-  /** Advertise `listChanged` and send change notifications to the connected client. Default true. */
+  /** Advertise `listChanged` for tools, resources and prompts. Default true. */
   listChanged?: boolean;
+  /**
+   * Send the layer's change events to this server's connected client. Default true; false when
+   * something else forwards them (`createSdkHttpHandler` publishes on its handler's event bus).
+   */
+  forwardChanges?: boolean;
 }
 
 /** What `registerInto` installed; `dispose()` stops forwarding the layer's change events. */
@@ -340,7 +345,7 @@ export function registerInto<TApp>(
   // Change notifications to the connected client (handshake era). A 2026-era host publishes on
   // its event bus instead: see `forwardChanges`.
   let stop: () => void = ignore;
-  if (listChanged) {
+  if (options.forwardChanges ?? true) {
     const target = new WeakRef(lowLevel);
     const unsubscribe = base.onChange((kind, uri) => {
       const live = target.deref();
@@ -350,7 +355,10 @@ export function registerInto<TApp>(
         if (kind === 'tools' && include.has('tools')) return live.sendToolListChanged();
         if (kind === 'prompts' && include.has('prompts')) return live.sendPromptListChanged();
         if (kind === 'resources' && include.has('resources')) return live.sendResourceListChanged();
-        if (kind === 'resource' && uri !== undefined && subscribed.has(uri)) {
+        // Handshake era: only to a session that subscribed. 2026-07-28: the SDK's serving entry
+        // matches the URI against each listen stream's `resourceSubscriptions` itself.
+        const modern = (live.getNegotiatedProtocolVersion() ?? '') >= '2026-07-28';
+        if (kind === 'resource' && uri !== undefined && (modern || subscribed.has(uri))) {
           return live.sendResourceUpdated({ uri });
         }
         return undefined;
