@@ -2,11 +2,12 @@ import { type AssetBrief, assetBrief, type FindingBrief, findingBrief } from '..
 import { topRiskScore } from '../conventions/risk.js';
 import { sortFindings } from '../conventions/sorting.js';
 import type { Dataset } from '../dataset/dataset.js';
-import { AbortCheck, type DependencyGraph, dependencyGraph } from '../graph/index.js';
+import { AbortCheck } from '../graph/index.js';
 import type { CloudAsset } from '../model/asset.js';
 import type { Finding } from '../model/finding.js';
 import { type Severity, severityRank } from '../model/severity.js';
 import { findingFacts, suppressedFlags } from './columns.js';
+import { dependentCounter } from './dependents.js';
 import { internetReach } from './exposure.js';
 import { groupKeyColumn, UNMAPPED_GROUP } from './summary.js';
 
@@ -49,37 +50,6 @@ export interface TopRisks {
 
 function round3(value: number): number {
   return Math.round(value * 1000) / 1000;
-}
-
-/**
- * How many assets depend on `start`, directly or through others, within `depth` hops: the
- * breadth-first walk of `walkDependencies(graph, start, 'down')`, counting instead of listing.
- * `seen` is shared between walks and marked with `walk`, so no walk allocates its own set.
- */
-function countDependents(
-  graph: DependencyGraph,
-  start: string,
-  depth: number,
-  seen: Map<string, number>,
-  walk: number,
-): number {
-  if (!graph.hasNode(start)) return 0;
-  seen.set(start, walk);
-  let count = 0;
-  let frontier = [start];
-  for (let d = 1; d <= depth && frontier.length > 0; d += 1) {
-    const next: string[] = [];
-    for (const node of frontier) {
-      graph.forEachInNeighbor(node, (neighbor) => {
-        if (seen.get(neighbor) === walk) return;
-        seen.set(neighbor, walk);
-        next.push(neighbor);
-      });
-    }
-    count += next.length;
-    frontier = next;
-  }
-  return count;
 }
 
 interface Candidate {
@@ -139,18 +109,14 @@ export function topRisks(
   const abort = new AbortCheck(options.signal, 64);
   abort.check();
   const reached = internetReach(dataset, options.signal).parent;
-  const dependencies = dependencyGraph(dataset, options.signal);
   // Dependents depend on edges only: counted once per asset, kept across suppressions.
   const counted = dataset.derived(DEPENDENTS_KEY, () => new Map<string, number>());
-  // One visited map for every walk of this call, stamped with the walk's number.
-  const seen = new Map<string, number>();
-  let walk = 0;
+  const countDependents = dependentCounter(dataset, BLAST_DEPTH, options.signal);
   const scored = candidates(dataset, options.minSeverity).map(({ asset, maxRisk, open }) => {
     abort.tick();
     let dependents = counted.get(asset.id);
     if (dependents === undefined) {
-      walk += 1;
-      dependents = countDependents(dependencies, asset.id, BLAST_DEPTH, seen, walk);
+      dependents = countDependents(asset.id);
       counted.set(asset.id, dependents);
     }
     const exposed = asset.is_internet_exposed || reached.has(asset.id);

@@ -33,6 +33,7 @@ const KEPT = new Set([
   'findings:search-text',
   'findings:controls',
   'findings:transitive-dependents',
+  'findings:dependent-rows',
   'findings:facts',
   'findings:suppressed-flags',
 ]);
