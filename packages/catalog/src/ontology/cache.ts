@@ -1,3 +1,4 @@
+import { isMcpLayerError, StringErrorCode } from '@cloudg/core';
 import type { Dataset } from '../dataset/dataset.js';
 import { type BuildOptions, buildOntology } from './build.js';
 import type { Ontology } from './ontology.js';
@@ -51,9 +52,8 @@ function fail(): never {
   throw new Error('ontology cache read before it was built');
 }
 
+/** A build that stopped because its caller went away (cancelled, timed out), not because it failed. */
 function isAbort(error: unknown): boolean {
-  return (
-    error instanceof Error &&
-    (error.name === 'AbortError' || error.name === 'TimeoutError' || 'code' in error)
-  );
+  if (isMcpLayerError(error)) return error.code === StringErrorCode.Timeout || error.code === -32800;
+  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 }
