@@ -45,3 +45,48 @@ describe.each(['auto', 'legacy'] as const)('mounted native handler, negotiation 
     expect(await exercise(viaFetch)).toEqual(reference);
   });
 });
+
+describe.each(['auto', 'legacy'] as const)(
+  'mounted native handler with tokens, negotiation %s',
+  (mode: Mode) => {
+    it(`tokens decide roles and a strict policy pseudonymises, as standalone (${ERA[mode]})`, async () => {
+      const layer = (await sampleLayer({ policy: 'soc-analyst' })) as Layer<unknown>;
+      const handler = createMcpRequestHandler(layer, {
+        authTokens: ['tok-ana:analyst:ana', 'tok-lee:lead:lee'],
+      });
+      cleanups.push(() => handler.close());
+      const connect = async (token: string) => {
+        const client = newClient(mode);
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+            fetch: (input, init) => handler.fetch(new Request(input, init)),
+            requestInit: { headers: { Authorization: `Bearer ${token}` } },
+          }),
+        );
+        cleanups.push(() => client.close());
+        return client;
+      };
+      const analyst = await connect('tok-ana');
+      const lead = await connect('tok-lee');
+      expect((await lead.listTools()).tools.map((t) => t.name)).toContain('reveal_token');
+      expect((await analyst.listTools()).tools.map((t) => t.name)).not.toContain('reveal_token');
+      await expect(analyst.callTool({ name: 'reveal_token', arguments: {} })).rejects.toThrow(/Unknown tool/);
+
+      const strict = (await sampleLayer({ policy: 'strict' })) as Layer<unknown>;
+      const native = await nativeClient(strict, mode);
+      cleanups.push(native.close);
+      const strictHandler = createMcpRequestHandler(strict);
+      cleanups.push(() => strictHandler.close());
+      const mounted = newClient(mode);
+      await mounted.connect(
+        new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+          fetch: (input, init) => strictHandler.fetch(new Request(input, init)),
+        }),
+      );
+      cleanups.push(() => mounted.close());
+      const result = await exercise(mounted);
+      expect(JSON.stringify(result.findAssets)).not.toContain('raw-uploads');
+      expect(result).toEqual(await exercise(native.client));
+    });
+  },
+);

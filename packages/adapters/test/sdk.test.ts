@@ -171,3 +171,25 @@ describe.each(['auto', 'legacy'] as const)('official client, negotiation %s', (m
     expect(client.getServerVersion()).toEqual({ name: 'cloudg', title: 'cloudg', version: '0.1.0' });
   });
 });
+
+describe.each(['auto', 'legacy'] as const)('McpServer mount under soc-analyst, negotiation %s', (mode) => {
+  it('the resolved role decides what is listed, hidden tools are unknown, analysts get pseudonyms', async () => {
+    const layer = await sampleLayer({ policy: 'soc-analyst' });
+    const as = async (roles: string[]) => {
+      const server = hostMcpServer();
+      registerInto(server, layer, { principalResolver: () => new Principal({ id: roles[0], roles }) });
+      return connectInMemory(server, mode);
+    };
+    const analyst = await as(['analyst']);
+    const lead = await as(['lead']);
+    expect((await lead.listTools()).tools.map((t) => t.name)).toContain('reveal_token');
+    expect((await analyst.listTools()).tools.map((t) => t.name)).not.toContain('reveal_token');
+    await expect(analyst.callTool({ name: 'reveal_token', arguments: { token: 'x' } })).rejects.toThrow(
+      /Unknown tool: reveal_token/,
+    );
+    const seen = await analyst.callTool({ name: 'find_assets', arguments: { provider: 'GCP' } });
+    expect(JSON.stringify(seen.structuredContent)).not.toContain('raw-uploads');
+    const real = await lead.callTool({ name: 'find_assets', arguments: { provider: 'GCP' } });
+    expect(JSON.stringify(real.structuredContent)).toContain('raw-uploads');
+  });
+});
