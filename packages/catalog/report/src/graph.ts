@@ -80,7 +80,6 @@ export function renderGraph(data: ReportData, onNode: (node: number) => void): G
     layout: { name: 'preset' },
     minZoom: 0.02,
     maxZoom: 4,
-    wheelSensitivity: 0.3,
     // Large estates: draw a cached bitmap while panning or zooming instead of every element.
     textureOnViewport: true,
     hideEdgesOnViewport: g.edges.length > 5000,
