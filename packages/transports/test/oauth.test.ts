@@ -260,6 +260,20 @@ describe('tokens that are refused', () => {
     );
   });
 
+  it('refuses an ID token even when its audience is accepted', async () => {
+    const { url, port } = await serve({ oauth: { issuer: as.issuer, audiences: ['desktop'] } });
+    const tokens = await as.codeFlow({ resource: url, scope: 'openid mcp:tools' });
+    expect((await post(url, tokens.access_token)).status).toBe(200);
+    const idToken = tokens.id_token as string;
+    const [, payload = ''] = idToken.split('.');
+    expect(JSON.parse(Buffer.from(payload, 'base64url').toString()).aud).toBe('desktop');
+    const response = await post(url, idToken);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe(
+      challenge(port, 'invalid_token', 'The token is an ID token, not an access token'),
+    );
+  });
+
   it('refuses an opaque token when no introspection is configured', async () => {
     const { url } = await serve();
     as.format = 'opaque';

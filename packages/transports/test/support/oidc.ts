@@ -5,6 +5,7 @@
  * user being `alice`), introspection and revocation. Keys can be rotated and the token format and
  * lifetime changed between requests.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
@@ -42,6 +43,11 @@ export interface AuthorizationServer {
   rotateKeys(): Promise<void>;
   clientCredentials(clientId: string, options: { resource: string; scope?: string }): Promise<string>;
   revoke(token: string, clientId: string): Promise<void>;
+  /** Tokens for alice through the authorization code flow with PKCE, done by hand (no MCP client). */
+  codeFlow(options: {
+    resource: string;
+    scope: string;
+  }): Promise<{ access_token: string; id_token?: string }>;
   /** The query of the redirect that ends an authorization request (PKCE; user alice). */
   authorize(authorizationUrl: URL): Promise<URLSearchParams>;
   close(): Promise<void>;
@@ -81,9 +87,7 @@ const DESKTOP = {
  * Start an authorization server on a free loopback port. `keys` lets a second server (another
  * issuer) sign with the same key, so only its `iss` differs.
  */
-export async function startAuthorizationServer(
-  options: { keys?: JWK[] } = {},
-): Promise<AuthorizationServer & { keys: JWK[] }> {
+export async function startAuthorizationServer(options: { keys?: JWK[] } = {}): Promise<AuthorizationServer> {
   const state = { format: 'jwt' as 'jwt' | 'opaque', ttl: 300, keys: options.keys ?? [await signingKey()] };
   let provider: Provider | undefined;
   const http: Server = createServer((req, res) => {
@@ -180,6 +184,30 @@ export async function startAuthorizationServer(
   const tokenUrl = `${issuer}/token`;
   const basic = (id: string) => `Basic ${Buffer.from(`${id}:${secretOf(id)}`).toString('base64')}`;
 
+  async function authorize(authorizationUrl: URL): Promise<URLSearchParams> {
+    // A browser's part: follow redirects, keeping the provider's cookies, until the redirect to
+    // the client's callback.
+    const cookies = new Map<string, string>();
+    let url = authorizationUrl.href;
+    for (let hop = 0; hop < 10; hop += 1) {
+      if (url.startsWith(REDIRECT_URI)) return new URL(url).searchParams;
+      const response = await fetch(url, {
+        redirect: 'manual',
+        headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+      });
+      for (const line of response.headers.getSetCookie()) {
+        const [pair = ''] = line.split(';');
+        const at = pair.indexOf('=');
+        cookies.set(pair.slice(0, at), pair.slice(at + 1));
+      }
+      const location = response.headers.get('location');
+      await response.body?.cancel();
+      if (!location) throw new Error(`authorization stopped at ${url} with ${response.status}`);
+      url = new URL(location, url).href;
+    }
+    throw new Error('too many redirects');
+  }
+
   return {
     issuer,
     get keys() {
@@ -219,29 +247,39 @@ export async function startAuthorizationServer(
       });
       if (!response.ok) throw new Error(`revocation failed: ${response.status}`);
     },
-    async authorize(authorizationUrl) {
-      // A browser's part: follow redirects, keeping the provider's cookies, until the redirect to
-      // the client's callback.
-      const cookies = new Map<string, string>();
-      let url = authorizationUrl.href;
-      for (let hop = 0; hop < 10; hop += 1) {
-        if (url.startsWith(REDIRECT_URI)) return new URL(url).searchParams;
-        const response = await fetch(url, {
-          redirect: 'manual',
-          headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
-        });
-        for (const line of response.headers.getSetCookie()) {
-          const [pair = ''] = line.split(';');
-          const at = pair.indexOf('=');
-          cookies.set(pair.slice(0, at), pair.slice(at + 1));
-        }
-        const location = response.headers.get('location');
-        await response.body?.cancel();
-        if (!location) throw new Error(`authorization stopped at ${url} with ${response.status}`);
-        url = new URL(location, url).href;
-      }
-      throw new Error('too many redirects');
+    async codeFlow({ resource, scope }) {
+      const verifier = randomBytes(32).toString('base64url');
+      const challenge = createHash('sha256').update(verifier).digest('base64url');
+      const url = new URL(`${issuer}/auth`);
+      for (const [key, value] of Object.entries({
+        response_type: 'code',
+        client_id: DESKTOP.client_id,
+        redirect_uri: REDIRECT_URI,
+        scope,
+        resource,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        nonce: 'n-1',
+      }))
+        url.searchParams.set(key, value);
+      const callback = await authorize(url);
+      const response = await fetch(tokenUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          client_id: DESKTOP.client_id,
+          code: callback.get('code') ?? '',
+          redirect_uri: REDIRECT_URI,
+          code_verifier: verifier,
+          resource,
+        }).toString(),
+      });
+      const body = (await response.json()) as { access_token?: string; id_token?: string };
+      if (!body.access_token) throw new Error(`no token: ${JSON.stringify(body)}`);
+      return body as { access_token: string; id_token?: string };
     },
+    authorize,
     close: () =>
       new Promise<void>((resolve) => {
         http.closeAllConnections();

@@ -36,19 +36,36 @@ export class JwtVerifier {
   }
 
   async verify(token: string): Promise<JWTPayload> {
+    let verified: Awaited<ReturnType<typeof jwtVerify>>;
     try {
-      const { payload } = await jwtVerify(token, this.keys, {
+      verified = await jwtVerify(token, this.keys, {
         issuer: this.options.issuer,
         audience: [...this.options.audiences],
         algorithms: [...this.options.algorithms],
         clockTolerance: this.options.clockToleranceSec,
         requiredClaims: ['exp'],
       });
-      return payload;
     } catch (error) {
       throw new BearerTokenError('invalid_token', describe(error));
     }
+    if (!isAccessToken(verified.protectedHeader.typ, verified.payload))
+      throw new BearerTokenError('invalid_token', 'The token is an ID token, not an access token');
+    return verified.payload;
   }
+}
+
+/**
+ * RFC 9068 asks for `typ: at+jwt`, but Entra ID, Okta and Auth0 label their access tokens `JWT`,
+ * so that label is accepted too. What must never pass is an ID token whose audience happens to be
+ * accepted (an operator listing a client id with `audiences`): it is recognised by another `typ`
+ * or by the claims only ID tokens carry.
+ */
+function isAccessToken(typ: string | undefined, payload: JWTPayload): boolean {
+  const type = typ?.toLowerCase();
+  if (type !== undefined && type !== 'at+jwt' && type !== 'application/at+jwt' && type !== 'jwt')
+    return false;
+  if (type === 'at+jwt' || type === 'application/at+jwt') return true;
+  return !('nonce' in payload || 'at_hash' in payload || 'c_hash' in payload);
 }
 
 /** What the client is told: which check failed, never the token or the key material. */
