@@ -93,7 +93,12 @@ export class SparqlEngine {
   }
 
   async #ensureLoaded(ontology: Ontology, signal?: AbortSignal): Promise<void> {
-    if (this.#worker && this.#loaded.has(ontology.key)) return;
+    if (this.#worker && this.#loaded.has(ontology.key)) {
+      // Mirror the worker's least-recently-used order, so both sides drop the same store.
+      this.#loaded.delete(ontology.key);
+      this.#loaded.add(ontology.key);
+      return;
+    }
     const chunks = ntriplesChunks(ontology);
     await this.#send({ op: 'load', key: ontology.key, chunks }, signal, false);
     this.#loaded.add(ontology.key);
