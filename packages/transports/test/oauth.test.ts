@@ -4,7 +4,7 @@
  */
 
 import { Writable } from 'node:stream';
-import { type AnySpec, AuditLogMiddleware, allowAllPolicy, type Principal } from '@cloudg/core';
+import { type AnySpec, AuditLogMiddleware, allowAllPolicy, createLogger, type Principal } from '@cloudg/core';
 import {
   Client,
   ClientCredentialsProvider,
@@ -289,6 +289,33 @@ describe('tokens that are refused', () => {
     expect(response.headers.get('www-authenticate')).toBe(
       `Bearer error="insufficient_scope", error_description="The token lacks a required scope", scope="mcp:tools", resource_metadata="http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp"`,
     );
+  });
+});
+
+describe('an issuer that cannot be used', () => {
+  it('refuses tokens with 401 and logs why, when the metadata names another issuer', async () => {
+    let logged = '';
+    const destination = Object.assign(
+      new Writable({
+        write(chunk, _encoding, done) {
+          logged += String(chunk);
+          done();
+        },
+      }),
+      { isTTY: false },
+    );
+    const logger = createLogger({ level: 'warn', format: 'json', destination });
+    // One character off: the provider's metadata says the issuer has no trailing slash.
+    const { url, port } = await serve({ oauth: { issuer: `${as.issuer}/` } }, { logger });
+    const token = await as.clientCredentials('ci-bot', { resource: url });
+    const response = await post(url, token);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe(
+      `Bearer error="invalid_token", error_description="The token could not be checked", resource_metadata="http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp"`,
+    );
+    expect(logged).toContain('OAuth issuer unavailable; tokens are refused');
+    expect(logged).toContain(`not the configured ${as.issuer}/`);
+    expect(logged).not.toContain(token);
   });
 });
 
