@@ -58,6 +58,7 @@ export class DatasetIndexes {
   #incoming?: Map<string, NetworkEdge[]>;
   #findingsById?: Map<string, Finding>;
   #findingAsset?: Map<string, CloudAsset | null>;
+  #findingAssetAt?: (CloudAsset | null)[];
   #findingsByAsset?: Map<string, Finding[]>;
   #stats?: Map<string, AssetFindingStats>;
 
@@ -205,6 +206,15 @@ export class DatasetIndexes {
     return this.#findingAsset?.get(finding.id) ?? null;
   }
 
+  /**
+   * The asset of every finding, by position in the dataset's findings (null when unmatched): for
+   * a pass over all findings that should not look each one up by id.
+   */
+  assetsOfFindings(): readonly (CloudAsset | null)[] {
+    if (!this.#findingAssetAt) this.#buildFindingMap();
+    return this.#findingAssetAt ?? [];
+  }
+
   /** Findings matched to an asset (suppressed ones included), in dataset order. */
   findingsOf(assetId: string): readonly Finding[] {
     if (!this.#findingsByAsset) this.#buildFindingMap();
@@ -244,6 +254,7 @@ export class DatasetIndexes {
     const matcher = this.matcher;
     const byFinding = new Map<string, CloudAsset | null>();
     const byAsset = new Map<string, Finding[]>();
+    const at: (CloudAsset | null)[] = [];
     for (const f of this.#source.findings) {
       let asset: CloudAsset | null = null;
       for (const ref of [f.resource_arn, f.resource_id]) {
@@ -251,9 +262,11 @@ export class DatasetIndexes {
         if (asset) break;
       }
       byFinding.set(f.id, asset);
+      at.push(asset);
       if (asset) push(byAsset, asset.id, f);
     }
     this.#findingAsset = byFinding;
+    this.#findingAssetAt = at;
     this.#findingsByAsset = byAsset;
   }
 }

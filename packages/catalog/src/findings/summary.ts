@@ -1,5 +1,4 @@
 import type { Dataset } from '../dataset/dataset.js';
-import type { Finding } from '../model/finding.js';
 import { SEVERITIES, type Severity, severityRank } from '../model/severity.js';
 import { findingFacts, suppressedFlags } from './columns.js';
 
@@ -33,11 +32,6 @@ export interface FindingsSummary {
   suppressed: number;
   groups: Record<string, SeverityCounts>;
   truncated: boolean;
-}
-
-/** The asset a finding is on, by id (`unmapped` without one). */
-function assetGroupKey(dataset: Dataset): (f: Finding) => string {
-  return (f) => dataset.indexes.assetOfFinding(f)?.id ?? UNMAPPED_GROUP;
 }
 
 function compareKeys(a: string, b: string): number {
@@ -88,12 +82,12 @@ export function groupKeyColumn(dataset: Dataset, groupBy: FindingGroup): GroupKe
       return { keys, offsets, flat: Uint32Array.from(flat) };
     }
     if (groupBy === 'asset') {
-      const keyOf = assetGroupKey(d);
+      const assets = d.indexes.assetsOfFindings();
       const ids = new Map<string, number>();
       const keys: string[] = [];
       const flat = new Uint32Array(n);
-      d.findings.forEach((f, i) => {
-        const key = keyOf(f);
+      for (let i = 0; i < n; i += 1) {
+        const key = assets[i]?.id ?? UNMAPPED_GROUP;
         let k = ids.get(key);
         if (k === undefined) {
           k = keys.length;
@@ -101,7 +95,7 @@ export function groupKeyColumn(dataset: Dataset, groupBy: FindingGroup): GroupKe
           keys.push(key);
         }
         flat[i] = k;
-      });
+      }
       return { keys, offsets, flat };
     }
     // Asset type and account: a relabelling of the asset grouping, one lookup per asset.
