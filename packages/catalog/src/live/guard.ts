@@ -1,0 +1,329 @@
+import type { CloudgConfig } from '../config/schema.js';
+import { type LiveClock, systemClock } from './clock.js';
+import { LIVE_PROVIDERS, type LiveProvider } from './engine.js';
+import { LiveOperationRefusedError, type LiveRefusalData } from './refusal.js';
+
+/** The guard's limits, from the config's `ratelimit` section (`guardSettings`). */
+export interface LiveGuardSettings {
+  cooldownSeconds: number;
+  providerCooldowns: Partial<Record<LiveProvider, number>>;
+  maxConcurrentPerScope: number;
+  maxConcurrentTotal: number;
+  /** 0 = no caller quota. */
+  callerMaxOperations: number;
+  callerWindowSeconds: number;
+  operationTimeoutSeconds: number;
+}
+
+export function guardSettings(config: CloudgConfig): LiveGuardSettings {
+  const r = config.ratelimit;
+  const providerCooldowns: Partial<Record<LiveProvider, number>> = {};
+  for (const p of LIVE_PROVIDERS) {
+    const own = r[p].live_cooldown_seconds;
+    if (own !== undefined) providerCooldowns[p] = own;
+  }
+  return {
+    cooldownSeconds: r.live_cooldown_seconds,
+    providerCooldowns,
+    maxConcurrentPerScope: r.live_max_concurrent,
+    maxConcurrentTotal: r.live_max_concurrent_total,
+    callerMaxOperations: r.live_caller_max_operations,
+    callerWindowSeconds: r.live_caller_window_seconds,
+    operationTimeoutSeconds: r.live_operation_timeout_seconds,
+  };
+}
+
+/** One live call as the guard sees it. */
+export interface LiveOperationRequest {
+  /** The tool (`map_inventory`...). */
+  operation: string;
+  providers: readonly LiveProvider[];
+  /** Scopes claimed (cooldowns, caps); empty for offline scanners, which only share runs. */
+  scopes: readonly string[];
+  /** Canonical form of the collection arguments (regions, services...; not the dataset name). */
+  key: string;
+  /** The principal's id, for the quota. */
+  caller: string;
+  /** Skip the cooldown (the caller's role was checked before). */
+  force: boolean;
+  /** The caller's own cancellation. */
+  signal: AbortSignal;
+}
+
+export interface LiveGuardStatus {
+  in_flight: number;
+  active_total: number;
+  active_by_scope: Record<string, number>;
+  cooling_down: Record<string, number>;
+  started: number;
+  joined: number;
+  cooldown_seconds: number;
+  provider_cooldowns: Partial<Record<LiveProvider, number>>;
+  max_concurrent_per_scope: number;
+  max_concurrent_total: number;
+  caller_max_operations: number;
+}
+
+interface Flight {
+  id: string;
+  scopes: readonly string[];
+  controller: AbortController;
+  promise: Promise<unknown>;
+  /** Rejects when the operation is aborted (timeout, every caller gone), even if the work ignores it. */
+  stopped: Promise<never>;
+  callers: number;
+  cancelTimeout: () => void;
+}
+
+const seconds = (ms: number) => Math.round(ms / 100) / 10;
+
+/**
+ * The live operation guard (MCP_TOOLS.md "Live operation guard"): single-flight joins,
+ * per-scope and total caps, cooldowns per provider, a caller quota and an operation timeout.
+ * Messages name providers, not scopes: a scope can hold an account id, which travels only in
+ * `data.scopes` (the reference printed the scopes).
+ */
+export class LiveOperationGuard {
+  readonly settings: LiveGuardSettings;
+  readonly #clock: LiveClock;
+  readonly #flights = new Map<string, Flight>();
+  /** Scope -> when its last operation ended (clock ms). */
+  readonly #finished = new Map<string, number>();
+  /** Caller -> start times inside the quota window. */
+  readonly #starts = new Map<string, number[]>();
+  #started = 0;
+  #joined = 0;
+
+  constructor(settings: LiveGuardSettings, clock: LiveClock = systemClock) {
+    this.settings = settings;
+    this.#clock = clock;
+  }
+
+  static fromConfig(config: CloudgConfig, clock?: LiveClock): LiveOperationGuard {
+    return new LiveOperationGuard(guardSettings(config), clock);
+  }
+
+  /**
+   * Run `work` under the guard, or join an identical operation already running. Rejects with
+   * LiveOperationRefusedError when refused or timed out, and with the caller's abort reason
+   * when the caller cancels (the operation goes on while another caller waits for it).
+   */
+  async run<T>(
+    request: LiveOperationRequest,
+    work: (signal: AbortSignal) => Promise<T>,
+  ): Promise<{ value: T; joined: boolean }> {
+    request.signal.throwIfAborted();
+    const id = flightId(request);
+    const running = this.#flights.get(id);
+    if (running) {
+      running.callers += 1;
+      this.#joined += 1;
+      return { value: (await this.#await(running, request.signal)) as T, joined: true };
+    }
+    this.#admit(request);
+    const flight = this.#start(id, request, work);
+    return { value: (await this.#await(flight, request.signal)) as T, joined: false };
+  }
+
+  /** Refuse before anything starts: caps, then cooldown, then quota. */
+  #admit(request: LiveOperationRequest): void {
+    const base = { scopes: [...request.scopes], caller: request.caller };
+    const busy = request.scopes.filter((s) => this.#activeOn(s) >= this.settings.maxConcurrentPerScope);
+    if (busy.length > 0) {
+      throw this.#refuse({
+        ...base,
+        scopes: busy,
+        reason: 'busy',
+        message: `a live operation is already running for ${providersOf(busy).join(', ')}; retry when it finishes or use the cached dataset`,
+      });
+    }
+    if (this.#flights.size >= this.settings.maxConcurrentTotal) {
+      throw this.#refuse({
+        ...base,
+        reason: 'busy',
+        message: `${this.#flights.size} live operations are already running, the most this server allows at once; retry when one finishes or use the cached dataset`,
+      });
+    }
+    const now = this.#clock.now();
+    if (!request.force) {
+      let wait = 0;
+      const cooling: string[] = [];
+      for (const scope of request.scopes) {
+        const left = this.#cooldownLeft(scope, now);
+        if (left > 0) {
+          cooling.push(scope);
+          wait = Math.max(wait, left);
+        }
+      }
+      if (cooling.length > 0) {
+        const after = seconds(wait);
+        throw this.#refuse({
+          ...base,
+          scopes: cooling,
+          reason: 'cooldown',
+          retry_after_seconds: after,
+          message: `live collection of ${providersOf(cooling).join(', ')} ran recently; cooling down, retry in ${Math.ceil(after)}s or use the cached dataset`,
+        });
+      }
+    }
+    const max = this.settings.callerMaxOperations;
+    if (max > 0) {
+      const windowMs = this.settings.callerWindowSeconds * 1000;
+      const recent = (this.#starts.get(request.caller) ?? []).filter((t) => now - t < windowMs);
+      this.#starts.set(request.caller, recent);
+      if (recent.length >= max) {
+        const after = seconds((recent[0] as number) + windowMs - now);
+        throw this.#refuse({
+          ...base,
+          reason: 'quota',
+          retry_after_seconds: after,
+          message: `this caller has started ${max} live operation(s) in the last ${this.settings.callerWindowSeconds}s, its quota; retry in ${Math.ceil(after)}s or use the cached dataset`,
+        });
+      }
+    }
+  }
+
+  #refuse(data: LiveRefusalData): LiveOperationRefusedError {
+    return new LiveOperationRefusedError(data);
+  }
+
+  #start<T>(id: string, request: LiveOperationRequest, work: (signal: AbortSignal) => Promise<T>): Flight {
+    const controller = new AbortController();
+    this.#started += 1;
+    if (this.settings.callerMaxOperations > 0) {
+      const list = this.#starts.get(request.caller) ?? [];
+      list.push(this.#clock.now());
+      this.#starts.set(request.caller, list);
+    }
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      flight.cancelTimeout();
+      if (this.#flights.get(id) === flight) this.#flights.delete(id);
+      const now = this.#clock.now();
+      for (const scope of request.scopes) this.#finished.set(scope, now);
+    };
+    const stopped = new Promise<never>((_, reject) => {
+      controller.signal.addEventListener(
+        'abort',
+        () => {
+          // The scopes are freed at once, even if the engine is slow to notice the abort.
+          end();
+          reject(controller.signal.reason);
+        },
+        { once: true },
+      );
+    });
+    stopped.catch(() => {});
+    const timeoutSeconds = this.settings.operationTimeoutSeconds;
+    const flight: Flight = {
+      id,
+      scopes: [...request.scopes],
+      controller,
+      stopped,
+      callers: 1,
+      cancelTimeout: () => {},
+      promise: Promise.resolve(),
+    };
+    flight.cancelTimeout = this.#clock.schedule(() => {
+      controller.abort(
+        new LiveOperationRefusedError({
+          reason: 'timeout',
+          scopes: [...request.scopes],
+          caller: request.caller,
+          message: `the live operation ran longer than ${timeoutSeconds}s and was cancelled`,
+        }),
+      );
+    }, timeoutSeconds * 1000);
+    this.#flights.set(id, flight);
+    flight.promise = (async () => {
+      try {
+        return await work(controller.signal);
+      } finally {
+        end();
+      }
+    })();
+    flight.promise.catch(() => {});
+    return flight;
+  }
+
+  /** Wait for a flight as one of its callers; the last caller to leave cancels it. */
+  #await(flight: Flight, signal: AbortSignal): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const leave = () => {
+        flight.callers -= 1;
+        if (flight.callers <= 0 && !flight.controller.signal.aborted) flight.controller.abort(signal.reason);
+        reject(signal.reason);
+      };
+      if (signal.aborted) {
+        leave();
+        return;
+      }
+      signal.addEventListener('abort', leave, { once: true });
+      Promise.race([flight.promise, flight.stopped]).then(
+        (value) => {
+          signal.removeEventListener('abort', leave);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', leave);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  #activeOn(scope: string): number {
+    let n = 0;
+    for (const f of this.#flights.values()) if (f.scopes.includes(scope)) n += 1;
+    return n;
+  }
+
+  #cooldownFor(scope: string): number {
+    const provider = scope.split('/')[0] as LiveProvider;
+    return this.settings.providerCooldowns[provider] ?? this.settings.cooldownSeconds;
+  }
+
+  #cooldownLeft(scope: string, now: number): number {
+    const last = this.#finished.get(scope);
+    if (last === undefined) return 0;
+    return last + this.#cooldownFor(scope) * 1000 - now;
+  }
+
+  status(): LiveGuardStatus {
+    const now = this.#clock.now();
+    const byScope: Record<string, number> = {};
+    let callers = 0;
+    for (const f of this.#flights.values()) {
+      callers += f.callers;
+      for (const s of f.scopes) byScope[s] = (byScope[s] ?? 0) + 1;
+    }
+    const cooling: Record<string, number> = {};
+    for (const scope of [...this.#finished.keys()].sort()) {
+      const left = this.#cooldownLeft(scope, now);
+      if (left > 0) cooling[scope] = seconds(left);
+    }
+    return {
+      in_flight: callers,
+      active_total: this.#flights.size,
+      active_by_scope: byScope,
+      cooling_down: cooling,
+      started: this.#started,
+      joined: this.#joined,
+      cooldown_seconds: this.settings.cooldownSeconds,
+      provider_cooldowns: { ...this.settings.providerCooldowns },
+      max_concurrent_per_scope: this.settings.maxConcurrentPerScope,
+      max_concurrent_total: this.settings.maxConcurrentTotal,
+      caller_max_operations: this.settings.callerMaxOperations,
+    };
+  }
+}
+
+function flightId(r: LiveOperationRequest): string {
+  return JSON.stringify([r.operation, [...r.providers].sort(), [...r.scopes].sort(), r.key]);
+}
+
+function providersOf(scopes: readonly string[]): string[] {
+  return [...new Set(scopes.map((s) => s.split('/')[0] as string))];
+}

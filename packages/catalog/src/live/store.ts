@@ -1,0 +1,121 @@
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { Dataset } from '../dataset/dataset.js';
+import { CloudAssetSchema } from '../model/asset.js';
+import { CollectionCoverageSchema } from '../model/coverage.js';
+import { NetworkEdgeSchema } from '../model/edge.js';
+import { ComplianceResultSchema, FindingSchema } from '../model/finding.js';
+import { OrganizationTopologySchema } from '../model/organization.js';
+import type { UnresolvedReference } from '../model/unresolved.js';
+import type { Workspace } from '../workspace/workspace.js';
+
+/** Live collections are kept in `<output_dir>/live/<dataset>.json`. */
+export const LIVE_STORE_DIR = 'live';
+const FORMAT = 'cloudg-live-dataset/1';
+
+const StoredLiveDataset = z.looseObject({
+  format: z.literal(FORMAT),
+  name: z.string(),
+  tool: z.string(),
+  saved_at: z.string(),
+  providers: z.array(z.string()).default([]),
+  regions: z.record(z.string(), z.array(z.string())).default({}),
+  assets: z.array(CloudAssetSchema).default([]),
+  edges: z.array(NetworkEdgeSchema).default([]),
+  findings: z.array(FindingSchema).default([]),
+  compliance: z.array(ComplianceResultSchema).default([]),
+  coverage: z.array(CollectionCoverageSchema).default([]),
+  organization: OrganizationTopologySchema.nullable().default(null),
+  unresolved_references: z.array(z.looseObject({})).default([]),
+});
+
+/**
+ * Write a live dataset where a restart can find it (mode 0600: it is the estate's inventory).
+ * Written to a temporary file and renamed, so a crash mid-write never leaves half a file.
+ */
+export async function saveLiveDataset(workspace: Workspace, dataset: Dataset, tool: string): Promise<string> {
+  const dir = workspace.outputPath(LIVE_STORE_DIR);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const path = join(dir, `${dataset.name}.json`);
+  const body = {
+    format: FORMAT,
+    name: dataset.name,
+    tool,
+    saved_at: new Date().toISOString(),
+    providers: dataset.providers,
+    regions: dataset.regions,
+    assets: dataset.assets,
+    edges: dataset.edges,
+    findings: dataset.findings,
+    compliance: dataset.compliance,
+    coverage: dataset.coverage,
+    organization: dataset.organization,
+    unresolved_references: dataset.unresolved_references,
+  };
+  const temp = `${path}.${process.pid}.tmp`;
+  await writeFile(temp, JSON.stringify(body), { mode: 0o600 });
+  await rename(temp, path);
+  return path;
+}
+
+export interface RestoreOutcome {
+  restored: string[];
+  /** Files that could not be read back, with the reason (a damaged file never stops start-up). */
+  skipped: { file: string; reason: string }[];
+}
+
+/**
+ * Load every saved live collection into the workspace as a `live` dataset, oldest first, without
+ * changing the active dataset unless none is. A name already loaded is left alone.
+ */
+export async function restoreLiveDatasets(workspace: Workspace): Promise<RestoreOutcome> {
+  const dir = workspace.outputPath(LIVE_STORE_DIR);
+  const outcome: RestoreOutcome = { restored: [], skipped: [] };
+  let files: string[];
+  try {
+    files = (await readdir(dir)).filter((f) => f.endsWith('.json')).sort();
+  } catch {
+    return outcome;
+  }
+  const stored: z.output<typeof StoredLiveDataset>[] = [];
+  for (const file of files) {
+    try {
+      const parsed = StoredLiveDataset.parse(JSON.parse(await readFile(join(dir, file), 'utf8')));
+      stored.push(parsed);
+    } catch (error) {
+      outcome.skipped.push({
+        file,
+        reason: error instanceof Error ? error.message.slice(0, 200) : String(error),
+      });
+    }
+  }
+  stored.sort((a, b) => a.saved_at.localeCompare(b.saved_at));
+  for (const s of stored) {
+    if (workspace.has(s.name)) continue;
+    try {
+      workspace.addInventory(
+        {
+          assets: s.assets,
+          edges: s.edges,
+          findings: s.findings,
+          compliance: s.compliance,
+          coverage: s.coverage,
+          organization: s.organization,
+          unresolved_references: s.unresolved_references as unknown as UnresolvedReference[],
+          providers: s.providers,
+          regions: s.regions,
+        },
+        s.name,
+        { activate: false },
+      );
+      outcome.restored.push(s.name);
+    } catch (error) {
+      outcome.skipped.push({
+        file: `${s.name}.json`,
+        reason: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+  return outcome;
+}
