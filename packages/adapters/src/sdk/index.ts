@@ -8,9 +8,8 @@ export {
   type SdkServerOptions,
 } from './create-sdk-server.js';
 export { forwardChanges } from './forward-changes.js';
+export { INCLUDE_KINDS, type IncludeKind } from './include-kinds.js';
 export {
-  INCLUDE_KINDS,
-  type IncludeKind,
   type RegisterOptions,
   registerInto,
   type SdkBinding,

@@ -9,23 +9,15 @@
  * everything else goes to the host's handler. Only types are imported from the SDK: the server
  * object the user hands over brings the runtime, so the SDK stays an optional peer dependency.
  */
-import { type JsonObject, type Layer, LayerConfigError, type LogLevel, type Principal } from '@cloudg/core';
+import { type JsonObject, type Layer, LayerConfigError, type Principal } from '@cloudg/core';
 import { type PrincipalResolver, resolvePrincipal } from '@cloudg/transports';
-import type { LoggingLevel, McpServer, Server, ServerContext } from '@modelcontextprotocol/server';
-import { type DispatchOptions, LAYER_METHODS, type McpMethod } from '../export/layer-methods.js';
+import type { McpServer, Server, ServerContext } from '@modelcontextprotocol/server';
+import { LAYER_METHODS, type McpMethod } from '../export/layer-methods.js';
+import { capabilitiesFor, type IncludeKind, includeSet } from './include-kinds.js';
+import { notifyConnectedClient } from './notify-connected.js';
 import { requestInfoFrom } from './request-info.js';
+import { sdkCallOptions } from './sdk-call-options.js';
 import { toSdkError } from './sdk-errors.js';
-
-export const INCLUDE_KINDS = [
-  'tools',
-  'resources',
-  'templates',
-  'prompts',
-  'completions',
-  'logging',
-  'subscriptions',
-] as const;
-export type IncludeKind = (typeof INCLUDE_KINDS)[number];
 
 export interface RegisterOptions {
   /**
@@ -100,28 +92,12 @@ export function lowLevelServerOf(server: McpServer | Server): Server {
   throw new TypeError('registerInto expects an McpServer or a Server from @modelcontextprotocol/server 2.x');
 }
 
-function includeSet(include: Iterable<IncludeKind> | undefined): Set<IncludeKind> {
-  if (include === undefined) return new Set(INCLUDE_KINDS);
-  const set = new Set<IncludeKind>();
-  for (const kind of include) {
-    if (!(INCLUDE_KINDS as readonly string[]).includes(kind)) {
-      throw new LayerConfigError(`Unknown include kind; choose from: ${INCLUDE_KINDS.join(', ')}`, 'include');
-    }
-    set.add(kind);
-  }
-  return set;
-}
-
 function checkPrefix(layer: Layer<unknown>, prefix: string | undefined): void {
   if (prefix === undefined || prefix === layer.prefix) return;
   throw new LayerConfigError(
     'The prefix belongs to the layer: build the layer with this prefix (one layer per prefix) instead of changing it when mounting',
     'prefix',
   );
-}
-
-function isProgressToken(value: unknown): value is string | number {
-  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
 }
 
 /** 2026-07-28 and later: the era in which a missing resource is -32602 rather than -32002. */
@@ -152,18 +128,7 @@ export function registerInto<TApp>(
 
   // Capabilities first: the SDK refuses a handler whose capability is not declared, and refuses
   // new capabilities once connected (so mount before `connect`).
-  const capabilities: Record<string, Record<string, boolean>> = {};
-  if (include.has('tools')) capabilities.tools = listChanged ? { listChanged: true } : {};
-  if (include.has('resources') || include.has('templates')) {
-    capabilities.resources = {
-      ...(include.has('subscriptions') ? { subscribe: true } : {}),
-      ...(listChanged ? { listChanged: true } : {}),
-    };
-  }
-  if (include.has('prompts')) capabilities.prompts = listChanged ? { listChanged: true } : {};
-  if (include.has('completions')) capabilities.completions = {};
-  if (include.has('logging')) capabilities.logging = {};
-  lowLevel.registerCapabilities(capabilities);
+  lowLevel.registerCapabilities(capabilitiesFor(include, listChanged));
 
   // Names and URIs the host serves itself: seeded from an McpServer's registrations, then kept
   // current from every host list answer.
@@ -200,37 +165,11 @@ export function registerInto<TApp>(
       base.logger.warn({ err: error }, 'principal resolver failed; using the default'),
     );
 
-  const dispatchOptions = (ctx: ServerContext, principal: Principal): DispatchOptions => {
-    const token = ctx.mcpReq._meta?.progressToken;
-    const opts: DispatchOptions = {
-      principal,
-      signal: ctx.mcpReq.signal,
-      requestId: ctx.mcpReq.id,
-      // The SDK applies the client's level (handshake era) and drops what 2026 requests did not ask for.
-      onLog: (level: LogLevel, data, logger) => {
-        try {
-          ctx.mcpReq.log(level as LoggingLevel, data, logger).catch(ignore);
-        } catch {
-          // A log the era cannot carry is dropped, as on the native server.
-        }
-      },
-    };
-    if (isProgressToken(token)) {
-      opts.onProgress = (progress, total, message) => {
-        const params: Record<string, unknown> = { progressToken: token, progress };
-        if (total !== undefined) params.total = total;
-        if (message !== undefined) params.message = message;
-        ctx.mcpReq.notify({ method: 'notifications/progress', params }).catch(ignore);
-      };
-    }
-    return opts;
-  };
-
   const callLayer = async (method: McpMethod, request: WireRequest, ctx: ServerContext) => {
     const params = request.params ?? {};
     try {
       const principal = await principalFor(ctx);
-      return (await LAYER_METHODS[method](base, params, dispatchOptions(ctx, principal))) as Record<
+      return (await LAYER_METHODS[method](base, params, sdkCallOptions(ctx, principal))) as Record<
         string,
         unknown
       >;
@@ -342,38 +281,8 @@ export function registerInto<TApp>(
     }
   }
 
-  // Change notifications to the connected client (handshake era). A 2026-era host publishes on
-  // its event bus instead: see `forwardChanges`.
-  let stop: () => void = ignore;
-  if (options.forwardChanges ?? true) {
-    const target = new WeakRef(lowLevel);
-    const unsubscribe = base.onChange((kind, uri) => {
-      const live = target.deref();
-      if (!live) return unsubscribe();
-      if (!live.transport) return;
-      const send = (() => {
-        if (kind === 'tools' && include.has('tools')) return live.sendToolListChanged();
-        if (kind === 'prompts' && include.has('prompts')) return live.sendPromptListChanged();
-        if (kind === 'resources' && include.has('resources')) return live.sendResourceListChanged();
-        // Handshake era: only to a session that subscribed. 2026-07-28: the SDK's serving entry
-        // matches the URI against each listen stream's `resourceSubscriptions` itself.
-        const modern = (live.getNegotiatedProtocolVersion() ?? '') >= '2026-07-28';
-        if (kind === 'resource' && uri !== undefined && (modern || subscribed.has(uri))) {
-          return live.sendResourceUpdated({ uri });
-        }
-        return undefined;
-      })();
-      send?.catch(ignore);
-    });
-    stop = () => {
-      unsubscribe();
-    };
-    const previous = lowLevel.onclose;
-    lowLevel.onclose = () => {
-      stop();
-      previous?.();
-    };
-  }
+  const stop =
+    (options.forwardChanges ?? true) ? notifyConnectedClient(base, lowLevel, include, subscribed) : ignore;
 
   return {
     server: lowLevel,
