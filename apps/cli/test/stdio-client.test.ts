@@ -76,6 +76,13 @@ describe.each(['auto', 'legacy'] as const)('serve --flavor sdk over stdio, negot
       expect(result.structuredContent).toMatchObject({ total: 6, returned: 3 });
       const prompt = await client.getPrompt({ name: 'investigate_asset', arguments: { ref: 'web-1' } });
       expect(prompt.messages.length).toBeGreaterThan(0);
+      const read = await client.readResource({ uri: 'cloudg://workspace' });
+      expect(read.contents[0]).toMatchObject({ uri: 'cloudg://workspace', mimeType: 'application/json' });
+      const completion = await client.complete({
+        ref: { type: 'ref/prompt', name: 'investigate_asset' },
+        argument: { name: 'ref', value: 'web' },
+      });
+      expect(completion.completion.values).toContain('web-1');
     } finally {
       await client.close();
     }
