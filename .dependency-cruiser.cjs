@@ -144,6 +144,40 @@ module.exports = {
       to: { path: 'node_modules/(@modelcontextprotocol/server|openai|@anthropic-ai/sdk|ai)/' },
     },
     {
+      name: 'collectors-direction',
+      comment:
+        "@cloudg/collectors implements the catalog's live engine port: it depends on the catalog's " +
+        'public API and core only, never on policy, privacy, the transports or the adapters.',
+      severity: 'error',
+      from: { path: '^packages/collectors/', pathNot: NOT_SHIPPED },
+      to: { path: cloudg('policy|privacy|transports|adapters') },
+    },
+    {
+      name: 'nothing-below-collectors',
+      comment:
+        'The cloud collectors sit on top of the catalog: no library imports them (apps/server ' +
+        'composes them), so loading files never installs or loads a cloud SDK.',
+      severity: 'error',
+      from: { path: '^packages/(core|privacy|policy|catalog|transports|adapters)/' },
+      to: { path: cloudg('collectors') },
+    },
+    {
+      name: 'cloud-sdks-only-in-collectors',
+      comment: 'Cloud SDKs are imported by @cloudg/collectors only.',
+      severity: 'error',
+      from: { path: '^(packages|apps)/', pathNot: '^packages/collectors/' },
+      to: { path: 'node_modules/(@aws-sdk|@azure|@google-cloud)/' },
+    },
+    {
+      name: 'collectors-sdks-on-their-entry-points',
+      comment:
+        "Each cloud's SDK is reached only from that cloud's entry point (src/aws, src/azure, " +
+        'src/gcp), so the shared entry point and the other clouds load without it.',
+      severity: 'error',
+      from: { path: '^packages/collectors/src/', pathNot: ['^packages/collectors/src/aws/', NOT_SHIPPED] },
+      to: { path: 'node_modules/@aws-sdk/' },
+    },
+    {
       name: 'packages-below-apps',
       comment: 'Libraries never import the applications (apps/server, apps/cli).',
       severity: 'error',

@@ -1,0 +1,65 @@
+import { GetDetectorCommand, ListDetectorsCommand } from '@aws-sdk/client-guardduty';
+import type { CloudAsset } from '@cloudg/catalog';
+import { buildAsset } from '../../model/asset-builder.js';
+import { rel, relations } from '../../model/relation.js';
+import { type AwsTask, arnOf, pages } from '../context.js';
+
+/**
+ * GuardDuty status. A region without a detector gets the reference's not-enabled placeholder
+ * (INVENTORY_REFERENCE.md 3.3), so security coverage can name the gap.
+ */
+export const guarddutyTask: AwsTask = {
+  name: 'guardduty',
+  family: 'security',
+  scope: 'regional',
+  async run(ctx) {
+    const gd = ctx.client('guardduty');
+    const assets: CloudAsset[] = [];
+    const alias = `aws-security:guardduty:${ctx.region}:${ctx.account}`;
+    const accountArn = `arn:${ctx.partition}:iam::${ctx.account}:root`;
+    for await (const page of pages(
+      ctx,
+      'guardduty',
+      'ListDetectors',
+      (t, s) => gd.send(new ListDetectorsCommand({ NextToken: t }), { abortSignal: s }),
+      (p) => p.NextToken,
+    ))
+      for (const DetectorId of page.DetectorIds ?? []) {
+        const d = await ctx.call('guardduty', 'GetDetector', (s) =>
+          gd.send(new GetDetectorCommand({ DetectorId }), { abortSignal: s }),
+        );
+        assets.push(
+          buildAsset({
+            arn: arnOf(ctx, 'guardduty', `detector/${DetectorId}`),
+            name: `guardduty-${DetectorId}`,
+            asset_type: 'THREAT_DETECTOR',
+            provider: 'AWS',
+            region: ctx.region,
+            account_id: ctx.account,
+            metadata: {
+              security_service: 'guardduty',
+              enabled: d.Status === 'ENABLED',
+              status: d.Status,
+              detector_id: DetectorId,
+            },
+            aliases: [alias],
+            relations: relations(rel(accountArn, 'MONITORS')),
+          }),
+        );
+      }
+    if (assets.length === 0)
+      assets.push(
+        buildAsset({
+          arn: `cloudg:aws:guardduty:${ctx.region}:${ctx.account}:not-enabled`,
+          name: 'GuardDuty (not enabled)',
+          asset_type: 'THREAT_DETECTOR',
+          provider: 'AWS',
+          region: ctx.region,
+          account_id: ctx.account,
+          metadata: { security_service: 'guardduty', enabled: false, status: 'not enabled' },
+          aliases: [alias],
+        }),
+      );
+    return { assets };
+  },
+};

@@ -1,0 +1,64 @@
+import { DescribeKeyCommand, ListAliasesCommand, ListKeysCommand } from '@aws-sdk/client-kms';
+import type { CloudAsset } from '@cloudg/catalog';
+import { buildAsset } from '../../model/asset-builder.js';
+import { type AwsTask, pages } from '../context.js';
+
+/** KMS keys; their aliases become identifiers so `alias/...` references resolve to the key. */
+export const kmsTask: AwsTask = {
+  name: 'kms',
+  family: 'security',
+  scope: 'regional',
+  async run(ctx) {
+    const kms = ctx.client('kms');
+    const aliases = new Map<string, string[]>();
+    for await (const page of pages(
+      ctx,
+      'kms',
+      'ListAliases',
+      (t, s) => kms.send(new ListAliasesCommand({ Marker: t }), { abortSignal: s }),
+      (p) => (p.Truncated ? p.NextMarker : undefined),
+    ))
+      for (const a of page.Aliases ?? [])
+        if (a.TargetKeyId && a.AliasArn)
+          aliases.set(a.TargetKeyId, [...(aliases.get(a.TargetKeyId) ?? []), a.AliasArn, a.AliasName ?? '']);
+    const assets: CloudAsset[] = [];
+    for await (const page of pages(
+      ctx,
+      'kms',
+      'ListKeys',
+      (t, s) => kms.send(new ListKeysCommand({ Marker: t }), { abortSignal: s }),
+      (p) => (p.Truncated ? p.NextMarker : undefined),
+    ))
+      for (const k of page.Keys ?? []) {
+        const KeyId = k.KeyId;
+        if (!KeyId || !k.KeyArn) continue;
+        const d = (
+          await ctx.call('kms', 'DescribeKey', (s) =>
+            kms.send(new DescribeKeyCommand({ KeyId }), { abortSignal: s }),
+          )
+        ).KeyMetadata;
+        const keyAliases = (aliases.get(KeyId) ?? []).filter(Boolean);
+        assets.push(
+          buildAsset({
+            arn: k.KeyArn,
+            name: keyAliases.find((a) => a.startsWith('alias/'))?.slice(6) ?? KeyId,
+            asset_type: 'KMS_KEY',
+            provider: 'AWS',
+            region: ctx.region,
+            account_id: ctx.account,
+            metadata: {
+              key_id: KeyId,
+              key_manager: d?.KeyManager,
+              key_state: d?.KeyState,
+              key_usage: d?.KeyUsage,
+              key_spec: d?.KeySpec,
+              origin: d?.Origin,
+              multi_region: d?.MultiRegion,
+            },
+            aliases: keyAliases.filter((a) => a.startsWith('arn:')),
+          }),
+        );
+      }
+    return { assets };
+  },
+};
