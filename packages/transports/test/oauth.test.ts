@@ -3,6 +3,8 @@
  * server running in-process (oidc-provider, test/support/oidc.ts) and the official MCP client 2.4.
  */
 
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { type AnySpec, AuditLogMiddleware, allowAllPolicy, createLogger, type Principal } from '@cloudg/core';
 import {
@@ -14,7 +16,13 @@ import {
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type HttpServerOptions, type RunningHttpServer, serveHttp } from '../src/index.js';
+import {
+  AuthConfigError,
+  createMcpRequestHandler,
+  type HttpServerOptions,
+  type RunningHttpServer,
+  serveHttp,
+} from '../src/index.js';
 import {
   type AuthorizationServer,
   INTROSPECTOR,
@@ -289,6 +297,43 @@ describe('tokens that are refused', () => {
     expect(response.headers.get('www-authenticate')).toBe(
       `Bearer error="insufficient_scope", error_description="The token lacks a required scope", scope="mcp:tools", resource_metadata="http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp"`,
     );
+  });
+});
+
+describe('mounted in an existing app', () => {
+  it('needs the resource, then serves the metadata and accepts tokens for it', async () => {
+    expect(() => createMcpRequestHandler(buildLayer(), { oauth: { issuer: as.issuer } })).toThrow(
+      AuthConfigError,
+    );
+    const app = createServer();
+    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
+    const handler = createMcpRequestHandler(buildLayer({ policy: opsPolicy }), {
+      oauth: {
+        issuer: as.issuer,
+        resource: `${base}/mcp`,
+        claims: { roles: ['groups'], roleMap: { 'sec-ops': 'ops' } },
+      },
+    });
+    app.on('request', (req, res) => handler(req, res));
+    try {
+      const metadata = await fetch(`${base}/.well-known/oauth-protected-resource/mcp`);
+      expect(((await metadata.json()) as { resource: string }).resource).toBe(`${base}/mcp`);
+      client = newClient('auto');
+      const authProvider = new ClientCredentialsProvider({
+        clientId: 'ops-bot',
+        clientSecret: 'ops-secret',
+        expectedIssuer: as.issuer,
+      });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider }));
+      expect(await whoamiOf(client)).toEqual({ id: 'ops-bot', roles: ['default', 'ops'] });
+      await client.close();
+      client = undefined;
+    } finally {
+      await handler.close();
+      app.closeAllConnections();
+      await new Promise((resolve) => app.close(resolve));
+    }
   });
 });
 

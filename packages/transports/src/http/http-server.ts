@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ErrorCode, type Layer, Principal } from '@cloudg/core';
+import { AuthConfigError } from '../auth/errors.js';
 import { OAuthResourceServer } from '../auth/oauth/resource-server.js';
 import { type PrincipalResolver, RequestInfo, resolvePrincipal } from '../auth/principal-resolver.js';
 import { TokenAuth } from '../auth/token-auth.js';
@@ -182,9 +183,19 @@ export class McpHttpServer {
    * besides listening, the idle-session sweeper. Idempotent.
    */
   startMounted(): void {
+    // Mounted, the server cannot know its public URL, and tokens must name it.
+    if (this.oauth && !this.oauth.hasResource && !this.httpServer.listening)
+      throw new AuthConfigError(
+        'Mounting with oauth needs oauth.resource: the public URL of the MCP endpoint',
+      );
     if (this.sweeping) return;
     this.sweeping = true;
     this.store.start();
+  }
+
+  /** Where the OAuth protected resource metadata is served without a token (none without `oauth`). */
+  get oauthMetadataPaths(): string[] {
+    return this.oauth?.metadataPathList ?? [];
   }
 
   get address(): BoundAddress | undefined {

@@ -46,6 +46,7 @@ export function createMcpRequestHandler(
   server.startMounted();
   const paths = new Set([server.options.path, server.options.healthPath, server.options.readyPath]);
   if (server.metrics) paths.add(server.metrics.path);
+  for (const path of server.oauthMetadataPaths) paths.add(path);
   if (server.options.legacySse) {
     paths.add(server.options.ssePath);
     paths.add(server.options.messagePath);

@@ -76,6 +76,16 @@ export class OAuthResourceServer {
     return metadataUrlFor(this.resource);
   }
 
+  /** Whether the resource indicator is known (configured, or set once the server listens). */
+  get hasResource(): boolean {
+    return this.resourceUrl !== undefined;
+  }
+
+  /** The well-known paths the metadata is served at (none until the resource is known). */
+  get metadataPathList(): string[] {
+    return [...(this.metadataPathSet ?? [])];
+  }
+
   /** Whether `pathname` is one of the metadata's well-known paths. */
   servesMetadataAt(pathname: string): boolean {
     return this.metadataPathSet?.has(pathname) ?? false;
