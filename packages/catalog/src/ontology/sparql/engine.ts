@@ -26,17 +26,23 @@ type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false
 
 const ntriplesCache = new WeakMap<Ontology, string[]>();
 
-/** The ontology as N-Triples chunks, written with n3 once per build. */
-export function ntriplesChunks(ontology: Ontology): string[] {
-  let chunks = ntriplesCache.get(ontology);
-  if (!chunks) {
-    chunks = [];
-    for (let i = 0; i < ontology.quads.length; i += CHUNK_TRIPLES) {
-      const writer = new Writer({ format: 'N-Triples' });
-      chunks.push(writer.quadsToString(ontology.quads.slice(i, i + CHUNK_TRIPLES)));
+/**
+ * The ontology as N-Triples chunks, written with n3 once per build. The event loop gets a turn
+ * between chunks (a million triples take seconds to write), and the signal is checked there.
+ */
+export async function ntriplesChunks(ontology: Ontology, signal?: AbortSignal): Promise<string[]> {
+  const cached = ntriplesCache.get(ontology);
+  if (cached) return cached;
+  const chunks: string[] = [];
+  for (let i = 0; i < ontology.quads.length; i += CHUNK_TRIPLES) {
+    if (i > 0) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      signal?.throwIfAborted();
     }
-    ntriplesCache.set(ontology, chunks);
+    const writer = new Writer({ format: 'N-Triples' });
+    chunks.push(writer.quadsToString(ontology.quads.slice(i, i + CHUNK_TRIPLES)));
   }
+  ntriplesCache.set(ontology, chunks);
   return chunks;
 }
 
@@ -99,7 +105,7 @@ export class SparqlEngine {
       this.#loaded.add(ontology.key);
       return;
     }
-    const chunks = ntriplesChunks(ontology);
+    const chunks = await ntriplesChunks(ontology, signal);
     await this.#send({ op: 'load', key: ontology.key, chunks }, signal, false);
     this.#loaded.add(ontology.key);
     // The worker keeps two stores; forget what it has dropped.
