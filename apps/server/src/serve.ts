@@ -146,9 +146,12 @@ export async function serve(server: ServerLayer, options: ServeOptions = {}): Pr
 
   try {
     if (flavor === 'sdk') {
-      // The SDK answers lists in one page and has no health, readiness or metrics endpoints.
-      if (options.pageSize !== undefined)
+      // The SDK answers lists in one page and has no health, readiness or metrics endpoints. The
+      // CLI always passes its default page size, so only a size someone chose is worth a note.
+      if (options.pageSize !== undefined && options.pageSize !== 100)
         announce('Note: --page-size is not applied by the sdk flavor (lists come in one page)');
+      if (options.tracing)
+        announce('Note: --traces is not applied by the sdk flavor (no spans are recorded)');
       const host = options.host ?? '127.0.0.1';
       const path = options.path ?? '/mcp';
       if (transport !== 'stdio' && !auth && !isLoopbackAddress(host)) {

@@ -175,3 +175,27 @@ describe('buildServer', () => {
     ).toBe('sdk');
   });
 });
+
+describe('serve --flavor sdk start-up notes', () => {
+  it('says which options it does not apply, and not for the CLI default page size', async () => {
+    const server = await createLayerFromOptions({ policy: 'standard', datasets: [`prod=${MAP}`] });
+    for (const [pageSize, expected] of [
+      [100, []],
+      [5, ['Note: --page-size is not applied by the sdk flavor (lists come in one page)']],
+    ] as const) {
+      const lines: string[] = [];
+      const stop = new AbortController();
+      await serve(server, {
+        transport: 'http',
+        flavor: 'sdk',
+        port: 0,
+        pageSize,
+        signal: stop.signal,
+        handleSignals: false,
+        announce: (line) => lines.push(line),
+        onListening: () => stop.abort(),
+      });
+      expect(lines.filter((l) => l.startsWith('Note:'))).toEqual(expected);
+    }
+  });
+});
