@@ -5,18 +5,24 @@ import { registerComplianceTools } from './tools/compliance/index.js';
 import { registerFindingsTools } from './tools/findings/index.js';
 import { registerGraphTools } from './tools/graph/index.js';
 import { registerInventoryTools } from './tools/inventory/index.js';
+import { type LiveToolsOptions, registerLiveTools } from './tools/live/index.js';
 import { registerMetaTools } from './tools/meta/index.js';
 import { registerOntologyTools } from './tools/ontology/index.js';
 import { registerPrivacyTools } from './tools/privacy/index.js';
 import { registerWorkspaceTools } from './tools/workspace/index.js';
 import { Workspace } from './workspace/workspace.js';
 
+export interface DefaultRegistryOptions {
+  /** The live tools: an engine enables map_inventory and collect_assets (see `registerLiveTools`). */
+  live?: LiveToolsOptions;
+}
+
 /**
  * The catalog's default registry: every tool, resource, template, completion and prompt the
- * catalog ships, in catalog order (workspace, inventory, graph, findings, compliance, ontology, resources, meta, privacy,
- * prompts).
+ * catalog ships, in catalog order (workspace, inventory, graph, findings, compliance, ontology, live, resources, meta,
+ * privacy, prompts).
  */
-export function defaultRegistry(): Registry<Workspace> {
+export function defaultRegistry(options: DefaultRegistryOptions = {}): Registry<Workspace> {
   const registry = new Registry<Workspace>();
   registerWorkspaceTools(registry);
   registerInventoryTools(registry);
@@ -24,6 +30,7 @@ export function defaultRegistry(): Registry<Workspace> {
   registerFindingsTools(registry);
   registerComplianceTools(registry);
   registerOntologyTools(registry);
+  registerLiveTools(registry, options.live ?? {});
   registerResources(registry);
   registerMetaTools(registry);
   registerPrivacyTools(registry);

@@ -6,8 +6,8 @@
 import { join } from 'node:path';
 import { CloudgConfig, createCatalogLayer, Dataset, sampleEstateDir, Workspace } from '@cloudg/catalog';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCollectorEngine, type EngineCollection, SILENT_HOOKS } from '../src/index.js';
 import { AwsCollector } from '../src/aws/index.js';
+import { createCollectorEngine, type EngineCollection, SILENT_HOOKS } from '../src/index.js';
 import { type AwsMocks, FAKE_CREDENTIALS, REGION, sampleAwsMocks } from './support/sample-aws.js';
 
 interface PathResult {
@@ -22,7 +22,9 @@ beforeEach(() => {
 afterEach(() => mocks.restore());
 
 async function collect(): Promise<EngineCollection> {
-  const engine = createCollectorEngine({ collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })] });
+  const engine = createCollectorEngine({
+    collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
+  });
   return engine.mapInventory({
     config: CloudgConfig.parse({}),
     providers: ['aws'],
@@ -62,7 +64,12 @@ describe('a live AWS collection shaped like the sample estate', () => {
   it('produces the documented edge types between the collected assets', async () => {
     const { assets = [], edges = [] } = await collect();
     const name = new Map(assets.map((a) => [a.id, a.name]));
-    const lines = new Set(edges.map((e) => `${name.get(e.source_id) ?? e.source_id} ${e.edge_type} ${name.get(e.target_id) ?? e.target_id}`));
+    const lines = new Set(
+      edges.map(
+        (e) =>
+          `${name.get(e.source_id) ?? e.source_id} ${e.edge_type} ${name.get(e.target_id) ?? e.target_id}`,
+      ),
+    );
     for (const line of [
       'prod-vpc CONTAINS prod-public-a',
       'prod-public-a CONTAINS web-alb',

@@ -218,6 +218,9 @@ export class AwsCollector implements ProviderCollector {
               );
             }
           });
+          // Tasks finish in any order; coverage lists them in task order so runs compare.
+          const order = new Map(unit.tasks.map((t, i) => [t.name, i]));
+          record.services.sort((a, b) => (order.get(a.service) ?? 0) - (order.get(b.service) ?? 0));
           record.services.push(overallEntry('aws_full', [...record.services], count));
         }
       } finally {

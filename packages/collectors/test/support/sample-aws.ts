@@ -89,7 +89,9 @@ export function emptyAwsMocks(): AwsMocks {
     sts: mockClient(STSClient),
   };
   for (const m of Object.values(mocks) as AnyStub[]) m.onAnyCommand().resolves({});
-  mocks.sts.on(GetCallerIdentityCommand).resolves({ Account: ACCOUNT, Arn: `arn:aws:iam::${ACCOUNT}:user/auditor` });
+  mocks.sts
+    .on(GetCallerIdentityCommand)
+    .resolves({ Account: ACCOUNT, Arn: `arn:aws:iam::${ACCOUNT}:user/auditor` });
   return {
     ...(mocks as unknown as Omit<AwsMocks, 'restore'>),
     restore: () => {
@@ -98,8 +100,11 @@ export function emptyAwsMocks(): AwsMocks {
   };
 }
 
-const policy = (statements: unknown[]) => encodeURIComponent(JSON.stringify({ Version: '2012-10-17', Statement: statements }));
-const ec2Trust = policy([{ Effect: 'Allow', Principal: { Service: 'ec2.amazonaws.com' }, Action: 'sts:AssumeRole' }]);
+const policy = (statements: unknown[]) =>
+  encodeURIComponent(JSON.stringify({ Version: '2012-10-17', Statement: statements }));
+const ec2Trust = policy([
+  { Effect: 'Allow', Principal: { Service: 'ec2.amazonaws.com' }, Action: 'sts:AssumeRole' },
+]);
 
 /** The sample estate's AWS account, as the APIs would describe it. */
 export function sampleAwsMocks(): AwsMocks {
@@ -109,11 +114,27 @@ export function sampleAwsMocks(): AwsMocks {
   });
   m.ec2.on(DescribeSubnetsCommand).resolves({
     Subnets: [
-      { SubnetId: 'subnet-0pub', VpcId: 'vpc-0prod', CidrBlock: '10.0.0.0/24', MapPublicIpOnLaunch: true, Tags: [{ Key: 'Name', Value: 'prod-public-a' }] },
-      { SubnetId: 'subnet-0priv', VpcId: 'vpc-0prod', CidrBlock: '10.0.1.0/24', Tags: [{ Key: 'Name', Value: 'prod-private-a' }] },
+      {
+        SubnetId: 'subnet-0pub',
+        VpcId: 'vpc-0prod',
+        CidrBlock: '10.0.0.0/24',
+        MapPublicIpOnLaunch: true,
+        Tags: [{ Key: 'Name', Value: 'prod-public-a' }],
+      },
+      {
+        SubnetId: 'subnet-0priv',
+        VpcId: 'vpc-0prod',
+        CidrBlock: '10.0.1.0/24',
+        Tags: [{ Key: 'Name', Value: 'prod-private-a' }],
+      },
     ],
   });
-  const world = (port: number) => ({ IpProtocol: 'tcp', FromPort: port, ToPort: port, IpRanges: [{ CidrIp: '0.0.0.0/0' }] });
+  const world = (port: number) => ({
+    IpProtocol: 'tcp',
+    FromPort: port,
+    ToPort: port,
+    IpRanges: [{ CidrIp: '0.0.0.0/0' }],
+  });
   m.ec2.on(DescribeSecurityGroupsCommand).resolves({
     SecurityGroups: [
       { GroupId: 'sg-0web', GroupName: 'sg-web', VpcId: 'vpc-0prod', IpPermissions: [world(443), world(80)] },
@@ -123,11 +144,20 @@ export function sampleAwsMocks(): AwsMocks {
         GroupId: 'sg-0db',
         GroupName: 'sg-db',
         VpcId: 'vpc-0prod',
-        IpPermissions: [{ IpProtocol: 'tcp', FromPort: 5432, ToPort: 5432, UserIdGroupPairs: [{ GroupId: 'sg-0app' }] }],
+        IpPermissions: [
+          { IpProtocol: 'tcp', FromPort: 5432, ToPort: 5432, UserIdGroupPairs: [{ GroupId: 'sg-0app' }] },
+        ],
       },
     ],
   });
-  const instance = (id: string, name: string, subnet: string, sg: string, profile: string, extra: Record<string, unknown> = {}): Instance => ({
+  const instance = (
+    id: string,
+    name: string,
+    subnet: string,
+    sg: string,
+    profile: string,
+    extra: Record<string, unknown> = {},
+  ): Instance => ({
     InstanceId: id,
     InstanceType: 't3.large',
     SubnetId: subnet,
@@ -143,12 +173,27 @@ export function sampleAwsMocks(): AwsMocks {
   m.ec2
     .on(DescribeInstancesCommand, { NextToken: undefined })
     .resolves({
-      Reservations: [{ Instances: [instance('i-0web1', 'web-1', 'subnet-0priv', 'sg-0app', 'app-profile'), instance('i-0web2', 'web-2', 'subnet-0priv', 'sg-0app', 'app-profile')] }],
+      Reservations: [
+        {
+          Instances: [
+            instance('i-0web1', 'web-1', 'subnet-0priv', 'sg-0app', 'app-profile'),
+            instance('i-0web2', 'web-2', 'subnet-0priv', 'sg-0app', 'app-profile'),
+          ],
+        },
+      ],
       NextToken: 'page-2',
     })
     .on(DescribeInstancesCommand, { NextToken: 'page-2' })
     .resolves({
-      Reservations: [{ Instances: [instance('i-0bast', 'bastion', 'subnet-0pub', 'sg-0admin', 'bastion-profile', { PublicIpAddress: '203.0.113.10' })] }],
+      Reservations: [
+        {
+          Instances: [
+            instance('i-0bast', 'bastion', 'subnet-0pub', 'sg-0admin', 'bastion-profile', {
+              PublicIpAddress: '203.0.113.10',
+            }),
+          ],
+        },
+      ],
     });
 
   m.elb.on(DescribeLoadBalancersCommand).resolves({
@@ -166,7 +211,17 @@ export function sampleAwsMocks(): AwsMocks {
     ],
   });
   m.elb.on(DescribeTargetGroupsCommand).resolves({
-    TargetGroups: [{ TargetGroupArn: TG_ARN, TargetGroupName: 'web-tg', TargetType: 'instance', Protocol: 'HTTP', Port: 80, VpcId: 'vpc-0prod', LoadBalancerArns: [LB_ARN] }],
+    TargetGroups: [
+      {
+        TargetGroupArn: TG_ARN,
+        TargetGroupName: 'web-tg',
+        TargetType: 'instance',
+        Protocol: 'HTTP',
+        Port: 80,
+        VpcId: 'vpc-0prod',
+        LoadBalancerArns: [LB_ARN],
+      },
+    ],
   });
   m.elb.on(DescribeTargetHealthCommand).resolves({
     TargetHealthDescriptions: [
@@ -182,14 +237,31 @@ export function sampleAwsMocks(): AwsMocks {
         RoleName: 'app-role',
         Arn: `arn:aws:iam::${ACCOUNT}:role/app-role`,
         AssumeRolePolicyDocument: ec2Trust,
-        InstanceProfileList: [{ InstanceProfileName: 'app-profile', Arn: `arn:aws:iam::${ACCOUNT}:instance-profile/app-profile`, Path: '/', InstanceProfileId: 'AIPA1', CreateDate: new Date(0), Roles: [] }],
+        InstanceProfileList: [
+          {
+            InstanceProfileName: 'app-profile',
+            Arn: `arn:aws:iam::${ACCOUNT}:instance-profile/app-profile`,
+            Path: '/',
+            InstanceProfileId: 'AIPA1',
+            CreateDate: new Date(0),
+            Roles: [],
+          },
+        ],
         RolePolicyList: [
           {
             PolicyName: 'app',
             PolicyDocument: policy([
               { Effect: 'Allow', Action: 's3:GetObject', Resource: 'arn:aws:s3:::prod-data/*' },
-              { Effect: 'Allow', Action: 'rds-db:connect', Resource: `arn:aws:rds-db:${REGION}:${ACCOUNT}:dbuser:db-ORDERS/app` },
-              { Effect: 'Allow', Action: 'sts:AssumeRole', Resource: 'arn:aws:iam::222222222222:role/deploy-role' },
+              {
+                Effect: 'Allow',
+                Action: 'rds-db:connect',
+                Resource: `arn:aws:rds-db:${REGION}:${ACCOUNT}:dbuser:db-ORDERS/app`,
+              },
+              {
+                Effect: 'Allow',
+                Action: 'sts:AssumeRole',
+                Resource: 'arn:aws:iam::222222222222:role/deploy-role',
+              },
             ]),
           },
         ],
@@ -198,14 +270,39 @@ export function sampleAwsMocks(): AwsMocks {
         RoleName: 'bastion-admin',
         Arn: `arn:aws:iam::${ACCOUNT}:role/bastion-admin`,
         AssumeRolePolicyDocument: ec2Trust,
-        InstanceProfileList: [{ InstanceProfileName: 'bastion-profile', Arn: `arn:aws:iam::${ACCOUNT}:instance-profile/bastion-profile`, Path: '/', InstanceProfileId: 'AIPA2', CreateDate: new Date(0), Roles: [] }],
-        RolePolicyList: [{ PolicyName: 'secrets', PolicyDocument: policy([{ Effect: 'Allow', Action: 'secretsmanager:GetSecretValue', Resource: SECRET_ARN }]) }],
+        InstanceProfileList: [
+          {
+            InstanceProfileName: 'bastion-profile',
+            Arn: `arn:aws:iam::${ACCOUNT}:instance-profile/bastion-profile`,
+            Path: '/',
+            InstanceProfileId: 'AIPA2',
+            CreateDate: new Date(0),
+            Roles: [],
+          },
+        ],
+        RolePolicyList: [
+          {
+            PolicyName: 'secrets',
+            PolicyDocument: policy([
+              { Effect: 'Allow', Action: 'secretsmanager:GetSecretValue', Resource: SECRET_ARN },
+            ]),
+          },
+        ],
       },
       {
         RoleName: 'api-lambda-role',
         Arn: `arn:aws:iam::${ACCOUNT}:role/api-lambda-role`,
-        AssumeRolePolicyDocument: policy([{ Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' }, Action: 'sts:AssumeRole' }]),
-        RolePolicyList: [{ PolicyName: 'secrets', PolicyDocument: policy([{ Effect: 'Allow', Action: 'secretsmanager:GetSecretValue', Resource: SECRET_ARN }]) }],
+        AssumeRolePolicyDocument: policy([
+          { Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' }, Action: 'sts:AssumeRole' },
+        ]),
+        RolePolicyList: [
+          {
+            PolicyName: 'secrets',
+            PolicyDocument: policy([
+              { Effect: 'Allow', Action: 'secretsmanager:GetSecretValue', Resource: SECRET_ARN },
+            ]),
+          },
+        ],
       },
     ],
   });
@@ -229,19 +326,35 @@ export function sampleAwsMocks(): AwsMocks {
   });
 
   m.s3.on(ListBucketsCommand).resolves({ Buckets: [{ Name: 'prod-data' }, { Name: 'prod-logs' }] });
-  m.s3.on(GetBucketPolicyStatusCommand, { Bucket: 'prod-logs' }).resolves({ PolicyStatus: { IsPublic: true } });
+  m.s3
+    .on(GetBucketPolicyStatusCommand, { Bucket: 'prod-logs' })
+    .resolves({ PolicyStatus: { IsPublic: true } });
   m.s3.on(GetBucketEncryptionCommand, { Bucket: 'prod-data' }).resolves({
-    ServerSideEncryptionConfiguration: { Rules: [{ ApplyServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms', KMSMasterKeyID: KEY_ARN } }] },
+    ServerSideEncryptionConfiguration: {
+      Rules: [{ ApplyServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms', KMSMasterKeyID: KEY_ARN } }],
+    },
   });
   m.s3.on(GetBucketNotificationConfigurationCommand, { Bucket: 'prod-data' }).resolves({
     LambdaFunctionConfigurations: [{ LambdaFunctionArn: FUNCTION_ARN, Events: ['s3:ObjectCreated:*'] }],
   });
 
   m.kms.on(ListKeysCommand).resolves({ Keys: [{ KeyId: '1111-2222', KeyArn: KEY_ARN }] });
-  m.kms.on(ListAliasesCommand).resolves({ Aliases: [{ AliasName: 'alias/prod-main-key', AliasArn: arn('kms', 'alias/prod-main-key'), TargetKeyId: '1111-2222' }] });
-  m.kms.on(DescribeKeyCommand).resolves({ KeyMetadata: { KeyId: '1111-2222', KeyManager: 'CUSTOMER', KeyState: 'Enabled' } });
+  m.kms.on(ListAliasesCommand).resolves({
+    Aliases: [
+      {
+        AliasName: 'alias/prod-main-key',
+        AliasArn: arn('kms', 'alias/prod-main-key'),
+        TargetKeyId: '1111-2222',
+      },
+    ],
+  });
+  m.kms
+    .on(DescribeKeyCommand)
+    .resolves({ KeyMetadata: { KeyId: '1111-2222', KeyManager: 'CUSTOMER', KeyState: 'Enabled' } });
 
-  m.secrets.on(ListSecretsCommand).resolves({ SecretList: [{ ARN: SECRET_ARN, Name: 'orders-db-credentials', KmsKeyId: KEY_ARN }] });
+  m.secrets
+    .on(ListSecretsCommand)
+    .resolves({ SecretList: [{ ARN: SECRET_ARN, Name: 'orders-db-credentials', KmsKeyId: KEY_ARN }] });
 
   m.lambda.on(ListFunctionsCommand).resolves({
     Functions: [
@@ -255,10 +368,14 @@ export function sampleAwsMocks(): AwsMocks {
       },
     ],
   });
-  const notFound = Object.assign(new Error('The resource you requested does not exist.'), { name: 'ResourceNotFoundException' });
+  const notFound = Object.assign(new Error('The resource you requested does not exist.'), {
+    name: 'ResourceNotFoundException',
+  });
   m.lambda.on(GetPolicyCommand).rejects(notFound);
 
   m.guardduty.on(ListDetectorsCommand).resolves({ DetectorIds: ['d1'] });
-  m.guardduty.on(GetDetectorCommand).resolves({ Status: 'ENABLED', ServiceRole: 'x', UpdatedAt: 'x', CreatedAt: 'x' } as never);
+  m.guardduty
+    .on(GetDetectorCommand)
+    .resolves({ Status: 'ENABLED', ServiceRole: 'x', UpdatedAt: 'x', CreatedAt: 'x' } as never);
   return m;
 }

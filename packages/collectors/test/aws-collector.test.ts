@@ -1,0 +1,273 @@
+/**
+ * The AWS collector against aws-sdk-client-mock: pagination, throttling (retried, given up,
+ * breaker), access-denied services reported in coverage while collection continues, and
+ * cancellation between pages.
+ */
+import { DescribeSubnetsCommand, DescribeVpcsCommand } from '@aws-sdk/client-ec2';
+import { ListFunctionsCommand } from '@aws-sdk/client-lambda';
+import { ListSecretsCommand } from '@aws-sdk/client-secrets-manager';
+import { CloudgConfig, type CollectionCoverage } from '@cloudg/catalog';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AwsCollector } from '../src/aws/index.js';
+import {
+  createCollectorEngine,
+  type EngineHooks,
+  type GovernorEvent,
+  type GovernorOptions,
+  SILENT_HOOKS,
+} from '../src/index.js';
+import {
+  type AwsMocks,
+  emptyAwsMocks,
+  FAKE_CREDENTIALS,
+  REGION,
+  sampleAwsMocks,
+} from './support/sample-aws.js';
+
+let mocks: AwsMocks;
+afterEach(() => mocks.restore());
+
+const throttled = () =>
+  Object.assign(new Error('Rate exceeded'), {
+    name: 'ThrottlingException',
+    $metadata: { httpStatusCode: 400 },
+  });
+const denied = () =>
+  Object.assign(
+    new Error(
+      'User: arn:aws:iam::111111111111:user/auditor is not authorized to perform: secretsmanager:ListSecrets',
+    ),
+    {
+      name: 'AccessDeniedException',
+      $metadata: { httpStatusCode: 400 },
+    },
+  );
+
+interface Run {
+  errors: string[];
+  events: GovernorEvent[];
+  sleeps: number[];
+  coverage: CollectionCoverage[];
+  names: string[];
+}
+
+async function run(
+  options: {
+    services?: string[];
+    governor?: GovernorOptions;
+    signal?: AbortSignal;
+    hooks?: Partial<EngineHooks>;
+  } = {},
+): Promise<Run> {
+  const errors: string[] = [];
+  const events: GovernorEvent[] = [];
+  const sleeps: number[] = [];
+  const engine = createCollectorEngine({
+    collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
+    // No real waiting in tests: the sleeps are recorded instead.
+    governor: {
+      sleep: async (s) => {
+        sleeps.push(s);
+      },
+      random: () => 0.5,
+      ...options.governor,
+    },
+  });
+  const out = await engine.mapInventory({
+    config: CloudgConfig.parse({}),
+    providers: ['aws'],
+    regions: [REGION],
+    services: options.services ?? null,
+    taggingSweep: null,
+    signal: options.signal ?? new AbortController().signal,
+    hooks: {
+      ...SILENT_HOOKS,
+      error: (_phase, message) => errors.push(message),
+      throttle: (e) => events.push(e),
+      ...options.hooks,
+    },
+  });
+  return {
+    errors,
+    events,
+    sleeps,
+    coverage: out.coverage ?? [],
+    names: (out.assets ?? []).map((a) => a.name),
+  };
+}
+
+function entry(coverage: CollectionCoverage[], service: string) {
+  return coverage.flatMap((c) => c.services).find((s) => s.service === service);
+}
+
+describe('pagination', () => {
+  beforeEach(() => {
+    mocks = emptyAwsMocks();
+  });
+
+  it('follows NextToken until the last page', async () => {
+    mocks.ec2
+      .on(DescribeVpcsCommand, { NextToken: undefined })
+      .resolves({ Vpcs: [{ VpcId: 'vpc-a' }], NextToken: 't2' })
+      .on(DescribeVpcsCommand, { NextToken: 't2' })
+      .resolves({ Vpcs: [{ VpcId: 'vpc-b' }], NextToken: 't3' })
+      .on(DescribeVpcsCommand, { NextToken: 't3' })
+      .resolves({ Vpcs: [{ VpcId: 'vpc-c' }] });
+    const { names, coverage } = await run({ services: ['vpc'] });
+    expect(names.filter((n) => n.startsWith('vpc-'))).toEqual(['vpc-a', 'vpc-b', 'vpc-c']);
+    expect(mocks.ec2.commandCalls(DescribeVpcsCommand)).toHaveLength(3);
+    expect(entry(coverage, 'vpc')).toMatchObject({ status: 'SUCCESS', asset_count: 3 });
+  });
+
+  it('stops a page loop that repeats its token', async () => {
+    mocks.ec2.on(DescribeVpcsCommand).resolves({ Vpcs: [{ VpcId: 'vpc-a' }], NextToken: 'same' });
+    const { names } = await run({ services: ['vpc'] });
+    expect(mocks.ec2.commandCalls(DescribeVpcsCommand)).toHaveLength(2);
+    expect(names.filter((n) => n === 'vpc-a')).toHaveLength(1); // deduplicated by ARN
+  });
+});
+
+describe('throttling', () => {
+  beforeEach(() => {
+    mocks = emptyAwsMocks();
+  });
+
+  it('retries a throttled call with backoff and keeps what it then returns', async () => {
+    mocks.ec2
+      .on(DescribeVpcsCommand)
+      .rejectsOnce(throttled())
+      .rejectsOnce(throttled())
+      .resolves({ Vpcs: [{ VpcId: 'vpc-a' }] });
+    const { names, coverage, events, sleeps } = await run({ services: ['vpc'] });
+    expect(names).toContain('vpc-a');
+    expect(entry(coverage, 'vpc')?.status).toBe('SUCCESS');
+    expect(events.filter((e) => e.kind === 'throttled')).toHaveLength(2);
+    expect(events.filter((e) => e.kind === 'retry')).toHaveLength(2);
+    expect(events.find((e) => e.kind === 'slowed')).toMatchObject({
+      bucket: `aws/111111111111/${REGION}/ec2/DescribeVpcs`,
+      rate: 10,
+    });
+    // Decorrelated jitter from a 0.5 s base: uniform(0.5, 1.5) then uniform(0.5, 3 x previous).
+    expect(sleeps[0]).toBeCloseTo(1, 5);
+    expect(sleeps[1]).toBeCloseTo(1.75, 5);
+  });
+
+  it('honours Retry-After when it is longer than the backoff', async () => {
+    const hinted = Object.assign(throttled(), { $response: { headers: { 'retry-after': '7' } } });
+    mocks.ec2.on(DescribeVpcsCommand).rejectsOnce(hinted).resolves({ Vpcs: [] });
+    const { sleeps } = await run({ services: ['vpc'] });
+    expect(sleeps).toContain(7);
+  });
+
+  it('gives up after max_retries and reports the task as failed, the others still collected', async () => {
+    mocks.ec2.on(DescribeVpcsCommand).rejects(throttled());
+    mocks.ec2.on(DescribeSubnetsCommand).resolves({ Subnets: [] });
+    mocks.secrets.on(ListSecretsCommand).resolves({
+      SecretList: [{ ARN: 'arn:aws:secretsmanager:us-east-1:111111111111:secret:s-1', Name: 's' }],
+    });
+    const { coverage, events, errors, names } = await run({
+      services: ['vpc', 'secretsmanager'],
+      governor: { maxRetries: 2 },
+    });
+    expect(mocks.ec2.commandCalls(DescribeVpcsCommand)).toHaveLength(3);
+    expect(events.filter((e) => e.kind === 'gave_up')).toHaveLength(1);
+    expect(entry(coverage, 'vpc')).toMatchObject({ status: 'FAILED' });
+    expect(entry(coverage, 'vpc')?.error).toMatch(/gave up after 3 attempt\(s\)/);
+    expect(entry(coverage, 'secretsmanager')?.status).toBe('SUCCESS');
+    expect(names).toContain('s');
+    expect(errors.some((e) => e.startsWith('aws vpc (111111111111, us-east-1) failed'))).toBe(true);
+    expect(entry(coverage, 'aws_full')).toMatchObject({ status: 'PARTIAL' });
+  });
+
+  it("opens the bucket's breaker after repeated give-ups and skips the next call without sending it", async () => {
+    mocks.ec2.on(DescribeVpcsCommand).rejects(throttled());
+    const governor = { maxRetries: 0, breakerThreshold: 1 };
+    const engine = createCollectorEngine({
+      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
+      governor: { ...governor, sleep: async () => {} },
+    });
+    const request = {
+      config: CloudgConfig.parse({}),
+      providers: ['aws'] as const,
+      regions: [REGION],
+      services: ['vpc'],
+      taggingSweep: null,
+      signal: new AbortController().signal,
+      hooks: SILENT_HOOKS,
+    };
+    const first = await engine.mapInventory(request);
+    expect(entry(first.coverage ?? [], 'vpc')?.status).toBe('FAILED');
+    const second = await engine.mapInventory(request);
+    const skipped = entry(second.coverage ?? [], 'vpc');
+    expect(skipped?.status).toBe('SKIPPED');
+    expect(skipped?.error).toMatch(
+      /circuit open for aws\/111111111111\/us-east-1\/ec2\/DescribeVpcs after repeated throttling; retry in 60s/,
+    );
+    // The second run never sent DescribeVpcs.
+    expect(mocks.ec2.commandCalls(DescribeVpcsCommand)).toHaveLength(1);
+  });
+});
+
+describe('access denied', () => {
+  beforeEach(() => {
+    mocks = sampleAwsMocks();
+  });
+
+  it('reports a denied service in coverage and collects the rest', async () => {
+    mocks.secrets.on(ListSecretsCommand).rejects(denied());
+    const { coverage, errors, names, events } = await run();
+    const secrets = entry(coverage, 'secretsmanager');
+    expect(secrets).toMatchObject({ status: 'FAILED', asset_count: 0 });
+    expect(secrets?.error).toMatch(/^AccessDeniedException: /);
+    expect(errors).toContain(`aws secretsmanager (111111111111, us-east-1) access denied: ${secrets?.error}`);
+    expect(names).not.toContain('orders-db-credentials');
+    expect(names).toEqual(expect.arrayContaining(['web-1', 'orders-db', 'api-handler', 'app-role']));
+    // Denied is an answer, not a throttle: no retries, no breaker.
+    expect(events.filter((e) => e.kind === 'retry' || e.kind === 'breaker_trip')).toEqual([]);
+    expect(mocks.secrets.commandCalls(ListSecretsCommand)).toHaveLength(1);
+  });
+
+  it('keeps the references to what it could not read as unresolved', async () => {
+    mocks.secrets.on(ListSecretsCommand).rejects(denied());
+    const engine = createCollectorEngine({
+      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
+    });
+    const out = await engine.mapInventory({
+      config: CloudgConfig.parse({}),
+      providers: ['aws'],
+      regions: [REGION],
+      services: null,
+      taggingSweep: null,
+      signal: new AbortController().signal,
+      hooks: SILENT_HOOKS,
+    });
+    expect(out.unresolved_references).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          source_name: 'bastion-admin',
+          target: 'arn:aws:secretsmanager:us-east-1:111111111111:secret:orders-db-credentials-AbC',
+          edge_type: 'GRANTS_ACCESS',
+        }),
+      ]),
+    );
+  });
+});
+
+describe('cancellation', () => {
+  beforeEach(() => {
+    mocks = emptyAwsMocks();
+  });
+
+  it('stops between pages when the signal aborts', async () => {
+    const controller = new AbortController();
+    mocks.ec2.on(DescribeVpcsCommand).callsFake(async () => {
+      controller.abort(new Error('cancelled by the caller'));
+      return { Vpcs: [{ VpcId: 'vpc-a' }], NextToken: 'more' };
+    });
+    await expect(run({ services: ['vpc', 'lambda'], signal: controller.signal })).rejects.toThrow(
+      'cancelled by the caller',
+    );
+    expect(mocks.ec2.commandCalls(DescribeVpcsCommand)).toHaveLength(1);
+    expect(mocks.lambda.commandCalls(ListFunctionsCommand)).toHaveLength(0);
+  });
+});
