@@ -32,6 +32,8 @@ export {
   SuppressionStoreError,
   type SuppressionStoreErrorCode,
 } from './findings/suppression-store.js';
+// ---- live collection: the engine port, the guard, the preflight, saved live datasets ----
+export * from './live/index.js';
 // ---- loading files ----
 export type { FileAccess } from './loaders/file-access.js';
 export { LOAD_KINDS, type LoadKind, type LoadOptions, type LoadOutcome, loadPath } from './loaders/load.js';
@@ -75,14 +77,17 @@ export {
   CATALOG_INSTRUCTIONS,
   type CatalogLayerOptions,
   createCatalogLayer,
+  type DefaultRegistryOptions,
   defaultRegistry,
 } from './registry.js';
 export { registerResources } from './resources/index.js';
 export { sampleEstateDir } from './sample-estate/paths.js';
 export { registerComplianceTools } from './tools/compliance/index.js';
+export { registerExportTools } from './tools/export/index.js';
 export { registerFindingsTools } from './tools/findings/index.js';
 export { registerGraphTools } from './tools/graph/index.js';
 export { registerInventoryTools } from './tools/inventory/index.js';
+export { type LiveToolsOptions, registerLiveTools } from './tools/live/index.js';
 export { ASSET_TYPES, registerMetaTools } from './tools/meta/index.js';
 export { registerOntologyTools } from './tools/ontology/index.js';
 export { registerPrivacyTools } from './tools/privacy/index.js';

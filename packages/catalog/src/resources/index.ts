@@ -4,6 +4,7 @@ import { registerAssetResources } from './assets.js';
 import { registerComplianceResources } from './compliance.js';
 import { registerFindingResources } from './findings.js';
 import { registerGraphResources } from './graph.js';
+import { registerLiveResources } from './live.js';
 import { registerOntologyResources } from './ontology.js';
 import { registerWorkspaceResources } from './workspace.js';
 
@@ -14,7 +15,7 @@ import { registerWorkspaceResources } from './workspace.js';
  * `cloudg://findings/summary`, `cloudg://findings/{finding_id}` and `cloudg://findings/severity/{severity}`,
  * the compliance `cloudg://compliance` and `cloudg://compliance/{framework}`, and the graph's
  * `cloudg://graph/d3` and `cloudg://graph/{format}`, and the ontology's `cloudg://ontology/turtle` and
- * `cloudg://ontology/{format}`.
+ * `cloudg://ontology/{format}`, and the live guard's `cloudg://ratelimit`.
  */
 export function registerResources(registry: Registry<Workspace>): void {
   registerWorkspaceResources(registry);
@@ -23,4 +24,5 @@ export function registerResources(registry: Registry<Workspace>): void {
   registerComplianceResources(registry);
   registerGraphResources(registry);
   registerOntologyResources(registry);
+  registerLiveResources(registry);
 }

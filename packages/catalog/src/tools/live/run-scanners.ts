@@ -5,7 +5,6 @@ import { workspaceRulesets } from '../../compliance/workspace-rulesets.js';
 import { resolveDataset } from '../../conventions/dataset-arg.js';
 import { severityBreakdown } from '../../dataset/summary.js';
 import { generateReachabilityFindings } from '../../findings/reachability.js';
-import { LIVE_PROVIDERS, type LiveProvider } from '../../live/engine.js';
 import { CLOUD_SCANNERS, SCANNERS, type ScannerName } from '../../live/scanners/plans.js';
 import { findExecutable } from '../../live/scanners/run-process.js';
 import { runScans } from '../../live/scanners/run-scans.js';
@@ -113,7 +112,8 @@ export function registerRunScanners(
       checkForce(ctx.principal, args.force);
       const scanners = given ?? (await defaultScanners(args.iac_dir, images, env));
       const cloud = scanners.some((s) => CLOUD_SCANNERS.includes(s));
-      const providers = datasetProviders(dataset.providers, ws.config.providers);
+      // The cloud scanners scan what the server is configured and credentialed for.
+      const providers = [...ws.config.providers];
       const config = callConfig(ws.config, providers, null);
       const outDir = ws.outputPath('scans');
       const progress = new LiveProgress(ctx, 3);
@@ -184,15 +184,4 @@ export function registerRunScanners(
       return joined ? { ...value, joined: true, note: JOINED_NOTE } : value;
     },
   });
-}
-
-/** The dataset's providers that a cloud scanner can scan, else the configured ones. */
-function datasetProviders(
-  fromDataset: readonly string[],
-  configured: readonly LiveProvider[],
-): LiveProvider[] {
-  const own = fromDataset
-    .map((p) => p.toLowerCase())
-    .filter((p): p is LiveProvider => (LIVE_PROVIDERS as readonly string[]).includes(p));
-  return own.length > 0 ? [...new Set(own)] : [...configured];
 }
