@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Layer, Principal } from '@cloudg/core';
@@ -215,11 +215,61 @@ describe('map_inventory', () => {
   });
 });
 
+describe('run_pipeline', () => {
+  it('collects, analyses, normalises and writes findings.json, with progress through the six steps', async () => {
+    const { result, progress, structured } = await callWithProgress('run_pipeline', {
+      providers: ['aws'],
+      subdir: 'pipeline',
+      name: 'full',
+    });
+    expect(result.isError).toBe(false);
+    const json = join(dir, 'out', 'pipeline', 'findings.json');
+    expect(structured).toMatchObject({
+      dataset: 'full',
+      active: true,
+      tool: 'run_pipeline',
+      report_paths: { json },
+    });
+    expect(structured.attack_paths_found).toBeGreaterThan(0);
+    // The catalog's reachability findings were added to the collected estate.
+    expect((structured.summary as { total_findings: number }).total_findings).toBeGreaterThan(0);
+    expect(ws.get('full').findings.every((f) => f.source_tool === 'cloudg-reachability')).toBe(true);
+    expect(JSON.parse(await readFile(json, 'utf8')).findings).toHaveLength(ws.get('full').findings.length);
+    expect(progress.map(([p, t, m]) => [p, t, m])).toEqual([
+      [1, 6, 'phase: collection'],
+      [2, 6, 'phase: scanning'],
+      [3, 6, 'phase: analysis'],
+      [4, 6, 'phase: normalisation'],
+      [5, 6, 'phase: reporting'],
+      [6, 6, 'done'],
+    ]);
+  });
+
+  it('refuses a subdir that escapes the output directory before any engine run', async () => {
+    const e = errorOf((await callWithProgress('run_pipeline', { subdir: '../../x' })).result);
+    expect(e.code).toBe(-31001);
+    expect(engine.calls).toHaveLength(0);
+  });
+});
+
 describe('registration', () => {
   it('without an engine only run_scanners and rate_limit_status of the live tools exist', () => {
     const names = [...defaultRegistry().tools.keys()].filter((n) =>
       ['map_inventory', 'collect_assets', 'run_scanners', 'rate_limit_status'].includes(n),
     );
     expect(names).toEqual(['run_scanners', 'rate_limit_status']);
+  });
+
+  it('with an engine all five are registered, in catalog order', () => {
+    const names = [...defaultRegistry({ live: { engine: new SampleEngine() } }).tools.keys()].filter((n) =>
+      ['map_inventory', 'collect_assets', 'run_scanners', 'run_pipeline', 'rate_limit_status'].includes(n),
+    );
+    expect(names).toEqual([
+      'map_inventory',
+      'collect_assets',
+      'run_scanners',
+      'run_pipeline',
+      'rate_limit_status',
+    ]);
   });
 });

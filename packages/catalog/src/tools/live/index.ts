@@ -4,11 +4,12 @@ import type { Workspace } from '../../workspace/workspace.js';
 import { registerCollectAssets } from './collect-assets.js';
 import { registerMapInventory } from './map-inventory.js';
 import { registerRateLimitStatus } from './rate-limit-status.js';
+import { registerRunPipeline } from './run-pipeline.js';
 import { registerRunScanners } from './run-scanners.js';
 
 export interface LiveToolsOptions {
   /**
-   * The collection engine. Without one, `map_inventory` and `collect_assets` are not registered:
+   * The collection engine. Without one, `map_inventory`, `collect_assets` and `run_pipeline` are not registered:
    * a tool that exists answers for real.
    */
   engine?: CloudgEngine;
@@ -20,7 +21,8 @@ export interface LiveToolsOptions {
 
 /**
  * Register the live tools in catalog order: map_inventory and collect_assets (with an engine),
- * run_scanners (unless disabled) and rate_limit_status (always: it reads local state only).
+ * run_scanners (unless disabled), run_pipeline (with an engine) and rate_limit_status (always:
+ * it reads local state only).
  */
 export function registerLiveTools(registry: Registry<Workspace>, options: LiveToolsOptions = {}): void {
   if (options.engine) {
@@ -29,5 +31,6 @@ export function registerLiveTools(registry: Registry<Workspace>, options: LiveTo
   }
   if (options.scanners ?? true)
     registerRunScanners(registry, options.scannerEnv ? { env: options.scannerEnv } : {});
+  if (options.engine) registerRunPipeline(registry, options.engine);
   registerRateLimitStatus(registry);
 }
