@@ -1,7 +1,7 @@
 import { InvalidArgumentsError, type Registry } from '@cloudg/core';
 import { z } from 'zod';
 import { resolveDataset } from '../../conventions/dataset-arg.js';
-import { QueryTimeLimitError, sparqlEngine } from '../../ontology/sparql/engine.js';
+import { type QueryOutcome, QueryTimeLimitError, sparqlEngine } from '../../ontology/sparql/engine.js';
 import { checkQuery } from '../../ontology/sparql/guard.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { datasetArg } from '../workspace/args.js';
@@ -46,14 +46,17 @@ export function registerSparqlQuery(registry: Registry<Workspace>): void {
       // Checked before the ontology is built: a rejected query costs nothing.
       const checked = checkQuery(args.query, args.limit);
       const { ontology } = await ontologyForCall(ctx, dataset);
-      let outcome: Awaited<ReturnType<ReturnType<typeof sparqlEngine>['query']>>;
+      let outcome: QueryOutcome;
       try {
         outcome = await sparqlEngine().query(ontology, checked.text, args.limit, ctx.signal);
       } catch (error) {
         if (error instanceof QueryTimeLimitError || ctx.signal.aborted) throw error;
-        throw new InvalidArgumentsError('The SPARQL query failed while it ran.', {
-          data: { reason: error instanceof Error ? error.message : String(error) },
-        });
+        throw new InvalidArgumentsError(
+          "The SPARQL query failed while it ran; the engine's reason is in the error data.",
+          {
+            data: { reason: error instanceof Error ? error.message : String(error) },
+          },
+        );
       }
       return {
         dataset: dataset.name,
