@@ -56,8 +56,12 @@ describe('tools (MCP.md 5.4)', () => {
     const standard = await names('standard');
     const strict = await names('strict');
     expect(open.filter((n) => !standard.includes(n))).toEqual(['reveal_token']);
-    // The restricted tools and those that write files, as far as the catalog has them.
+    // The restricted tools, the live ones and those that write files, as far as the catalog has them.
     const strictHides = [
+      'collect_assets',
+      'map_inventory',
+      'run_pipeline',
+      'run_scanners',
       'export_ontology',
       'export_report',
       'export_terraform',
@@ -68,7 +72,7 @@ describe('tools (MCP.md 5.4)', () => {
       'subgraph_export',
     ];
     expect(open.filter((n) => !strict.includes(n)).sort()).toEqual(
-      strictHides.filter((n) => open.includes(n)),
+      strictHides.filter((n) => open.includes(n)).sort(),
     );
     // outputSchema only where the caller's output pipeline is empty (MCP.md 17.5).
     const withSchema = (await cli(['tools', '--json', '--policy', 'standard'])).stdout.includes(
