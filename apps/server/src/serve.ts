@@ -222,6 +222,11 @@ export async function serve(server: ServerLayer, options: ServeOptions = {}): Pr
       announce(
         `Sign-in: access tokens from ${options.oauth.issuer} for the resource ${options.oauth.resource ?? url}`,
       );
+      // Clients name the URL they reach, which is never this bind address.
+      if (!options.oauth.resource && !isLoopbackAddress(host))
+        announce(
+          `Warning: --oauth-resource is not set, so tokens must name ${url}; set it to the URL clients use`,
+        );
     }
     options.onListening?.({ host: running.host, port: running.port, url });
     await stopped;

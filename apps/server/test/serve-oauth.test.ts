@@ -89,6 +89,15 @@ describe('serve with --oauth-issuer', () => {
     );
   });
 
+  it('warns when bound beyond loopback without the public resource URL', async () => {
+    const lines: string[] = [];
+    const url = await start({ host: '0.0.0.0', oauth: { issuer: ISSUER } }, lines);
+    expect(lines).toContain(
+      `Warning: --oauth-resource is not set, so tokens must name ${url}; set it to the URL clients use`,
+    );
+    expect(lines.join('\n')).not.toContain('without --auth-token');
+  });
+
   it('keeps static tokens working beside sign-in (service accounts)', async () => {
     const url = await start({ oauth: { issuer: ISSUER }, authTokens: ['svc-token:analyst:ci-bot'] }, []);
     const response = await listTools(url, 'svc-token');
