@@ -25,6 +25,7 @@ export const REPORTED_PACKAGES = [
   'packages/catalog',
   'packages/transports',
   'packages/adapters',
+  'packages/collectors',
   'apps/server',
   'apps/cli',
 ] as const;

@@ -28,6 +28,7 @@ export const CHECKED_PACKAGES = [
   'packages/catalog',
   'packages/transports',
   'packages/adapters',
+  'packages/collectors',
   'apps/server',
   'apps/cli',
 ] as const;
