@@ -362,6 +362,32 @@ describe('an issuer that cannot be used', () => {
     expect(logged).toContain(`not the configured ${as.issuer}/`);
     expect(logged).not.toContain(token);
   });
+
+  it('refuses tokens with 401 and logs why, when the key set cannot be fetched', async () => {
+    let logged = '';
+    const destination = Object.assign(
+      new Writable({
+        write(chunk, _encoding, done) {
+          logged += String(chunk);
+          done();
+        },
+      }),
+      { isTTY: false },
+    );
+    const logger = createLogger({ level: 'warn', format: 'json', destination });
+    // Port 1 on loopback: nothing listens, the connection is refused at once.
+    const { url } = await serve(
+      { oauth: { issuer: as.issuer, jwksUri: 'http://127.0.0.1:1/jwks' } },
+      { logger },
+    );
+    const token = await as.clientCredentials('ci-bot', { resource: url });
+    const response = await post(url, token);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toContain(
+      'error_description="The token could not be checked"',
+    );
+    expect(logged).toContain('OAuth issuer unavailable; tokens are refused');
+  });
 });
 
 describe('keys, roles and sessions', () => {

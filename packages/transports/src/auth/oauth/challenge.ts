@@ -52,3 +52,13 @@ export function bearerChallenge(
     header: `Bearer ${params.join(', ')}`,
   };
 }
+
+/**
+ * The issuer could not be reached or described itself unusably: the token cannot be checked, so
+ * it is refused (401) rather than the request failing with 500; the reason goes to the log.
+ */
+export class IssuerUnavailableError extends BearerTokenError {
+  constructor(readonly reason: unknown) {
+    super('invalid_token', 'The token could not be checked');
+  }
+}

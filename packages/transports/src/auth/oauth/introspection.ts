@@ -3,7 +3,7 @@
  * own client. An inactive answer (revoked, expired, unknown) refuses the token; so does one bound
  * to another audience or issued by another issuer.
  */
-import { BearerTokenError } from './challenge.js';
+import { BearerTokenError, IssuerUnavailableError } from './challenge.js';
 import type { Claims } from './claims.js';
 import { fetchJson } from './fetch-json.js';
 
@@ -39,10 +39,10 @@ export class Introspector {
         body: new URLSearchParams({ token, token_type_hint: 'access_token' }).toString(),
         timeoutMs,
       });
-    } catch {
-      // The authorization server's trouble is not the caller's business; a token that cannot be
-      // checked is not accepted.
-      throw new BearerTokenError('invalid_token', 'The token could not be checked');
+    } catch (error) {
+      // The authorization server's trouble is not the caller's business (it goes to the log); a
+      // token that cannot be checked is not accepted.
+      throw new IssuerUnavailableError(error);
     }
     if (answer.active !== true) throw new BearerTokenError('invalid_token', 'The token is not active');
     this.check(answer);

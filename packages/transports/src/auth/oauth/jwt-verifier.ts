@@ -4,7 +4,7 @@
  * token names a key it does not hold, which is how a rotation at the issuer is picked up.
  */
 import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
-import { BearerTokenError } from './challenge.js';
+import { BearerTokenError, IssuerUnavailableError } from './challenge.js';
 
 export interface JwtVerifierOptions {
   issuer: string;
@@ -46,6 +46,13 @@ export class JwtVerifier {
         requiredClaims: ['exp'],
       });
     } catch (error) {
+      // Keys that could not be fetched say nothing about the token: the reason goes to the log.
+      if (
+        error instanceof errors.JWKSTimeout ||
+        error instanceof errors.JWKSInvalid ||
+        !(error instanceof errors.JOSEError)
+      )
+        throw new IssuerUnavailableError(error);
       throw new BearerTokenError('invalid_token', describe(error));
     }
     if (!isAccessToken(verified.protectedHeader.typ, verified.payload))
@@ -90,7 +97,5 @@ function describe(error: unknown): string {
   if (error instanceof errors.JWSSignatureVerificationFailed) return 'The token signature is not valid';
   if (error instanceof errors.JOSEAlgNotAllowed)
     return 'The token is signed with an algorithm not accepted here';
-  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid)
-    return "The issuer's keys could not be fetched";
   return 'The token is not valid';
 }

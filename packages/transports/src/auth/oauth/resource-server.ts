@@ -6,7 +6,12 @@
 import type { Principal } from '@cloudg/core';
 import { AuthConfigError } from '../errors.js';
 import { bearerToken } from '../token-auth.js';
-import { type BearerRefusal, BearerTokenError, bearerChallenge } from './challenge.js';
+import {
+  type BearerRefusal,
+  BearerTokenError,
+  bearerChallenge,
+  IssuerUnavailableError,
+} from './challenge.js';
 import { type Claims, principalFromClaims, tokenScopes } from './claims.js';
 import { discoverIssuer, type IssuerMetadata } from './discovery.js';
 import { Introspector } from './introspection.js';
@@ -198,16 +203,6 @@ export class OAuthResourceServer {
       throw unavailable(error);
     });
     return this.introspector;
-  }
-}
-
-/**
- * The issuer could not be reached or described itself unusably: the token cannot be checked, so
- * it is refused (401) rather than the request failing with 500; the reason goes to the log.
- */
-export class IssuerUnavailableError extends BearerTokenError {
-  constructor(readonly reason: unknown) {
-    super('invalid_token', 'The token could not be checked');
   }
 }
 
