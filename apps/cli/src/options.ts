@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import {
   type CloudgConfig,
   CloudgConfigError,
+  type CloudgEngine,
   loadCloudgConfig,
   sampleEstateDir,
   type Workspace,
@@ -65,6 +66,11 @@ export function addLayerOptions(command: Command): Command {
     .option('--timeout <SECONDS>', 'default per-call tool timeout; 0 disables', parseSeconds, 300)
     .option('--registry <MODULE:ATTR>', 'serve a custom Registry (ATTR defaults to defaultRegistry)')
     .option(
+      '--engine <MODULE:ATTR>',
+      'live collection engine: enables map_inventory, collect_assets and run_pipeline (ATTR defaults to engine)',
+    )
+    .option('--restore-live', 'load the live datasets earlier collections saved under the output directory')
+    .option(
       '--pretty-json',
       'indent the JSON text of tool results (default compact, about a third fewer tokens)',
     )
@@ -110,6 +116,9 @@ export interface LayerFlags {
   auditLog?: string;
   timeout: number;
   registry?: string;
+  /** `--engine MODULE:ATTR`: a CloudgEngine, or a function returning one. */
+  engine?: string;
+  restoreLive?: boolean;
   /** `--sample`: load the bundled sample estate besides any --dataset. */
   sample?: boolean;
   /** Commander's spelling of `--no-sample-estate`: false when the flag is given. */
@@ -158,6 +167,40 @@ export async function loadRegistry(spec: string, cwd: string): Promise<Registry<
     );
   }
   return value as Registry<Workspace>;
+}
+
+/**
+ * `--engine MODULE:ATTR`: import a live collection engine (an object with `mapInventory` and
+ * `collect`, or a function returning one), as `--registry` imports a registry.
+ */
+export async function loadEngine(spec: string, cwd: string): Promise<CloudgEngine> {
+  const colon = spec.lastIndexOf(':');
+  const hasAttr = colon > 0 && !/^[A-Za-z]:[\\/]/.test(spec.slice(colon - 1));
+  const modulePart = hasAttr ? spec.slice(0, colon) : spec;
+  const attr = hasAttr ? spec.slice(colon + 1) : 'engine';
+  const target =
+    modulePart.startsWith('.') || isAbsolute(modulePart)
+      ? pathToFileURL(resolve(cwd, modulePart)).href
+      : modulePart;
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(target)) as Record<string, unknown>;
+  } catch (error) {
+    throw new CliError(
+      `Invalid value for --engine: cannot import the module (${(error as Error).message})`,
+      2,
+    );
+  }
+  let value = mod[attr];
+  if (typeof value === 'function') value = await (value as () => unknown)();
+  const engine = value as Partial<CloudgEngine> | null | undefined;
+  if (typeof engine?.mapInventory !== 'function' || typeof engine.collect !== 'function') {
+    throw new CliError(
+      `Invalid value for --engine: '${attr}' is not an engine (mapInventory and collect) or a function returning one`,
+      2,
+    );
+  }
+  return engine as CloudgEngine;
 }
 
 /**
@@ -261,5 +304,7 @@ export async function layerOptionsFrom(
   const audit = flags.auditLog ?? io.env.CLOUDG_MCP_AUDIT_LOG;
   if (audit) options.auditLog = resolve(io.cwd, audit);
   if (flags.registry) options.registry = await loadRegistry(flags.registry, io.cwd);
+  if (flags.engine) options.engine = await loadEngine(flags.engine, io.cwd);
+  if (flags.restoreLive) options.restoreLive = true;
   return options;
 }

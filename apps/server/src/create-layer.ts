@@ -6,9 +6,11 @@
 import { resolve } from 'node:path';
 import {
   type CloudgConfig,
+  type CloudgEngine,
   createCatalogLayer,
   defaultRegistry,
   loadCloudgConfig,
+  restoreLiveDatasets,
   Workspace,
 } from '@cloudg/catalog';
 import {
@@ -58,6 +60,19 @@ export interface ServerLayerOptions {
   maxConcurrency?: number;
   /** A custom registry instead of the built-in catalog. */
   registry?: Registry<Workspace>;
+  /**
+   * The live collection engine (a cloud collectors package, or an embedder's own). With one, the
+   * built-in registry serves map_inventory, collect_assets and run_pipeline; without one, those
+   * tools are not registered. Ignored with a custom `registry`.
+   */
+  engine?: CloudgEngine;
+  /** Register run_scanners (local scanner programs). Default true; ignored with a custom `registry`. */
+  scanners?: boolean;
+  /**
+   * Load the live datasets earlier collections saved under the output directory
+   * (`<output_dir>/live/`), so a restart does not lose them. Off by default.
+   */
+  restoreLive?: boolean;
   /** Added innermost, after the built-in stack. */
   middleware?: Middleware<Workspace>[];
   /** Seconds; 0 disables. Default 300. */
@@ -137,7 +152,17 @@ export async function createLayerFromOptions(options: ServerLayerOptions = {}): 
   for (const path of ownFiles(policy, options.auditLog)) workspace.protect(path);
   for (const value of options.datasets ?? []) await preloadDataset(workspace, value, options.cwd);
 
-  let registry = options.registry ?? defaultRegistry();
+  if (options.restoreLive) {
+    const restored = await restoreLiveDatasets(workspace);
+    for (const skipped of restored.skipped)
+      options.logger?.warn({ file: skipped.file, reason: skipped.reason }, 'saved live dataset not restored');
+  }
+
+  let registry =
+    options.registry ??
+    defaultRegistry({
+      live: { ...(options.engine ? { engine: options.engine } : {}), scanners: options.scanners ?? true },
+    });
   if (options.readOnly) registry = readOnlyRegistry(registry);
 
   const stack: Middleware<Workspace>[] = [];
