@@ -341,6 +341,10 @@ describe('provider and password detectors (issue 11)', () => {
       `secret_key = ${SECRET40}`,
       `--secret-access-key ${SECRET40}`,
       `{\\"SecretAccessKey\\": \\"${SECRET40}\\"}`,
+      // Shell and .env lines: the key right after `=`.
+      `export AWS_SECRET_ACCESS_KEY=${SECRET40}`,
+      `aws_secret_access_key=${SECRET40}`,
+      `AWS_SECRET_ACCESS_KEY="${SECRET40}"`,
     ]) {
       expect([line, found('aws_secret_access_key', line)]).toEqual([line, [SECRET40]]);
     }

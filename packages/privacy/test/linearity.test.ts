@@ -193,8 +193,9 @@ describe('patterns rewritten for linear time report what the old ones did', () =
     // change the shape of the search.
     secret_assignment:
       '(?<![A-Za-z0-9])[A-Za-z0-9_.-]*?(?<![:/])(?:password|passwd|pwd|passphrase|secret|api[_-]?key|access[_-]?token|auth[_-]?token|token|bearer|private[_-]?key)\\\\?["\']?[ \\t]*[:=][ \\t]*(?:\\\\?"([^"\\\\\\n]{4,})\\\\?"|\'([^\'\\n]{4,})\'|([^\\s"\',;{}\\\\]{4,}))',
+    // `=` may end the gap before the key (`AWS_SECRET_ACCESS_KEY=...` in a shell or .env line).
     aws_secret_access_key:
-      '(?:aws[\\w .-]{0,20}?secret|secret[_ .-]?(?:access[_ .-]?)?key|(?<![a-z])sk(?![a-z]))[\\w "\'\\\\:=-]{0,20}?(?<![A-Za-z0-9/+=])([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])',
+      '(?:aws[\\w .-]{0,20}?secret|secret[_ .-]?(?:access[_ .-]?)?key|(?<![a-z])sk(?![a-z]))[\\w "\'\\\\:=-]{0,20}?(?<![A-Za-z0-9/+])([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])',
   };
   const TOKENS: Record<string, string[]> = {
     url_credentials: [

@@ -192,12 +192,13 @@ export function builtinDetectors(): Detector[] {
       category: 'secret',
       confidence: 0.95,
       // The key starts after a character that cannot be part of it, so the gap after the label
-      // ends in one of `_ "':-`: a class test instead of a lookbehind at every gap length.
+      // ends in one of `_ "':=-` (`=` for `AWS_SECRET_ACCESS_KEY=...` in a shell or .env line): a
+      // class test instead of a lookbehind at every gap length.
       // Labels: `aws ... secret`, `secret access key` and `secret key` in any spelling
       // (`SecretAccessKey`, `secret_key`, `--secret-access-key`), and `sk`; the gap may hold
       // JSON-escaped quotes.
       pattern:
-        '(?:aws[\\w .-]{0,20}?secret|secret[_ .-]?(?:access[_ .-]?)?key|(?<![a-z])sk(?![a-z]))[\\w "\'\\\\:=-]{0,19}?[_ "\'\\\\:-]([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])',
+        '(?:aws[\\w .-]{0,20}?secret|secret[_ .-]?(?:access[_ .-]?)?key|(?<![a-z])sk(?![a-z]))[\\w "\'\\\\:=-]{0,19}?[_ "\'\\\\:=-]([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])',
       flags: 'i',
       hints: ['secret', 'sk'],
       group: 1,
