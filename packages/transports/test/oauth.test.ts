@@ -439,6 +439,21 @@ describe('protected resource metadata and challenges', () => {
     }
   });
 
+  it('guards the deprecated HTTP+SSE endpoints the same way', async () => {
+    const { url, port } = await serve({ transport: 'sse' });
+    const refused = await fetch(`http://127.0.0.1:${port}/sse`, { headers: { accept: 'text/event-stream' } });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('resource_metadata=');
+    const token = await as.clientCredentials('ci-bot', { resource: url });
+    const controller = new AbortController();
+    const opened = await fetch(`http://127.0.0.1:${port}/sse`, {
+      headers: { accept: 'text/event-stream', authorization: `Bearer ${token}` },
+      signal: controller.signal,
+    });
+    expect(opened.status).toBe(200);
+    controller.abort();
+  });
+
   it('answers a request without a token 401, pointing at the metadata with the scope to ask for', async () => {
     const { url, port } = await serve();
     const response = await post(url);
