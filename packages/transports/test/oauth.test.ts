@@ -200,7 +200,7 @@ describe('tokens that are refused', () => {
     const { url, port } = await serve();
     as.ttl = 1;
     const token = await as.clientCredentials('ci-bot', { resource: url });
-    // Not checked before it expires: on a loaded machine the second could pass before the first answer.
+    // Not tried while valid: on a loaded machine a one-second token can expire before a first answer.
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const response = await post(url, token);
     expect(response.status).toBe(401);
