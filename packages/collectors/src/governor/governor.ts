@@ -162,8 +162,9 @@ export class Governor {
       const blocked = bucket.breaker.blockedFor(this.#o.now());
       if (blocked > 0) {
         const error = new CircuitOpenError(bucketName, blocked);
+        // One message per refusal: `skipped` only names the service for the skipped list.
         emit({ kind: 'rejected', message: error.message });
-        emit({ kind: 'skipped', message: error.message });
+        emit({ kind: 'skipped' });
         if (ledger) {
           ledger.skipped += 1;
           ledger.reasons.push(error.message);
@@ -187,13 +188,17 @@ export class Governor {
         }
         const now = this.#o.now();
         if (kind === 'throttled') {
-          emit({ kind: 'throttled', message: errorCode(error) });
+          emit({ kind: 'throttled' });
           if (now - bucket.lastThrottle >= 1) {
             bucket.rate = Math.max(0.1, bucket.rate / 2);
-            emit({ kind: 'slowed', rate: bucket.rate });
+            emit({
+              kind: 'slowed',
+              rate: bucket.rate,
+              message: `${bucketName}: throttled (${errorCode(error)}), slowed to ${bucket.rate} rps`,
+            });
           }
           bucket.lastThrottle = now;
-        } else emit({ kind: 'transient_error', message: errorCode(error) });
+        } else emit({ kind: 'transient_error' });
         if (attempt > this.#o.maxRetries) {
           const gaveUp = new RetriesExhaustedError(bucketName, attempt, error);
           emit({ kind: 'gave_up', message: gaveUp.message });
@@ -201,7 +206,11 @@ export class Governor {
             ledger.gaveUp += 1;
             ledger.reasons.push(`${bucketName}: ${errorCode(error)}`);
           }
-          if (bucket.breaker.failure(now) === 'trip') emit({ kind: 'breaker_trip' });
+          if (bucket.breaker.failure(now) === 'trip')
+            emit({
+              kind: 'breaker_trip',
+              message: `${bucketName}: circuit opened after repeated throttling`,
+            });
           throw gaveUp;
         }
         const jitter =
