@@ -132,3 +132,24 @@ describe('normaliseFindings', () => {
     ).toThrow('cancelled');
   });
 });
+
+describe('a cancelled normalisation', () => {
+  it('leaves the findings it was given exactly as they were', async () => {
+    // p1 and p2 are one check read twice: merging them gives p1's copy p2's control.
+    const findings = walkThrough().map((f, i) =>
+      FindingSchema.parse({ ...f, compliance_controls: [{ framework: 'CIS-AWS', control_id: `2.1.${i}` }] }),
+    );
+    const before = structuredClone(findings);
+    const catalog = await loadRulesets();
+    // Cancelled at the first check after deduplication, before anything is swapped in.
+    const signal = new AbortController().signal;
+    let checks = 0;
+    signal.throwIfAborted = () => {
+      checks += 1;
+      throw new Error('cancelled');
+    };
+    expect(() => normaliseFindings({ findings, compliance: [], catalog, signal })).toThrow('cancelled');
+    expect(checks).toBe(1);
+    expect(findings).toEqual(before);
+  });
+});

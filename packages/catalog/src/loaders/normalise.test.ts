@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sampleWorkspace } from '../../test/support/estate.js';
+import { FindingSchema } from '../model/finding.js';
 import { sampleEstateDir } from '../sample-estate/paths.js';
 import { loadPath } from './load.js';
-import { normaliseFindingSet } from './normalise.js';
+import { dedupeFindings, normaliseFindingSet } from './normalise.js';
 
 describe('normalising a dataset with ingested findings', () => {
   it('adds the ASFF finding for sg-web and merges its control into the existing CIS-AWS 5.2 result', async () => {
@@ -38,5 +39,29 @@ describe('normalising a dataset with ingested findings', () => {
     );
     expect(withoutBackup.compliance.map((c) => c.id)).not.toContain('c-nist-cp9');
     expect(withoutBackup.compliance).toHaveLength(7);
+  });
+});
+
+describe('deduplication leaves the findings it was given as they were', () => {
+  it('merges controls and scanners into its own copy, not into the original finding', () => {
+    const on = { resource_id: 'sg-1', account_id: '1', region: 'eu-west-1', title: 'Port 22 open' };
+    const first = FindingSchema.parse({
+      ...on,
+      id: 'a',
+      source_tool: 'prowler',
+      compliance_controls: [{ framework: 'CIS-AWS', control_id: '5.2' }],
+      also_reported_by: ['checkov'],
+    });
+    const second = FindingSchema.parse({
+      ...on,
+      id: 'b',
+      source_tool: 'scoutsuite',
+      compliance_controls: [{ framework: 'PCI-DSS', control_id: '1.2.1' }],
+    });
+    const before = structuredClone([first, second]);
+    const [kept] = dedupeFindings([first, second]);
+    expect(kept?.compliance_controls).toHaveLength(2);
+    expect(kept?.also_reported_by).toEqual(['checkov', 'scoutsuite']);
+    expect([first, second]).toEqual(before);
   });
 });

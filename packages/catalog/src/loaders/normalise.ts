@@ -99,7 +99,12 @@ export function dedupeFindingsReport(findings: readonly Finding[]): {
       }
     }
     if (!kept) {
+      // Every array a merge grows is copied here: the originals are the dataset's live findings,
+      // which must stay exactly as they are until the caller swaps the result in (a cancelled
+      // normalise_findings or ingest_reports leaves the dataset untouched).
       const copy: Finding = { ...f, compliance_frameworks: [...f.compliance_frameworks] };
+      if (Array.isArray(f.compliance_controls)) copy.compliance_controls = [...f.compliance_controls];
+      if (Array.isArray(f.also_reported_by)) copy.also_reported_by = [...f.also_reported_by];
       byCheck.set(checkKey, copy);
       if (!byTitle.has(titleKey)) byTitle.set(titleKey, copy);
       out.push(copy);
