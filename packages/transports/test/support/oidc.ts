@@ -1,9 +1,9 @@
 /**
  * A real OAuth 2.1 / OpenID Connect authorization server in-process (oidc-provider), for the
  * OAuth tests: static clients, resource indicators with JWT or opaque access tokens, client
- * credentials, authorization code with PKCE (the interaction finished by the server itself, the
- * user being `alice`), introspection and revocation. Keys can be rotated and the token format and
- * lifetime changed between requests.
+ * credentials, authorization code with PKCE (the provider's own login and consent pages, filled
+ * in over HTTP as the user `alice`), introspection and revocation. Keys can be rotated, and the
+ * token format and lifetime changed between requests.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -90,43 +90,7 @@ const DESKTOP = {
 export async function startAuthorizationServer(options: { keys?: JWK[] } = {}): Promise<AuthorizationServer> {
   const state = { format: 'jwt' as 'jwt' | 'opaque', ttl: 300, keys: options.keys ?? [await signingKey()] };
   let provider: Provider | undefined;
-  const http: Server = createServer((req, res) => {
-    if (req.url?.startsWith('/interaction/')) {
-      finishInteraction(req, res).catch((error: unknown) => {
-        res.statusCode = 500;
-        res.end(String(error));
-      });
-      return;
-    }
-    (provider as Provider).callback()(req, res);
-  });
-  async function finishInteraction(
-    req: Parameters<Provider['interactionDetails']>[0],
-    res: Parameters<Provider['interactionDetails']>[1],
-  ) {
-    const p = provider as Provider;
-    const details = await p.interactionDetails(req, res);
-    if (details.prompt.name === 'login') {
-      await p.interactionFinished(
-        req,
-        res,
-        { login: { accountId: 'alice' } },
-        { mergeWithLastSubmission: false },
-      );
-      return;
-    }
-    const grant = new p.Grant({
-      accountId: details.session?.accountId ?? 'alice',
-      clientId: String(details.params.client_id),
-    });
-    // Consent to whatever the provider says is missing, as a user clicking "allow" would.
-    const missing = details.prompt.details ?? {};
-    if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
-    for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
-      grant.addResourceScope(resource, scopes.join(' '));
-    const grantId = await grant.save();
-    await p.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
-  }
+  const http: Server = createServer((req, res) => (provider as Provider).callback()(req, res));
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
 
@@ -143,7 +107,8 @@ export async function startAuthorizationServer(options: { keys?: JWK[] } = {}): 
         token_endpoint_auth_method: 'client_secret_basic',
       },
       features: {
-        devInteractions: { enabled: false },
+        // The provider's own login and consent pages, which `authorize` fills in over HTTP.
+        devInteractions: { enabled: true },
         clientCredentials: { enabled: true },
         introspection: { enabled: true, allowedPolicy: () => true },
         revocation: { enabled: true, allowedPolicy: () => true },
@@ -163,9 +128,6 @@ export async function startAuthorizationServer(options: { keys?: JWK[] } = {}): 
         groups: GROUPS[token.accountId ?? token.clientId ?? ''] ?? [],
       }),
       findAccount: (_ctx: unknown, sub: string) => ({ accountId: sub, claims: () => ({ sub }) }),
-      interactions: {
-        url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}`,
-      },
       cookies: { keys: ['oauth-test-cookie-key'] },
       pkce: { required: () => true },
       // Lifetimes and policies set explicitly, so the provider has nothing to warn about.
@@ -184,16 +146,25 @@ export async function startAuthorizationServer(options: { keys?: JWK[] } = {}): 
   const tokenUrl = `${issuer}/token`;
   const basic = (id: string) => `Basic ${Buffer.from(`${id}:${secretOf(id)}`).toString('base64')}`;
 
+  /**
+   * A browser's part, over HTTP: follow redirects keeping the provider's cookies, and submit its
+   * login page (as alice, any password) and its consent page, until the redirect to the client's
+   * callback.
+   */
   async function authorize(authorizationUrl: URL): Promise<URLSearchParams> {
-    // A browser's part: follow redirects, keeping the provider's cookies, until the redirect to
-    // the client's callback.
     const cookies = new Map<string, string>();
     let url = authorizationUrl.href;
-    for (let hop = 0; hop < 10; hop += 1) {
+    let form: URLSearchParams | undefined;
+    for (let hop = 0; hop < 20; hop += 1) {
       if (url.startsWith(REDIRECT_URI)) return new URL(url).searchParams;
       const response = await fetch(url, {
+        method: form ? 'POST' : 'GET',
         redirect: 'manual',
-        headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+        headers: {
+          cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+          ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        },
+        ...(form ? { body: form.toString() } : {}),
       });
       for (const line of response.headers.getSetCookie()) {
         const [pair = ''] = line.split(';');
@@ -201,11 +172,25 @@ export async function startAuthorizationServer(options: { keys?: JWK[] } = {}): 
         cookies.set(pair.slice(0, at), pair.slice(at + 1));
       }
       const location = response.headers.get('location');
-      await response.body?.cancel();
-      if (!location) throw new Error(`authorization stopped at ${url} with ${response.status}`);
-      url = new URL(location, url).href;
+      if (location) {
+        await response.body?.cancel();
+        form = undefined;
+        url = new URL(location, url).href;
+        continue;
+      }
+      // A page with a form: the login page or the consent page.
+      const page = await response.text();
+      const action = /<form[^>]*action="([^"]+)"/.exec(page)?.[1];
+      const prompt = /name="prompt" value="([^"]+)"/.exec(page)?.[1];
+      if (!action || !prompt) throw new Error(`authorization stopped at ${url} with ${response.status}`);
+      form = new URLSearchParams({ prompt });
+      if (prompt === 'login') {
+        form.set('login', 'alice');
+        form.set('password', 'any');
+      }
+      url = new URL(action.replace(/&amp;/g, '&'), url).href;
     }
-    throw new Error('too many redirects');
+    throw new Error('too many steps');
   }
 
   return {
