@@ -73,12 +73,17 @@ afterEach(async () => {
 
 describe('run_scanners', () => {
   it('runs the installed scanners as processes, parses their output and adds reachability findings', async () => {
-    const result = await layer.callTool('run_scanners', {
-      scanners: ['prowler', 'scoutsuite', 'checkov', 'trivy'],
-      iac_dir: join(dir, 'iac'),
-      images: ['nginx:1.25; rm -rf /'],
-      dataset: 'sample',
-    });
+    const progress: [number, number | undefined, string | undefined][] = [];
+    const result = await layer.callTool(
+      'run_scanners',
+      {
+        scanners: ['prowler', 'scoutsuite', 'checkov', 'trivy'],
+        iac_dir: join(dir, 'iac'),
+        images: ['nginx:1.25; rm -rf /'],
+        dataset: 'sample',
+      },
+      { onProgress: (p, t, m) => void progress.push([p, t, m]) },
+    );
     expect(result.isError, JSON.stringify(result.content)).toBe(false);
     const s = result.structured as Record<string, unknown>;
     expect(s).toMatchObject({
@@ -98,6 +103,13 @@ describe('run_scanners', () => {
     const trivyArgs = (await readFile(join(dir, 'trivy.args'), 'utf8')).trim().split('\n');
     expect(trivyArgs.slice(-2)).toEqual(['--', 'nginx:1.25; rm -rf /']);
     expect((await readFile(join(dir, 'prowler.args'), 'utf8')).split('\n')[0]).toBe('aws');
+    expect(progress).toEqual([
+      [2, 3, 'phase: scanning'],
+      [2.01, 3, 'running prowler aws'],
+      [2.02, 3, 'running checkov'],
+      [2.03, 3, 'running trivy image 1'],
+      [3, 3, 'done'],
+    ]);
   });
 
   it('refuses an image name that starts with "-" before anything runs', async () => {

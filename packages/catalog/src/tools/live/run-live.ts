@@ -56,7 +56,7 @@ export async function runLive<T>(
           error: (phase: EnginePhase, message: string) => {
             errors.push(`${phase}: ${message}`);
           },
-          progress: (message: string) => call.progress.send(0, message),
+          progress: (message: string) => call.progress.message(message),
           throttle: (event) => state.throttling.record(event),
         };
         return call.work({ signal, hooks: guarded(hooks), errors });
