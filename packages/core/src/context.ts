@@ -1,5 +1,15 @@
 /** The per-call context every handler receives as its first argument. */
 
+import { type AskOptions, askClient } from './asking/ask.js';
+import type { ClientPort } from './asking/port.js';
+import type {
+  ClientQuestion,
+  ElicitParams,
+  ElicitResult,
+  Root,
+  SampleParams,
+  SampleResult,
+} from './asking/types.js';
 import { type CancelSource, isCancellationView } from './cancellation.js';
 import {
   type EmbeddedResource,
@@ -47,6 +57,13 @@ export interface ToolContextInit<TApp> {
   meta?: Record<string, unknown>;
   onProgress?: ProgressCallback;
   onLog?: LogCallback;
+  /** How this call asks its client (elicitation, sampling, roots); none means it cannot ask. */
+  client?: ClientPort;
+}
+
+/** Options of one question: its key (stable across the reruns of a 2026 call) and its timeout. */
+export interface QuestionOptions extends AskOptions {
+  key?: string;
 }
 
 /** A signal that never aborts: the default for calls nobody can cancel (shared, so it costs nothing). */
@@ -85,6 +102,10 @@ export class ToolContext<TApp = unknown> {
   private lastProgress = Number.NEGATIVE_INFINITY;
   private outbound: ((value: JsonValue) => Promise<JsonValue>) | undefined;
   private outboundActive: (() => boolean) | undefined;
+  private inbound: ((value: JsonValue) => Promise<JsonValue>) | undefined;
+  private readonly client: ClientPort | undefined;
+  /** Questions asked so far, per method: the default keys (`elicit-1`, ...) count them. */
+  private readonly asked = new Map<string, number>();
 
   constructor(init: ToolContextInit<TApp>) {
     this.layer = init.layer;
@@ -99,6 +120,7 @@ export class ToolContext<TApp = unknown> {
     this.meta = init.meta ?? {};
     this.onProgress = init.onProgress;
     this.onLog = init.onLog;
+    this.client = init.client;
   }
 
   /** Aborted on cancellation or timeout. Long handlers check it (or pass it on) and stop. */
@@ -203,6 +225,90 @@ export class ToolContext<TApp = unknown> {
       session: this.session,
     });
     return contents.map((resource) => markReadThroughLayer({ type: 'resource', resource }));
+  }
+
+  /**
+   * Route what the client answers through `filter` (the layer binds the call's input pipeline),
+   * so a pseudonym the person types is restored like one in the call's arguments.
+   */
+  bindInbound(filter: (value: JsonValue) => Promise<JsonValue>): void {
+    this.inbound = filter;
+  }
+
+  /** Whether the client declared the capability: a handler can offer a path that does not ask. */
+  clientSupports(capability: 'elicitation' | 'sampling' | 'roots'): boolean {
+    return this.client?.supports(capability) ?? false;
+  }
+
+  /**
+   * Ask the client several questions in one round, by key; resolves with the answers by key.
+   * Throws `MissingClientCapabilityError` (-32021) when the client did not declare what a
+   * question needs. In the 2026 era the first attempt of a call ends here (`InputRequiredSignal`)
+   * and the call runs again with the answers: put side effects after the questions.
+   */
+  async ask(
+    questions: Record<string, ClientQuestion>,
+    options: AskOptions = {},
+  ): Promise<Record<string, JsonValue>> {
+    return askClient(
+      this.client,
+      questions,
+      this.signal,
+      {
+        outbound: (v) => this.shown(v),
+        inbound: (v) => (this.inbound ? this.inbound(v) : Promise.resolve(v)),
+      },
+      options,
+    );
+  }
+
+  /** Ask the person to fill a form (`elicitation/create`, form mode). */
+  async elicit(params: ElicitParams, options: QuestionOptions = {}): Promise<ElicitResult> {
+    const key = options.key ?? this.nextKey('elicit');
+    const answers = await this.ask(
+      { [key]: { method: 'elicitation/create', params: { mode: 'form', ...params } } },
+      options,
+    );
+    return answers[key] as unknown as ElicitResult;
+  }
+
+  /**
+   * Ask the person to confirm `message`: true only when they accept (and leave `confirm` ticked).
+   * Declining or dismissing the question gives false; the handler then does nothing.
+   */
+  async confirm(message: string, options: QuestionOptions = {}): Promise<boolean> {
+    const answer = await this.elicit(
+      {
+        message,
+        requestedSchema: {
+          type: 'object',
+          properties: { confirm: { type: 'boolean', title: 'Go ahead', default: true } },
+        },
+      },
+      { ...options, key: options.key ?? this.nextKey('confirm') },
+    );
+    return answer.action === 'accept' && answer.content?.confirm !== false;
+  }
+
+  /** Borrow the client's model (`sampling/createMessage`). */
+  async sample(params: SampleParams, options: QuestionOptions = {}): Promise<SampleResult> {
+    const key = options.key ?? this.nextKey('sample');
+    const answers = await this.ask({ [key]: { method: 'sampling/createMessage', params } }, options);
+    return answers[key] as unknown as SampleResult;
+  }
+
+  /** The folders the user opened in the client (`roots/list`). */
+  async listRoots(options: QuestionOptions = {}): Promise<Root[]> {
+    const key = options.key ?? this.nextKey('roots');
+    const answers = await this.ask({ [key]: { method: 'roots/list', params: {} } }, options);
+    return (answers[key] as unknown as { roots: Root[] }).roots;
+  }
+
+  /** `elicit-1`, `elicit-2`...: the same handler asking in the same order gets the same keys on a rerun. */
+  private nextKey(kind: string): string {
+    const n = (this.asked.get(kind) ?? 0) + 1;
+    this.asked.set(kind, n);
+    return `${kind}-${n}`;
   }
 
   /** Throw the abort reason if the call was cancelled or timed out. */

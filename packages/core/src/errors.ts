@@ -16,6 +16,7 @@ export const ErrorCode = {
   InternalError: -32603,
   ResourceNotFound: -32002,
   HeaderMismatch: -32020,
+  MissingRequiredClientCapability: -32021,
   UnsupportedProtocolVersion: -32022,
   AccessDenied: -31001,
   RateLimited: -31029,

@@ -9,6 +9,29 @@
 export { InputSchemaError } from './arguments/json-schema.js';
 // ---- specs: tools, resources, resource templates, prompts ----
 export type { ArgsInput, ArgsObject, ArgsOf, ArgsShape } from './arguments/schema.js';
+// ---- asking the client: elicitation, sampling, roots ----
+export { type AskOptions, DEFAULT_ANSWER_TIMEOUT_MS } from './asking/ask.js';
+export {
+  ClientAnswerTimeoutError,
+  type ClientPort,
+  escapesToolResult,
+  InputRequiredSignal,
+  MissingClientCapabilityError,
+} from './asking/port.js';
+export {
+  CAPABILITY_OF,
+  type ClientCapabilityName,
+  type ClientQuestion,
+  type ElicitAction,
+  type ElicitParams,
+  type ElicitProperty,
+  type ElicitResult,
+  type Root,
+  type SampleParams,
+  type SampleResult,
+  type SamplingMessage,
+  type SamplingTextContent,
+} from './asking/types.js';
 export { Cancellation, type CancellationView, type CancelSource, onCancel } from './cancellation.js';
 export {
   CAPABILITIES,
@@ -49,6 +72,7 @@ export {
   MCP_LOG_LEVELS,
   normalizeLogLevel,
   type ProgressCallback,
+  type QuestionOptions,
   ToolContext,
 } from './context.js';
 // ---- errors ----

@@ -1,6 +1,7 @@
 /** `tools/call`: the lifecycle of section 4.1 from lookup to finalisation. */
 
 import { assertNestingWithin } from '../arguments/nesting.js';
+import { escapesToolResult } from '../asking/port.js';
 import { onCancel } from '../cancellation.js';
 import { NEVER_ABORTED, type ToolContext } from '../context.js';
 import {
@@ -53,6 +54,8 @@ export async function runCallTool<TApp>(
   try {
     return (await chain(info)) as ToolResult;
   } catch (error) {
+    // Questions for the client and a missing client capability answer the request itself.
+    if (escapesToolResult(error)) throw error;
     const target = outputTarget(layer, spec, principal, info.context);
     if (isMcpLayerError(error)) {
       return errorResult(error.message, error.code, error.data, target, {
@@ -100,7 +103,7 @@ async function toolTerminal<TApp>(layer: Layer<TApp>, info: CallInfo<TApp>): Pro
     if (error instanceof ToolTimeoutError) {
       return errorResult(error.message, StringErrorCode.Timeout, undefined, output);
     }
-    if (isMcpLayerError(error)) throw error;
+    if (isMcpLayerError(error) || escapesToolResult(error)) throw error;
     return handlerFailure(layer, spec, error, output);
   }
   return finalizeToolResult(raw, ctx.links, output, {

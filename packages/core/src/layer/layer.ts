@@ -4,6 +4,7 @@
  * middleware, validation, timeouts and finalisation all happen here.
  */
 import type { Logger } from 'pino';
+import type { ClientPort } from '../asking/port.js';
 import type { CancelSource } from '../cancellation.js';
 import type { ResourceContents } from '../content.js';
 import { type CallKind, type LogCallback, type ProgressCallback, ToolContext } from '../context.js';
@@ -31,7 +32,7 @@ import {
   validatePrefix,
 } from './options.js';
 import { runReadResource } from './read-resource.js';
-import { applyPipeline, isActive, pipelineTarget } from './transform.js';
+import { applyPipeline, isActive, pipelineTarget, restoreInput } from './transform.js';
 
 /** How a call identifies its caller and wires progress and logs back to it. */
 export interface CallOptions<TApp> {
@@ -46,6 +47,8 @@ export interface CallOptions<TApp> {
   session?: unknown;
   onProgress?: ProgressCallback;
   onLog?: LogCallback;
+  /** How the call asks its client; filled by the transport per request. */
+  client?: ClientPort;
 }
 
 /** A request as the layer received it, before it reaches the middleware chain. */
@@ -142,6 +145,7 @@ export class Layer<TApp = unknown> {
     if (fields.session !== undefined) init.session = fields.session;
     if (fields.onProgress !== undefined) init.onProgress = fields.onProgress;
     if (fields.onLog !== undefined) init.onLog = fields.onLog;
+    if (fields.client !== undefined) init.client = fields.client;
     return new ToolContext<TApp>(init);
   }
 
@@ -175,6 +179,11 @@ export class Layer<TApp = unknown> {
       async (value) => toJsonable((await applyPipeline(targetOf(), value)).value),
       () => isActive(targetOf().pipeline),
     );
+    let input: ReturnType<typeof pipelineTarget> | undefined;
+    context.bindInbound(async (value) => {
+      input ??= pipelineTarget(this, spec as AnySpec, principal, kind, 'input', context);
+      return toJsonable(await restoreInput(this.policy, input, value));
+    });
     return { kind, name, spec, arguments: args, principal, context, started: performance.now() };
   }
 
