@@ -34,3 +34,23 @@ export function compactIri(iri: string): string {
   for (const [prefix, ns] of NAMESPACES) if (iri.startsWith(ns)) return `${prefix}:${iri.slice(ns.length)}`;
   return iri;
 }
+
+/**
+ * The asset id an individual's IRI names (`cmr:orders-db` or the full IRI, as SPARQL results and
+ * the ontology tools show them), or the reference unchanged when it is not one, so an ontology
+ * tool's `ref` takes what the ontology hands out.
+ */
+export function assetIdOfIndividual(ref: string): string {
+  const trimmed = ref.trim();
+  const local = trimmed.startsWith(CMR)
+    ? trimmed.slice(CMR.length)
+    : trimmed.startsWith('cmr:')
+      ? trimmed.slice(4)
+      : null;
+  if (local === null || local.length === 0) return ref;
+  try {
+    return decodeURIComponent(local);
+  } catch {
+    return local;
+  }
+}

@@ -395,3 +395,14 @@ describe('export_ontology and the ontology resources', () => {
     expect(completion.values).toEqual(['json-ld']);
   });
 });
+
+describe('references the ontology hands out', () => {
+  it('takes an individual (compact or full IRI) as ref', async () => {
+    for (const ref of ['cmr:orders-db', 'https://cloudg.io/resource/orders-db']) {
+      const s = await call(layer, 'ontology_neighbourhood', { ref, limit: 1 });
+      expect((s.asset as Obj).id).toBe('orders-db');
+      const chunk = await call(layer, 'rag_chunks', { ref });
+      expect((chunk.items as Obj[])[0]?.chunk_id).toBe('entity::orders-db');
+    }
+  });
+});

@@ -4,7 +4,7 @@ import { assetUri } from '../../conventions/briefs.js';
 import { resolveDataset } from '../../conventions/dataset-arg.js';
 import { resolveAssetRef } from '../../conventions/references.js';
 import { AbortCheck } from '../../graph/index.js';
-import { compactIri, resourceIri } from '../../ontology/iri.js';
+import { assetIdOfIndividual, compactIri, resourceIri } from '../../ontology/iri.js';
 import type { Ontology, RelationTriple } from '../../ontology/ontology.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { assetRefArg, datasetArg } from '../workspace/args.js';
@@ -81,14 +81,16 @@ export function registerOntologyNeighbourhood(registry: Registry<Workspace>): vo
     sensitivity: 'confidential',
     capabilities: ['read_state'],
     input: {
-      ref: assetRefArg(),
+      ref: assetRefArg().describe(
+        "Asset reference: internal id, ARN / cloud resource id, unique name, unique ARN tail (e.g. 'function:api' or 'i-0abc'), or the asset's individual (cmr:<asset id>).",
+      ),
       hops: z.number().int().min(1).max(3).default(1).describe('How far to walk from the asset.'),
       limit: z.number().int().min(1).max(500).default(100).describe('Triple cap.'),
       dataset: datasetArg(),
     },
     handler: async (ctx, args) => {
       const dataset = resolveDataset(ctx.app, args.dataset);
-      const asset = resolveAssetRef(dataset, args.ref);
+      const asset = resolveAssetRef(dataset, assetIdOfIndividual(args.ref));
       const { ontology } = await ontologyForCall(ctx, dataset);
       const walk = walkNeighbourhood(ontology, resourceIri(asset.id), args.hops, args.limit, ctx.signal);
       const predicates: Record<string, number> = {};

@@ -5,6 +5,7 @@ import { parseSeverity } from '../../conventions/enums.js';
 import { paginate } from '../../conventions/paging.js';
 import { resolveAssetRef } from '../../conventions/references.js';
 import { isSeverity, severityRank } from '../../model/severity.js';
+import { assetIdOfIndividual } from '../../ontology/iri.js';
 import {
   communityChunks,
   entityChunks,
@@ -40,7 +41,9 @@ export function registerRagChunks(registry: Registry<Workspace>): void {
       const dataset = resolveDataset(ctx.app, args.dataset);
       const min = args.min_severity.trim() ? parseSeverity(args.min_severity) : null;
       const only =
-        args.chunk_type === 'entity' && args.ref.trim() ? resolveAssetRef(dataset, args.ref) : null;
+        args.chunk_type === 'entity' && args.ref.trim()
+          ? resolveAssetRef(dataset, assetIdOfIndividual(args.ref))
+          : null;
       let chunks: readonly (RagChunk | LazyChunk)[];
       if (args.chunk_type === 'entity') chunks = entityChunks(dataset, ctx.signal);
       else if (args.chunk_type === 'community') chunks = communityChunks(dataset, ctx.signal);
