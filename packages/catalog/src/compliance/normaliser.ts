@@ -1,17 +1,16 @@
 import type { ControlRef } from '../loaders/finding-factory.js';
-import { dedupeFindings } from '../loaders/normalise.js';
+import { dedupeFindings, mergeComplianceResults } from '../loaders/normalise.js';
 import type { ComplianceResult, Finding } from '../model/finding.js';
 import { mergeEquivalentChecks } from './equivalence-merge.js';
 import { ControlRegistry, compilePatternRules, type MappingContext, mapFinding } from './mapping.js';
 import { rescoreByCvss } from './rescore.js';
-import { mergeComplianceResults } from './results.js';
 import type { RulesetCatalog } from './ruleset-catalog.js';
 
 /**
  * Normalising a dataset's findings against a set of rulesets: deduplication within a scanner and
  * by the loaders' rules (their `dedupeFindings`), the strict cross-scanner merge of equivalent
  * checks, CVSS rescoring, compliance mapping, and the fresh compliance results merged into the
- * existing ones the way ingesting merges them (see results.ts). Pure: the
+ * existing ones by the loaders' `mergeComplianceResults`. Pure: the
  * caller installs the returned arrays in one step.
  */
 
@@ -81,7 +80,7 @@ export function normaliseFindings(input: NormaliseInput): NormaliseOutcome {
   signal?.throwIfAborted();
   return {
     findings: equivalent.findings,
-    compliance: mergeComplianceResults(equivalent.findings, input.compliance, (fw, id) =>
+    compliance: mergeComplianceResults(input.compliance, equivalent.findings, (fw, id) =>
       ctx.controls.title(fw, id),
     ),
     merged: {

@@ -162,18 +162,26 @@ function mergeEvidence(kept: string | null, more: string | null): string | null 
   return `${kept}\n${more}`;
 }
 
+/** Looks up a control's title in the rulesets, for results created from findings' controls. */
+export type ControlTitleLookup = (framework: string, controlId: string) => string | undefined;
+
 /**
  * Compliance results from the controls findings say they fail, merged into existing results:
- * a control already present gains the new finding ids (and fails); a new one is added as FAIL.
+ * a control already present gains the new finding ids (and fails); a new one is added as FAIL,
+ * titled by `titleOf` when given. Linear in findings times controls: one control failed by tens
+ * of thousands of findings (a check run in every region of every account) is common.
  */
 export function mergeControlResults(
   existing: readonly ComplianceResult[],
   findings: readonly Finding[],
+  titleOf?: ControlTitleLookup,
 ): ComplianceResult[] {
   const out = existing.map((c) => ({ ...c, finding_ids: [...c.finding_ids] }));
   const byKey = new Map(out.map((c) => [`${c.framework}\u0000${c.control_id}`, c]));
-  // Membership by set: one control failed by tens of thousands of findings (a check run in every
-  // region of every account) must not make this quadratic.
+  // The mapper shares one control object among all the findings that fail it, so most lookups
+  // hit this map and skip building the string key.
+  const byRef = new Map<ControlRef, ComplianceResult>();
+  // Membership by set, for the same reason as above.
   const listed = new Map<ComplianceResult, Set<string>>();
   const idsOf = (result: ComplianceResult): Set<string> => {
     let ids = listed.get(result);
@@ -183,22 +191,29 @@ export function mergeControlResults(
     }
     return ids;
   };
+  const resultFor = (ref: ControlRef): ComplianceResult => {
+    const known = byRef.get(ref);
+    if (known) return known;
+    const key = `${ref.framework}\u0000${ref.control_id}`;
+    let result = byKey.get(key);
+    if (!result) {
+      result = {
+        id: `${ref.framework}/${ref.control_id}`,
+        framework: ref.framework,
+        control_id: ref.control_id,
+        control_title: titleOf?.(ref.framework, ref.control_id) ?? '',
+        status: 'FAIL',
+        finding_ids: [],
+      };
+      byKey.set(key, result);
+      out.push(result);
+    }
+    byRef.set(ref, result);
+    return result;
+  };
   for (const f of findings) {
     for (const ref of controlsOf(f)) {
-      const key = `${ref.framework}\u0000${ref.control_id}`;
-      let result = byKey.get(key);
-      if (!result) {
-        result = {
-          id: `${ref.framework}/${ref.control_id}`,
-          framework: ref.framework,
-          control_id: ref.control_id,
-          control_title: '',
-          status: 'FAIL',
-          finding_ids: [],
-        };
-        byKey.set(key, result);
-        out.push(result);
-      }
+      const result = resultFor(ref);
       const ids = idsOf(result);
       if (!ids.has(f.id)) {
         ids.add(f.id);
@@ -207,6 +222,45 @@ export function mergeControlResults(
       if (!f.is_suppressed) result.status = 'FAIL';
     }
   }
+  return out;
+}
+
+/**
+ * A dataset's compliance results after its findings were (re-)normalised, the way the
+ * reference's `merge_compliance` does it: a control the findings evaluate gets the fresh FAIL
+ * result plus any surviving finding ids the old result listed; a control they do not evaluate
+ * (scanner-native mappings, PASS results) is kept with its finding ids filtered to findings that
+ * still exist, and dropped only when it had findings and all of them are gone. The one
+ * implementation of this rule: ingesting, `normalise_findings` and the live tools all use it.
+ */
+export function mergeComplianceResults(
+  existing: readonly ComplianceResult[],
+  findings: readonly Finding[],
+  titleOf?: ControlTitleLookup,
+): ComplianceResult[] {
+  const alive = new Set(findings.map((f) => f.id));
+  const evaluated = mergeControlResults([], findings, titleOf);
+  const fresh = new Map(evaluated.map((c) => [`${c.framework}\u0000${c.control_id}`, c]));
+  const out: ComplianceResult[] = [];
+  for (const old of existing) {
+    const key = `${old.framework}\u0000${old.control_id}`;
+    const surviving = old.finding_ids.filter((id) => alive.has(id));
+    const now = fresh.get(key);
+    if (now) {
+      fresh.delete(key);
+      out.push({
+        ...old,
+        ...now,
+        id: old.id,
+        control_title: old.control_title || now.control_title,
+        finding_ids: [...new Set([...now.finding_ids, ...surviving])],
+      });
+      continue;
+    }
+    if (old.finding_ids.length > 0 && surviving.length === 0) continue;
+    out.push({ ...old, finding_ids: surviving });
+  }
+  out.push(...fresh.values());
   return out;
 }
 
@@ -284,11 +338,8 @@ function hasDuplicateEdges(edges: readonly NetworkEdge[]): boolean {
 
 /**
  * Re-normalise a dataset's findings, optionally with new ones (ingest): duplicates merge (the
- * copy already in the dataset wins, so ids and suppressions survive), and compliance results
- * are merged the way the reference's `merge_compliance` does: a control the findings evaluate
- * gets the fresh result plus any surviving finding ids the old result listed; a control they do
- * not evaluate (scanner-native mappings, PASS results) is kept with its finding ids filtered to
- * findings that still exist, and dropped only when it had findings and all of them are gone.
+ * copy already in the dataset wins, so ids and suppressions survive) and the compliance results
+ * follow (`mergeComplianceResults`).
  */
 export function normaliseFindingSet(
   existing: readonly Finding[],
@@ -296,28 +347,5 @@ export function normaliseFindingSet(
   added: readonly Finding[] = [],
 ): { findings: Finding[]; compliance: ComplianceResult[]; deduplication: DeduplicationReport } {
   const { findings, deduplication } = dedupeFindingsReport([...existing, ...added]);
-  const alive = new Set(findings.map((f) => f.id));
-  const evaluated = mergeControlResults([], findings);
-  const fresh = new Map(evaluated.map((c) => [`${c.framework}\u0000${c.control_id}`, c]));
-  const out: ComplianceResult[] = [];
-  for (const old of compliance) {
-    const key = `${old.framework}\u0000${old.control_id}`;
-    const surviving = old.finding_ids.filter((id) => alive.has(id));
-    const now = fresh.get(key);
-    if (now) {
-      fresh.delete(key);
-      out.push({
-        ...old,
-        ...now,
-        id: old.id,
-        control_title: old.control_title || now.control_title,
-        finding_ids: [...new Set([...now.finding_ids, ...surviving])],
-      });
-      continue;
-    }
-    if (old.finding_ids.length > 0 && surviving.length === 0) continue;
-    out.push({ ...old, finding_ids: surviving });
-  }
-  out.push(...fresh.values());
-  return { findings, compliance: out, deduplication };
+  return { findings, compliance: mergeComplianceResults(compliance, findings), deduplication };
 }
