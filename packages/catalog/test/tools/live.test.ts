@@ -213,6 +213,17 @@ describe('map_inventory', () => {
     expect(restarted.get('kept').kind).toBe('live');
     expect(restarted.get('kept').assets).toHaveLength(44);
   });
+
+  it('findings run_scanners adds to a live dataset are saved with it', async () => {
+    await callWithProgress('collect_assets', { providers: ['aws'], name: 'kept' });
+    const scanned = await callWithProgress('run_scanners', { scanners: ['iam'], dataset: 'kept' });
+    expect(scanned.structured.errors).toEqual(['iam: the IAM policy linter is not available in this server']);
+    const added = scanned.structured.new_findings as number;
+    expect(added).toBeGreaterThan(0);
+    const restarted = newWorkspace();
+    await restoreLiveDatasets(restarted);
+    expect(restarted.get('kept').findings).toHaveLength(added);
+  });
 });
 
 describe('run_pipeline', () => {

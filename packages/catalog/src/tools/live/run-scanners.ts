@@ -9,6 +9,7 @@ import { CLOUD_SCANNERS, SCANNERS, type ScannerName } from '../../live/scanners/
 import { findExecutable } from '../../live/scanners/run-process.js';
 import { runScans } from '../../live/scanners/run-scans.js';
 import { scopesOf } from '../../live/scopes.js';
+import { saveLiveDataset } from '../../live/store.js';
 import { uniqueFindingIds } from '../../loaders/normalise.js';
 import type { Finding } from '../../model/finding.js';
 import type { Workspace } from '../../workspace/workspace.js';
@@ -164,6 +165,16 @@ export function registerRunScanners(
             dataset.findings = uniqueFindingIds([...dataset.findings, ...added.map((f) => ({ ...f }))]);
           }
           ws.mutated(dataset);
+          // A saved live collection keeps its scan results across a restart too.
+          if (dataset.kind === 'live') {
+            try {
+              await saveLiveDataset(ws, dataset, 'run_scanners');
+            } catch (error) {
+              errors.push(
+                `store: the dataset could not be saved for a restart (${(error as Error).message})`,
+              );
+            }
+          }
           const fresh = dataset.findings.filter((f) => !beforeIds.has(f.id));
           return {
             dataset: dataset.name,
