@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { type AnySpec, AuditLogMiddleware, allowAllPolicy, createLogger, type Principal } from '@cloudg/core';
+import { type AnySpec, AuditLogMiddleware, allowAllPolicy, createLogger, Principal } from '@cloudg/core';
 import {
   Client,
   ClientCredentialsProvider,
@@ -536,6 +536,25 @@ describe('each request carries its own token', () => {
       });
     expect(await callerOf(await modern(ops))).toEqual({ id: 'ops-bot', roles: ['default', 'ops'] });
     expect(await callerOf(await modern(ci))).toEqual({ id: 'ci-bot', roles: ['default'] });
+  });
+
+  it("gives a principal resolver the token's client and scopes", async () => {
+    const { url } = await serve({
+      stateless: true,
+      jsonResponse: true,
+      principalResolver: (info) =>
+        info.accessToken
+          ? new Principal({
+              id: `${info.accessToken.clientId}@resolver`,
+              roles: ['default', ...(info.accessToken.scopes ?? []).map((scope) => `scope-${scope}`)],
+            })
+          : undefined,
+    });
+    const token = await as.clientCredentials('ci-bot', { resource: url });
+    expect(await callerOf(await post(url, token, whoami(1)))).toEqual({
+      id: 'ci-bot@resolver',
+      roles: ['default', 'scope-mcp:tools'],
+    });
   });
 
   it('the audit log records the subject and the client id, never the token', async () => {

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { ErrorCode, type Layer, Principal } from '@cloudg/core';
 import { AuthConfigError } from '../auth/errors.js';
+import { accessTokenInfo } from '../auth/oauth/claims.js';
 import { OAuthResourceServer } from '../auth/oauth/resource-server.js';
 import { type PrincipalResolver, RequestInfo, resolvePrincipal } from '../auth/principal-resolver.js';
 import { TokenAuth } from '../auth/token-auth.js';
@@ -315,6 +316,7 @@ export class McpHttpServer {
       headers: req.headers,
       sessionId: headerValue(req.headers, 'mcp-session-id'),
       principal: tokenPrincipal,
+      ...accessTokenInfo(tokenPrincipal),
       raw: req,
     });
     return resolvePrincipal(this.resolver, info, (error) =>

@@ -3,6 +3,7 @@
  * then sees an ordinary principal: its roles and rules apply exactly as to a static token's.
  */
 import { Principal } from '@cloudg/core';
+import type { AccessTokenInfo } from '../principal-resolver.js';
 import { parseRoles } from '../token-spec.js';
 import { BearerTokenError } from './challenge.js';
 import { OAUTH_DEFAULTS, type OAuthClaimMapping } from './options.js';
@@ -39,6 +40,24 @@ function text(value: unknown): string | undefined {
 /** The client the token was issued to: `client_id` (RFC 9068), else `azp`, else `appid` (Entra ID v1). */
 export function tokenClientId(claims: Claims): string | undefined {
   return text(claims.client_id) ?? text(claims.azp) ?? text(claims.appid);
+}
+
+/**
+ * What a principal resolver sees of a signed-in caller's token (`RequestInfo.accessToken`): its
+ * client and scopes, from the principal built here. Nothing for other principals.
+ */
+export function accessTokenInfo(principal: Principal | undefined): { accessToken?: AccessTokenInfo } {
+  const attributes = principal?.attributes;
+  if (attributes?.auth !== 'oauth') return {};
+  const scopes = Array.isArray(attributes.scopes)
+    ? attributes.scopes.filter((s) => typeof s === 'string')
+    : [];
+  return {
+    accessToken: {
+      ...(typeof attributes.client_id === 'string' ? { clientId: attributes.client_id } : {}),
+      scopes,
+    },
+  };
 }
 
 export function principalFromClaims(claims: Claims, mapping: OAuthClaimMapping = {}): Principal {
