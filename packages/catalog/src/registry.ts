@@ -2,6 +2,7 @@ import { Layer, type LayerOptions, type PolicyPort, Registry } from '@cloudg/cor
 import { registerPrompts } from './prompts/index.js';
 import { registerResources } from './resources/index.js';
 import { registerComplianceTools } from './tools/compliance/index.js';
+import { registerExportTools } from './tools/export/index.js';
 import { registerFindingsTools } from './tools/findings/index.js';
 import { registerGraphTools } from './tools/graph/index.js';
 import { registerInventoryTools } from './tools/inventory/index.js';
@@ -19,7 +20,7 @@ export interface DefaultRegistryOptions {
 
 /**
  * The catalog's default registry: every tool, resource, template, completion and prompt the
- * catalog ships, in catalog order (workspace, inventory, graph, findings, compliance, ontology, live, resources, meta,
+ * catalog ships, in catalog order (workspace, inventory, graph, findings, compliance, ontology, export, live, resources, meta,
  * privacy, prompts).
  */
 export function defaultRegistry(options: DefaultRegistryOptions = {}): Registry<Workspace> {
@@ -30,6 +31,7 @@ export function defaultRegistry(options: DefaultRegistryOptions = {}): Registry<
   registerFindingsTools(registry);
   registerComplianceTools(registry);
   registerOntologyTools(registry);
+  registerExportTools(registry);
   registerLiveTools(registry, options.live ?? {});
   registerResources(registry);
   registerMetaTools(registry);

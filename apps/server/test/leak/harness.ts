@@ -8,6 +8,7 @@ import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Dataset, Workspace } from '@cloudg/catalog';
 import { type JsonObject, type Layer, Principal, resourceContentsToWire } from '@cloudg/core';
+import type { PolicySourceValue } from '@cloudg/policy';
 import { Policy } from '@cloudg/policy';
 import { createLayerFromOptions } from '../../src/index.js';
 import {
@@ -34,6 +35,7 @@ import {
   plantedEstate,
   TEAM_TAG,
 } from './estate.js';
+import { snapshot, writtenSince } from './written-files.js';
 
 /** Fixed so pseudonyms repeat from run to run (the privacy reference's key). */
 const VAULT_KEY = 'docs-example-key';
@@ -43,6 +45,8 @@ const KEEP_CREATED = 2;
 export interface PolicyCase {
   label: string;
   profile: string;
+  /** A policy document to load instead of the built-in profile (a profile extended). */
+  policy?: PolicySourceValue;
   principal: Principal;
   /** Identifiers must not reach this caller in clear. */
   pseudonymises: boolean;
@@ -135,7 +139,9 @@ async function drive(c: PolicyCase, dir: string): Promise<Run> {
   await ws.preload(join(dir, 'after'), { name: DRIFT_DATASET });
   await ws.preload(join(dir, 'inventory'), { name: MAIN_DATASET });
   ws.select(MAIN_DATASET);
-  const policy = Policy.fromProfile(c.profile, { vaultEnv: { CLOUDG_MCP_VAULT_KEY: VAULT_KEY } });
+  const vault = { vaultEnv: { CLOUDG_MCP_VAULT_KEY: VAULT_KEY } };
+  const policy = c.policy ? Policy.load(c.policy, vault) : Policy.fromProfile(c.profile, vault);
+  const outputDir = ws.outputDir;
   // A short deadline: a tool a later issue adds that waits on a cloud API must not stall the run.
   const server = await createLayerFromOptions({ policy, workspace: ws, defaultTimeout: 15 });
   const layer: Layer<Workspace> = server.layer;
@@ -192,10 +198,15 @@ async function drive(c: PolicyCase, dir: string): Promise<Run> {
     };
     if (v.kind) op.argKind = v.kind;
     ops.push(op);
+    const before = fileWriters.has(name) ? await snapshot(outputDir) : undefined;
     try {
       const result = await layer.callTool(name, v.args, options(where));
       const wire = result.toWire();
       capture.add(where, 'result', wire);
+      if (before) {
+        for (const [path, content] of await writtenSince(outputDir, before))
+          capture.add(where, `file ${path}`, content);
+      }
       op.ok = !result.isError;
       if (result.isError) op.error = firstText(wire);
       return result.isError ? undefined : (result.structured ?? {});
@@ -299,6 +310,9 @@ async function drive(c: PolicyCase, dir: string): Promise<Run> {
   // ---- what the layer lists for this caller -------------------------------------------------
 
   const toolSpecs = layer.listTools(principal);
+  const fileWriters = new Set(
+    toolSpecs.filter((s) => s.capabilities.has('write_fs')).map((s) => layer.exposedName(s.name)),
+  );
   const toolWire = new Map(layer.toolsWire(principal).map((t) => [t.name as string, t]));
   const promptWire = new Map(layer.promptsWire(principal).map((p) => [p.name as string, p]));
   const resources = layer.listResources(principal);

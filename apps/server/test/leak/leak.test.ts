@@ -2,7 +2,7 @@
  * Issue 10: the generic leak test. Under standard, strict and soc-analyst's analyst, every tool,
  * resource, template, prompt and completion the layer lists is exercised over a copy of the sample
  * estate planted with secrets, realistic identifiers and a prompt injection, and everything a
- * client reads is searched:
+ * client reads is searched, files a tool writes for the caller included:
  *
  * - no planted secret, anywhere, under any of the three;
  * - no real identifier (THE IDENTIFIER RULE, identifiers.ts) under strict and the analyst;
@@ -51,6 +51,15 @@ const CASES: PolicyCase[] = [
   { label: 'standard (admin)', profile: 'standard', principal: ADMIN, pseudonymises: false },
   { label: 'strict', profile: 'strict', principal: LOCAL, pseudonymises: true },
   { label: 'soc-analyst (analyst)', profile: 'soc-analyst', principal: ANALYST, pseudonymises: true },
+  // strict hides every tool that writes files; with writes allowed again (MCP_PRIVACY.md 5.2's own
+  // example of a child policy) the files they write are checked like results: pseudonyms only.
+  {
+    label: 'strict, file writes allowed',
+    profile: 'strict',
+    policy: { name: 'strict-writes', extends: 'strict', allow_capabilities: ['write_fs'] },
+    principal: LOCAL,
+    pseudonymises: true,
+  },
 ];
 
 /**
@@ -58,6 +67,30 @@ const CASES: PolicyCase[] = [
  * with the reason. The test fails on an entry that no longer applies.
  */
 const EXEMPTIONS: Readonly<Record<string, string>> = {};
+
+/**
+ * Tools whose written files do not yet go through the caller's output pipeline, each with the
+ * reason: what their files hold is left out of the checks (results still count). The test fails
+ * on an entry whose tool no longer writes anything the checks would catch.
+ */
+const FILE_EXEMPTIONS: Readonly<Record<string, string>> = {
+  export_ontology:
+    'writes the ontology serialised from the raw dataset (src/tools/ontology/export-ontology.ts); to be routed through ctx.forCaller as export_report and export_terraform are',
+};
+
+/** Whether a finding line or leak is about a file an exempted tool wrote. */
+function exemptFile(where: string, path: string): boolean {
+  return (
+    path.startsWith('file ') &&
+    Object.keys(FILE_EXEMPTIONS).some((tool) => where.startsWith(`tool ${tool} #`))
+  );
+}
+const lineExempt = (line: string) => {
+  const [where = '', rest = ''] = line.split(' :: ');
+  return exemptFile(where, rest);
+};
+const secretsOf = (run: Run) => secretLeaks(run).filter((l) => !lineExempt(l));
+const injectionsOf = (run: Run) => unfencedInjections(run).filter((l) => !lineExempt(l));
 
 const runs = new Map<string, Run>();
 
@@ -85,12 +118,12 @@ describe.each(CASES)('$label', (c) => {
   beforeAll(async () => {
     run = await runCase(c);
     runs.set(c.label, run);
-    idLeaks = c.pseudonymises ? identifierLeaks(run) : [];
+    idLeaks = c.pseudonymises ? identifierLeaks(run).filter((l) => !exemptFile(l.where, l.path)) : [];
     report(run, {
       harness_problems: run.problems,
       unanswered: unanswered(run).map((u) => `${u.key}: ${u.errors.join(' | ')}`),
-      secrets: secretLeaks(run),
-      unfenced_injection: unfencedInjections(run),
+      secrets: secretsOf(run),
+      unfenced_injection: injectionsOf(run),
       identifiers_grouped: groupLeaks(idLeaks),
       identifiers: idLeaks.map(formatIdentifierLeak),
       unresolved_pseudonyms: c.pseudonymises ? unresolvedPseudonyms(run) : [],
@@ -109,11 +142,11 @@ describe.each(CASES)('$label', (c) => {
   });
 
   it('never shows a planted secret', () => {
-    expect(secretLeaks(run)).toEqual([]);
+    expect(secretsOf(run)).toEqual([]);
   });
 
   it('shows the planted injection only inside ⟦untrusted⟧ … ⟦/untrusted⟧', () => {
-    expect(unfencedInjections(run)).toEqual([]);
+    expect(injectionsOf(run)).toEqual([]);
   });
 
   it.runIf(c.pseudonymises)('never shows a real identifier (grouped by request and path)', () => {
@@ -184,6 +217,16 @@ describe('across the policies', () => {
     const ok = answered(run!);
     expect(run!.restricted.filter((key) => !ok.has(key))).toEqual([]);
     expect(run!.restricted.length).toBeGreaterThan(0);
+  });
+
+  it('has no stale file exemptions', () => {
+    const run = runs.get(CASES[0]!.label);
+    expect(run, 'the standard run did not complete').toBeDefined();
+    const caught = [...secretLeaks(run!), ...unfencedInjections(run!)].filter(lineExempt);
+    const stale = Object.keys(FILE_EXEMPTIONS).filter(
+      (tool) => !caught.some((line) => line.startsWith(`tool ${tool} #`)),
+    );
+    expect(stale).toEqual([]);
   });
 
   it('has no stale exemptions', () => {
