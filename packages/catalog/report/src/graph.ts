@@ -1,14 +1,19 @@
 import cytoscape from 'cytoscape';
 import type { ReportData } from './data.js';
 import { byId, el } from './dom.js';
+import { drawEdgeUnderlay } from './edge-underlay.js';
 
-const PROVIDER_COLOURS: Record<string, string> = {
-  AWS: '#f59e0b',
-  AZURE: '#3b82f6',
-  GCP: '#10b981',
-  EXTERNAL: '#9ca3af',
+/** Colours by class, not per-element data: Cytoscape shares the computed style of elements with equal classes. */
+const PROVIDER_CLASSES: Record<string, string> = {
+  AWS: 'aws',
+  AZURE: 'azure',
+  GCP: 'gcp',
+  EXTERNAL: 'external',
 };
-const SEVERITY_COLOURS = ['#7f1d1d', '#dc2626', '#f97316', '#eab308', '#64748b'];
+const SEVERITY_CLASSES = ['sev0', 'sev1', 'sev2', 'sev3', 'sev4'];
+
+/** Above this many edges the plain ones are drawn on a canvas underlay instead of as elements. */
+const ELEMENT_EDGES = 2000;
 
 export interface GraphView {
   select(node: number): void;
@@ -34,6 +39,8 @@ export function renderGraph(data: ReportData, onNode: (node: number) => void): G
   const elements: cytoscape.ElementDefinition[] = [];
   g.nodes.forEach((n, i) => {
     const classes = [
+      PROVIDER_CLASSES[g.providers[n[3]] ?? ''] ?? 'other',
+      n[6] >= 0 ? (SEVERITY_CLASSES[n[6]] ?? '') : '',
       n[4] & 1 ? 'exposed' : '',
       n[4] & 2 ? 'external' : '',
       n[5] > 0 ? 'flagged' : '',
@@ -43,23 +50,30 @@ export function renderGraph(data: ReportData, onNode: (node: number) => void): G
       .join(' ');
     elements.push({
       group: 'nodes',
-      data: {
-        id: `n${i}`,
-        label: n[0],
-        colour: PROVIDER_COLOURS[g.providers[n[3]] ?? ''] ?? '#6b7280',
-        ring: n[6] >= 0 ? (SEVERITY_COLOURS[n[6]] ?? '#dc2626') : '#ffffff',
-      },
+      data: { id: `n${i}`, label: n[0] },
       position: { x: n[9], y: n[10] },
       classes,
     });
   });
+  // Attack-path edges are always elements; the others too on a small estate, else lines on the
+  // underlay (edge-underlay.ts).
+  const underlay = g.edges.length > ELEMENT_EDGES;
   const seen = new Set<string>();
+  const lines: number[] = [];
   g.edges.forEach(([s, t, type], i) => {
-    seen.add(`${s}>${t}`);
+    const key = `${s}>${t}`;
+    seen.add(key);
+    const onAttackPath = pathEdges.has(key);
+    if (underlay && !onAttackPath) {
+      const a = g.nodes[s];
+      const b = g.nodes[t];
+      if (a && b) lines.push(a[9], a[10], b[9], b[10]);
+      return;
+    }
     elements.push({
       group: 'edges',
-      data: { id: `e${i}`, source: `n${s}`, target: `n${t}`, label: g.edge_types[type] ?? '' },
-      classes: pathEdges.has(`${s}>${t}`) ? 'attack' : '',
+      data: { id: `e${i}`, source: `n${s}`, target: `n${t}`, type: g.edge_types[type] ?? '' },
+      classes: onAttackPath ? 'attack' : '',
     });
   });
   // A path hop with no drawn edge that way (a flow hop the other way round, an identity pivot)
@@ -70,10 +84,11 @@ export function renderGraph(data: ReportData, onNode: (node: number) => void): G
     const [s, t] = key.split('>');
     elements.push({
       group: 'edges',
-      data: { id: `p${extra++}`, source: `n${s}`, target: `n${t}`, label: 'path' },
+      data: { id: `p${extra++}`, source: `n${s}`, target: `n${t}`, type: 'path' },
       classes: 'attack hop',
     });
   }
+  const small = g.nodes.length <= 500;
   const cy = cytoscape({
     container: byId('graph'),
     elements,
@@ -82,28 +97,39 @@ export function renderGraph(data: ReportData, onNode: (node: number) => void): G
     maxZoom: 4,
     // Large estates: draw a cached bitmap while panning or zooming instead of every element.
     textureOnViewport: true,
-    hideEdgesOnViewport: g.edges.length > 5000,
+    // Positions come from the export; the underlay's lines assume nodes stay where they are.
+    autoungrabify: true,
     pixelRatio: 1,
+    // Labels only where they help (path nodes, the selection, small estates): measuring thousands
+    // of labels is most of what opening a large report would cost.
     style: [
       {
         selector: 'node',
         style: {
           width: 14,
           height: 14,
-          'background-color': 'data(colour)',
+          'background-color': '#6b7280',
           'border-width': 2,
-          'border-color': 'data(ring)',
-          label: 'data(label)',
-          'font-size': 8,
-          'min-zoomed-font-size': 10,
-          color: '#1f2937',
+          'border-color': '#ffffff',
         },
       },
+      { selector: 'node.aws', style: { 'background-color': '#f59e0b' } },
+      { selector: 'node.azure', style: { 'background-color': '#3b82f6' } },
+      { selector: 'node.gcp', style: { 'background-color': '#10b981' } },
       { selector: 'node.external', style: { shape: 'diamond', 'background-color': '#9ca3af' } },
+      { selector: 'node.sev0', style: { 'border-color': '#7f1d1d' } },
+      { selector: 'node.sev1', style: { 'border-color': '#dc2626' } },
+      { selector: 'node.sev2', style: { 'border-color': '#f97316' } },
+      { selector: 'node.sev3', style: { 'border-color': '#eab308' } },
+      { selector: 'node.sev4', style: { 'border-color': '#64748b' } },
       { selector: 'node.exposed', style: { 'border-color': '#f97316', 'border-width': 3 } },
       {
         selector: 'node.attack',
         style: { 'background-color': '#dc2626', width: 20, height: 20, 'z-index': 10 },
+      },
+      {
+        selector: small ? 'node' : 'node.attack, node:selected',
+        style: { label: 'data(label)', 'font-size': 8, 'min-zoomed-font-size': 6, color: '#1f2937' },
       },
       {
         selector: 'node:selected',
@@ -128,6 +154,7 @@ export function renderGraph(data: ReportData, onNode: (node: number) => void): G
       { selector: 'edge.hop', style: { 'line-style': 'dashed' } },
     ],
   });
+  if (underlay) drawEdgeUnderlay(cy, Float64Array.from(lines));
   const detail = byId('node-detail');
   const show = (i: number) => {
     const n = g.nodes[i];

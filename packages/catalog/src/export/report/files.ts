@@ -1,6 +1,8 @@
-import type { ToolContext } from '@cloudg/core';
+import type { JsonValue, ToolContext } from '@cloudg/core';
+import type { Dataset } from '../../dataset/dataset.js';
 import { relationshipGraph } from '../../graph/index.js';
 import { findingsReportFile, inventoryMapFile, organizationFile } from '../../model/files.js';
+import { computeInventorySummary } from '../../model/inventory-summary.js';
 import { renderGraph } from '../../tools/graph/graph-formats.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import type { ExportSource } from '../caller-dataset.js';
@@ -12,6 +14,19 @@ export type ReportFile = readonly [key: string, name: string, text: string];
 
 /** JSON files as the reference writes them: two-space indent. */
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+/**
+ * GraphML as the graph engine writes it, with the policy's fence markers left readable: the
+ * reference's `tags` attribute is JSON with every non-ASCII character escaped (Python's
+ * `json.dumps`), which would turn `⟦untrusted⟧` into `\u27e6untrusted\u27e7` and hide from a
+ * reader of the file that the text between them is untrusted. The two characters written as
+ * themselves decode to the same JSON value.
+ */
+function graphml(graph: ReturnType<typeof relationshipGraph>): string {
+  return (renderGraph(graph, 'graphml') as string)
+    .replace(/\\u27e6/g, '\u27e6')
+    .replace(/\\u27e7/g, '\u27e7');
+}
 
 /** A dataset name as a file name (dataset names are already safe; pseudonyms are too). */
 function fileStem(name: string): string {
@@ -43,29 +58,31 @@ export function findingsJson(source: ExportSource): ReportFile[] {
 /** The inventory file set of `cloudg map` (INVENTORY_REFERENCE.md 8.3). */
 export async function inventoryFiles(
   ctx: ToolContext<Workspace>,
-  realName: string,
+  real: Dataset,
   source: ExportSource,
 ): Promise<ReportFile[]> {
   const d = source.dataset;
   const graph = relationshipGraph(d, ctx.signal);
+  const map = inventoryMapFile({
+    assets: d.assets,
+    edges: d.edges,
+    providers: d.providers,
+    regions: d.regions,
+    organization: d.organization,
+    unresolved_references: d.unresolved_references,
+  });
+  if (source.transformed) {
+    // Counts keyed by account, service, region...: computed from the real data and shown to the
+    // caller as dataset_summary would be. Counted over pseudonyms instead, a key derived from a
+    // pseudonymised value (the service of an ARN) could equal a real name that the pipeline
+    // would have replaced.
+    map.summary = await ctx.forCaller(computeInventorySummary(real) as unknown as JsonValue);
+  }
   const files: ReportFile[] = [
-    [
-      'map',
-      'inventory-map.json',
-      json(
-        inventoryMapFile({
-          assets: d.assets,
-          edges: d.edges,
-          providers: d.providers,
-          regions: d.regions,
-          organization: d.organization,
-          unresolved_references: d.unresolved_references,
-        }),
-      ),
-    ],
-    ['graphml', 'inventory-map.graphml', renderGraph(graph, 'graphml') as string],
+    ['map', 'inventory-map.json', json(map)],
+    ['graphml', 'inventory-map.graphml', graphml(graph)],
     ['graph', 'inventory-graph.json', json(renderGraph(graph, 'd3'))],
-    ['dependencies', 'inventory-dependencies.json', json(await dependenciesFile(ctx, realName, d))],
+    ['dependencies', 'inventory-dependencies.json', json(await dependenciesFile(ctx, real.name, d))],
   ];
   if (d.organization)
     files.push(['organization', 'inventory-organization.json', json(organizationFile(d.organization))]);
@@ -75,7 +92,7 @@ export async function inventoryFiles(
 /** `<dataset>.graphml`: the relationship graph only. */
 export function graphmlFiles(ctx: ToolContext<Workspace>, source: ExportSource): ReportFile[] {
   const graph = relationshipGraph(source.dataset, ctx.signal);
-  return [['graphml', `${fileStem(source.name)}.graphml`, renderGraph(graph, 'graphml') as string]];
+  return [['graphml', `${fileStem(source.name)}.graphml`, graphml(graph)]];
 }
 
 /** `asset-map.json` and `compliance-map.json`. */

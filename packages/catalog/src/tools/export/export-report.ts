@@ -54,7 +54,7 @@ export function registerExportReport(registry: Registry<Workspace>): void {
           files = await htmlFiles(source, ctx.signal);
           break;
         case 'inventory':
-          files = await inventoryFiles(ctx, dataset.name, source);
+          files = await inventoryFiles(ctx, dataset, source);
           break;
         case 'graphml':
           files = graphmlFiles(ctx, source);
