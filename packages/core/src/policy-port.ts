@@ -60,8 +60,11 @@ export interface PolicyPort {
   readonly name: string;
   /** Whether the principal may see the primitive at all (hidden ones look unknown). */
   isAllowed(spec: AnySpec, principal: Principal): boolean;
-  /** Access and rate-limit check for one call; throws AccessDeniedError or RateLimitedError. */
-  checkCall(spec: AnySpec, principal: Principal, call: CallCheck): void;
+  /**
+   * Access and rate-limit check for one call; throws (or rejects with) AccessDeniedError or
+   * RateLimitedError. A promise when rate-limit buckets live in a shared store.
+   */
+  checkCall(spec: AnySpec, principal: Principal, call: CallCheck): void | Promise<void>;
   /** Transforms applied to what goes back to the caller; undefined or empty for none. */
   outputPipeline(spec: AnySpec, principal: Principal): TransformPipeline | undefined;
   /** Transforms applied to the caller's arguments before validation. */

@@ -26,6 +26,12 @@ export { listProfiles } from './load/profiles.js';
 export { DEFAULT_PROFILE, type PolicySourceValue } from './load/source.js';
 // ---- the policy ----
 export { Policy, type PolicyOptions, type PolicyVault } from './policy.js';
+export {
+  type BucketOutcome,
+  type BucketRequest,
+  InProcessBucketStore,
+  type RateBucketStore,
+} from './rate/bucket-store.js';
 export type { Clock, RateLimitData } from './rate/limiter.js';
 // ---- the policy document ----
 export {

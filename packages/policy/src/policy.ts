@@ -14,6 +14,7 @@ import {
   type McpLayerError,
   type PolicyPort,
   Principal,
+  RateLimitedError,
   type Sensitivity,
   type TransformPipeline,
   UNMATCHED_URI,
@@ -48,6 +49,7 @@ import { EMPTY_PIPELINE } from './pipeline/pipeline.js';
 import { PolicyPipeline, TransformCache } from './pipeline/privacy.js';
 import { type NormalizedSpec, normalizePolicySpec } from './pipeline/specs.js';
 import { type CallPlan, PlanCache } from './plan.js';
+import type { RateBucketStore } from './rate/bucket-store.js';
 import { type Clock, RateLimiter } from './rate/limiter.js';
 import { type CompiledLimit, compileLimit } from './rate/limits.js';
 import type { PolicyCallKind, PolicyConfig } from './schema/config.js';
@@ -69,8 +71,10 @@ export interface PolicyOptions extends SourceOptions {
   vault?: PolicyVault;
   /** Parent of the audit logger. Default: core's stderr logger. */
   logger?: Logger;
-  /** Monotonic seconds for the rate limiter (tests inject a fake clock). */
+  /** Monotonic seconds for the rate limiter (tests inject a fake clock). With a shared `rateStore`, pass wall-clock seconds. */
   clock?: Clock;
+  /** Where rate-limit buckets live. Default: this process's memory. A shared store makes replicas enforce one limit. */
+  rateStore?: RateBucketStore;
   /** Unix seconds for decision log timestamps. */
   now?: () => number;
   /** Environment the vault reads its key from, and the audit salt (`CLOUDG_MCP_AUDIT_SALT`). Default `process.env`. */
@@ -166,7 +170,7 @@ export class Policy implements PolicyPort {
       honorHints: config.honor_hints,
     };
     this.plans = new PlanCache(this.rules.some((rule) => rule.usesPrincipalId));
-    this.limiter = new RateLimiter(options.clock);
+    this.limiter = new RateLimiter(options.clock, options.rateStore);
     this.vault = options.vault ?? createVault(config.vault, options.vaultEnv);
     const logger = (options.logger ?? createLogger()).child({ logger: 'cloudg.audit' });
     this.auditLogger = logger;
@@ -302,7 +306,7 @@ export class Policy implements PolicyPort {
     return !this.config.hide_denied || this.plan(spec, principal).decision.allowed;
   }
 
-  checkCall(spec: AnySpec, principal: Principal, call: CallCheck): void {
+  checkCall(spec: AnySpec, principal: Principal, call: CallCheck): void | Promise<void> {
     const plan = this.plan(spec, principal);
     const { primitive } = plan;
     const kind: PolicyCallKind = call.kind === 'completion' ? 'completion' : primitive.kind;
@@ -313,18 +317,44 @@ export class Policy implements PolicyPort {
         data: { policy: this.name, reason },
       });
     }
+    const refused = (error: unknown): never => {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.log.record('rate_limited', this.entryFields(kind, primitive, principal, call.arguments, reason));
+      throw error;
+    };
+    let pending: Promise<void> | undefined;
     try {
-      this.limiter.acquire(plan.limits, {
+      const taken = this.limiter.acquire(plan.limits, {
         principalId: principal.id,
         identity: primitive.identity,
         kind,
         label: LABEL[kind],
       });
+      if (taken instanceof Promise) pending = taken;
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      this.log.record('rate_limited', this.entryFields(kind, primitive, principal, call.arguments, reason));
-      throw error;
+      refused(error);
     }
+    // A shared bucket store answers later; the in-process one keeps the whole check synchronous.
+    if (pending) {
+      return pending.then(
+        () => this.recordAllowed(spec, kind, primitive, principal, call),
+        (error: unknown) => {
+          // Only a refusal is a rate_limited decision; a store that could not answer is not one.
+          if (error instanceof RateLimitedError) refused(error);
+          throw error;
+        },
+      );
+    }
+    this.recordAllowed(spec, kind, primitive, principal, call);
+  }
+
+  private recordAllowed(
+    spec: AnySpec,
+    kind: PolicyCallKind,
+    primitive: Primitive,
+    principal: Principal,
+    call: CallCheck,
+  ): void {
     const reveal = primitive.capabilities.has('reveal');
     if (this.config.audit || reveal) {
       // A reveal is always on the record, and says so (the reason the decision log shows).
@@ -392,8 +422,8 @@ export class Policy implements PolicyPort {
   }
 
   /** Empty every rate-limit bucket. */
-  resetRateLimits(): void {
-    this.limiter.reset();
+  resetRateLimits(): void | Promise<void> {
+    return this.limiter.reset();
   }
 
   /** The ceiling that applies to a caller with no primitive in view (caller-only rules). */

@@ -83,7 +83,7 @@ async function toolTerminal<TApp>(layer: Layer<TApp>, info: CallInfo<TApp>): Pro
   const spec = info.spec as ToolSpec<TApp>;
   const { principal } = info;
   const ctx = info.context;
-  layer.policy.checkCall(spec as AnySpec, principal, {
+  await layer.policy.checkCall(spec as AnySpec, principal, {
     kind: 'tool',
     name: spec.name,
     arguments: info.arguments,

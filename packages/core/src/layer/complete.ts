@@ -68,7 +68,7 @@ async function completionTerminal<TApp>(
   const anySpec = info.spec as AnySpec;
   const { principal } = info;
   // Denials and rate limits propagate: they become protocol errors in the transports.
-  layer.policy.checkCall(anySpec, principal, {
+  await layer.policy.checkCall(anySpec, principal, {
     kind: 'completion',
     name: info.name,
     arguments: info.arguments,

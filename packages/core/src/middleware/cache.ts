@@ -132,7 +132,7 @@ export class CachingMiddleware {
     const entry = this.entries.get(key);
     if (entry && entry.expires > Date.now()) {
       // The step a hit skips in the terminal: access, rate limit and the policy's own audit.
-      info.context.layer.policy.checkCall(info.spec as AnySpec, info.principal, {
+      await info.context.layer.policy.checkCall(info.spec as AnySpec, info.principal, {
         kind: info.kind,
         name: info.name,
         arguments: info.arguments,

@@ -5,17 +5,18 @@
  */
 import { RateLimitedError } from '@cloudg/core';
 import type { PolicyCallKind, RateScope } from '../schema/config.js';
+import {
+  type BucketOutcome,
+  type BucketRequest,
+  InProcessBucketStore,
+  type RateBucketStore,
+} from './bucket-store.js';
 import type { CompiledLimit } from './limits.js';
 
 /** Seconds on a monotonic clock. */
 export type Clock = () => number;
 
 export const monotonicSeconds: Clock = () => performance.now() / 1000;
-
-interface Bucket {
-  tokens: number;
-  updated: number;
-}
 
 export interface RateCall {
   principalId: string;
@@ -47,55 +48,55 @@ function scopeKey(scope: RateScope, call: RateCall): string {
 }
 
 export class RateLimiter {
-  private readonly buckets = new Map<string, Bucket>();
+  private readonly store: RateBucketStore;
   private readonly clock: Clock;
 
-  constructor(clock: Clock = monotonicSeconds) {
+  /** A shared store needs a clock every replica agrees on (wall-clock seconds), not a monotonic one. */
+  constructor(clock: Clock = monotonicSeconds, store: RateBucketStore = new InProcessBucketStore()) {
     this.clock = clock;
+    this.store = store;
   }
 
   /** Forget every bucket: all limits start full again. */
-  reset(): void {
-    this.buckets.clear();
+  reset(): void | Promise<void> {
+    return this.store.reset();
   }
 
-  /** Take a token from every applicable bucket, or throw RateLimitedError and take none. */
-  acquire(limits: readonly CompiledLimit[], call: RateCall): void {
+  /**
+   * Take a token from every applicable bucket, or throw RateLimitedError and take none.
+   * Synchronous with the in-process store; a promise with a shared one.
+   */
+  acquire(limits: readonly CompiledLimit[], call: RateCall): void | Promise<void> {
     if (limits.length === 0) return;
-    const now = this.clock();
-    const charged: Bucket[] = [];
-    let refusal: { limit: CompiledLimit; wait: number } | undefined;
+    const applied: CompiledLimit[] = [];
+    const requests: BucketRequest[] = [];
     for (const limit of limits) {
       if (!limit.covers(call.kind, call.identity)) continue;
-      const key = `${limit.id}\u0001${scopeKey(limit.config.scope, call)}`;
-      let bucket = this.buckets.get(key);
-      if (!bucket) {
-        bucket = { tokens: limit.capacity, updated: now };
-        this.buckets.set(key, bucket);
-      } else {
-        const elapsed = Math.max(0, now - bucket.updated);
-        bucket.tokens = Math.min(limit.capacity, bucket.tokens + elapsed * limit.refillPerSecond);
-        bucket.updated = now;
-      }
-      if (bucket.tokens >= 1) {
-        charged.push(bucket);
-      } else {
-        const wait = (1 - bucket.tokens) / limit.refillPerSecond;
-        if (!refusal || wait > refusal.wait) refusal = { limit, wait };
-      }
+      applied.push(limit);
+      requests.push({
+        key: `${limit.id}\u0001${scopeKey(limit.config.scope, call)}`,
+        capacity: limit.capacity,
+        refillPerSecond: limit.refillPerSecond,
+      });
     }
-    if (refusal) {
-      const { limit, wait } = refusal;
-      const data: RateLimitData = {
-        retry_after: Math.round(wait * 100) / 100,
-        limit: limit.label,
-        scope: limit.config.scope,
-      };
-      throw new RateLimitedError(
-        `Rate limit exceeded for ${call.label} '${call.identity}' (${limit.label}); retry in ${wait.toFixed(1)}s`,
-        { data },
-      );
-    }
-    for (const bucket of charged) bucket.tokens -= 1;
+    if (requests.length === 0) return;
+    const outcome = this.store.take(requests, this.clock());
+    if (outcome instanceof Promise) return outcome.then((settled) => refuseIfDenied(settled, applied, call));
+    refuseIfDenied(outcome, applied, call);
   }
+}
+
+function refuseIfDenied(outcome: BucketOutcome, applied: readonly CompiledLimit[], call: RateCall): void {
+  if (outcome.admitted) return;
+  const limit = applied[outcome.index] as CompiledLimit;
+  const wait = outcome.wait;
+  const data: RateLimitData = {
+    retry_after: Math.round(wait * 100) / 100,
+    limit: limit.label,
+    scope: limit.config.scope,
+  };
+  throw new RateLimitedError(
+    `Rate limit exceeded for ${call.label} '${call.identity}' (${limit.label}); retry in ${wait.toFixed(1)}s`,
+    { data },
+  );
 }
