@@ -180,6 +180,13 @@ module.exports = {
       to: { path: 'node_modules/@aws-sdk/' },
     },
     {
+      name: 'collectors-azure-sdk-on-its-entry-point',
+      comment: 'The Azure SDK is reached only from src/azure, so the other entry points load without it.',
+      severity: 'error',
+      from: { path: '^packages/collectors/src/', pathNot: ['^packages/collectors/src/azure/', NOT_SHIPPED] },
+      to: { path: 'node_modules/@azure/' },
+    },
+    {
       name: 'packages-below-apps',
       comment: 'Libraries never import the applications (apps/server, apps/cli).',
       severity: 'error',

@@ -1,0 +1,194 @@
+/**
+ * The Azure collector against a local ARM stand-in: hand-written responses shaped like real ARM
+ * lists, pagination through nextLink, a 429 with Retry-After, a denied service, and the assets
+ * and edges that come out.
+ */
+import { CloudgConfig, type CollectionCoverage } from '@cloudg/catalog';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AzureCollector } from '../src/azure/index.js';
+import {
+  createCollectorEngine,
+  type EngineCollection,
+  type GovernorEvent,
+  SILENT_HOOKS,
+} from '../src/index.js';
+import {
+  type ArmHandler,
+  type ArmRoutes,
+  FAKE_AZURE_CREDENTIAL,
+  IDS,
+  SUB,
+  sampleArmRoutes,
+  startArmHandler,
+} from './support/arm-handler.js';
+
+let handler: ArmHandler | undefined;
+afterEach(async () => {
+  await handler?.close();
+  handler = undefined;
+});
+
+async function collect(routes: ArmRoutes, services: string[] | null = null) {
+  handler = await startArmHandler(routes);
+  const errors: string[] = [];
+  const events: GovernorEvent[] = [];
+  const sleeps: number[] = [];
+  const engine = createCollectorEngine({
+    collectors: [
+      new AzureCollector({
+        clientSettings: { credential: FAKE_AZURE_CREDENTIAL, httpClient: handler.httpClient },
+      }),
+    ],
+    governor: {
+      sleep: async (s) => {
+        sleeps.push(s);
+      },
+      random: () => 0,
+    },
+  });
+  const out: EngineCollection = await engine.mapInventory({
+    config: CloudgConfig.parse({ providers: ['azure'], azure: { subscriptions: [SUB] } }),
+    providers: ['azure'],
+    regions: null,
+    services,
+    taggingSweep: null,
+    signal: new AbortController().signal,
+    hooks: { ...SILENT_HOOKS, error: (_p, m) => errors.push(m), throttle: (e) => events.push(e) },
+  });
+  return { out, errors, events, sleeps };
+}
+
+const entry = (coverage: CollectionCoverage[] | undefined, service: string) =>
+  (coverage ?? []).flatMap((c) => c.services).find((s) => s.service === service);
+
+describe('AzureCollector', () => {
+  it('collects the sample hub and links it as the bundled estate does', async () => {
+    const { out } = await collect(sampleArmRoutes());
+    const assets = out.assets ?? [];
+    const name = new Map(assets.map((a) => [a.id, a.name]));
+    const lines = new Set(
+      (out.edges ?? []).map(
+        (e) =>
+          `${name.get(e.source_id) ?? e.source_id} ${e.edge_type} ${name.get(e.target_id) ?? e.target_id}`,
+      ),
+    );
+    for (const line of [
+      'hub-vnet CONTAINS jump-subnet',
+      'jump-subnet CONTAINS jump-vm',
+      'jump-vm ATTACHED_TO jump-nsg',
+      '0.0.0.0/0 SECURITY_GROUP_RULE jump-nsg',
+      'AzureLoadBalancer SECURITY_GROUP_RULE jump-nsg',
+      'jump-vm GRANTS_ACCESS archive',
+      'orders-sql CONTAINS orders',
+    ])
+      expect(lines.has(line), line).toBe(true);
+    const rdp = (out.edges ?? []).find(
+      (e) => e.source_id === '0.0.0.0/0' && e.edge_type === 'SECURITY_GROUP_RULE',
+    );
+    expect(rdp).toMatchObject({ ports: [3389], protocol: 'TCP', cidr: '0.0.0.0/0', direction: 'ingress' });
+    const vm = assets.find((a) => a.name === 'jump-vm');
+    expect(vm).toMatchObject({
+      asset_type: 'VIRTUAL_MACHINE',
+      provider: 'AZURE',
+      region: 'westeurope',
+      account_id: SUB,
+      is_internet_exposed: true,
+    });
+    expect(assets.find((a) => a.name === 'worker-vm')?.is_internet_exposed).toBe(false);
+    expect(assets.find((a) => a.name === 'orders-sql')?.is_internet_exposed).toBe(true);
+    expect(assets.some((a) => a.name === 'master')).toBe(false);
+    // A user's role assignment at subscription scope: an Entra principal placeholder.
+    const user = assets.find((a) => a.arn === 'entra:principal/aaaaaaaa-0000-0000-0000-000000000002');
+    expect(user).toMatchObject({
+      asset_type: 'IDENTITY_USER',
+      metadata: { placeholder: true, discovered_via: 'entra-principal-reference' },
+    });
+    expect(lines.has(`${user?.name} GRANTS_ACCESS ${SUB}`)).toBe(true);
+    expect(entry(out.coverage, 'azure_full')).toMatchObject({ status: 'SUCCESS' });
+  });
+
+  it('follows nextLink to the second page', async () => {
+    const { out } = await collect(sampleArmRoutes(), ['compute']);
+    expect((out.assets ?? []).filter((a) => a.asset_type === 'VIRTUAL_MACHINE').map((a) => a.name)).toEqual([
+      'jump-vm',
+      'worker-vm',
+    ]);
+    expect(handler?.requests.filter((r) => r.includes('virtualMachines'))).toHaveLength(2);
+    expect(handler?.requests.some((r) => r.includes('skiptoken=page2'))).toBe(true);
+  });
+
+  it('waits out a 429 for its Retry-After and then collects', async () => {
+    const routes = sampleArmRoutes();
+    const path = `/subscriptions/${SUB}/providers/Microsoft.Storage/storageAccounts`;
+    const ok = routes[path];
+    let calls = 0;
+    routes[path] = (req, url) => {
+      calls += 1;
+      if (calls === 1)
+        return {
+          status: 429,
+          headers: { 'retry-after': '4' },
+          body: { error: { code: 'TooManyRequests', message: 'The request is being throttled.' } },
+        };
+      return typeof ok === 'function' ? ok(req, url) : (ok ?? {});
+    };
+    const { out, sleeps, events } = await collect(routes, ['storage']);
+    expect(calls).toBe(2);
+    expect(sleeps).toEqual([4]);
+    expect(events.filter((e) => e.kind === 'throttled')).toHaveLength(1);
+    expect(events.find((e) => e.kind === 'throttled')).toMatchObject({
+      scope: `azure/${SUB}`,
+      service: 'storage',
+    });
+    expect((out.assets ?? []).some((a) => a.name === 'archive')).toBe(true);
+    expect(entry(out.coverage, 'azure_storage')?.status).toBe('SUCCESS');
+  });
+
+  it('reports a denied service in coverage and collects the rest', async () => {
+    const routes = sampleArmRoutes();
+    routes[`/subscriptions/${SUB}/providers/Microsoft.Authorization/roleAssignments`] = {
+      status: 403,
+      body: {
+        error: {
+          code: 'AuthorizationFailed',
+          message: `The client does not have authorization to perform action 'Microsoft.Authorization/roleAssignments/read' over scope '/subscriptions/${SUB}'.`,
+        },
+      },
+    };
+    const { out, errors, events } = await collect(routes);
+    const denied = entry(out.coverage, 'azure_authorization');
+    expect(denied).toMatchObject({ status: 'FAILED', asset_count: 0 });
+    expect(denied?.error).toMatch(/^AuthorizationFailed: /);
+    expect(
+      errors.some((e) =>
+        e.startsWith(`azure azure_authorization (${SUB}) access denied: AuthorizationFailed`),
+      ),
+    ).toBe(true);
+    expect(events.some((e) => e.kind === 'retry')).toBe(false);
+    expect((out.assets ?? []).map((a) => a.name)).toEqual(
+      expect.arrayContaining(['jump-vm', 'archive', 'hub-vnet', 'orders-sql']),
+    );
+    expect(entry(out.coverage, 'azure_full')).toMatchObject({ status: 'PARTIAL' });
+  });
+
+  it('skips a run without subscriptions, saying why', async () => {
+    const engine = createCollectorEngine({
+      collectors: [new AzureCollector({ clientSettings: { credential: FAKE_AZURE_CREDENTIAL } })],
+    });
+    const errors: string[] = [];
+    const out = await engine.collect({
+      config: CloudgConfig.parse({ providers: ['azure'] }),
+      providers: ['azure'],
+      regions: null,
+      signal: new AbortController().signal,
+      hooks: { ...SILENT_HOOKS, error: (_p, m) => errors.push(m) },
+    });
+    expect(entry(out.coverage, 'azure_full')).toMatchObject({
+      status: 'SKIPPED',
+      error: 'no subscriptions configured (azure.subscriptions)',
+    });
+    expect(errors).toEqual(['azure: no subscriptions configured (azure.subscriptions)']);
+  });
+});
+
+void IDS;

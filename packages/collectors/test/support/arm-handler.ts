@@ -1,0 +1,300 @@
+/**
+ * A local stand-in for Azure Resource Manager: hand-written JSON shaped like real ARM list
+ * responses (`value`, `nextLink`, the error envelope), served on 127.0.0.1. The ARM clients keep
+ * their real endpoint (the bearer-token policy insists on https) and get an HttpClient that
+ * sends every request to this server instead, so nothing leaves the machine.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TokenCredential } from '@azure/core-auth';
+import { createDefaultHttpClient, type HttpClient } from '@azure/core-rest-pipeline';
+
+export interface ArmReply {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+/** Replies by path (no query); a function may look at the request (the skip token) and count calls. */
+export type ArmRoutes = Record<string, ArmReply | ((req: IncomingMessage, url: URL) => ArmReply)>;
+
+export interface ArmHandler {
+  httpClient: HttpClient;
+  /** Paths requested, in order, with their query. */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+export async function startArmHandler(routes: ArmRoutes): Promise<ArmHandler> {
+  const requests: string[] = [];
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    requests.push(`${url.pathname}${url.search}`);
+    const route = routes[url.pathname];
+    const reply: ArmReply = route
+      ? typeof route === 'function'
+        ? route(req, url)
+        : route
+      : {
+          status: 404,
+          body: { error: { code: 'ResourceNotFound', message: `no fixture for ${url.pathname}` } },
+        };
+    res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
+    res.end(JSON.stringify(reply.body ?? {}));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const inner = createDefaultHttpClient();
+  const httpClient: HttpClient = {
+    sendRequest(request) {
+      const target = new URL(request.url);
+      request.url = `http://127.0.0.1:${port}${target.pathname}${target.search}`;
+      request.allowInsecureConnection = true;
+      return inner.sendRequest(request);
+    },
+  };
+  return {
+    httpClient,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A credential that hands out a fixed token: no identity endpoint, no CLI, no metadata service. */
+export const FAKE_AZURE_CREDENTIAL: TokenCredential = {
+  getToken: async () => ({ token: 'test-token', expiresOnTimestamp: Date.now() + 3_600_000 }),
+};
+
+export const SUB = '00000000-aaaa-bbbb-cccc-000000000001';
+const RG = `/subscriptions/${SUB}/resourceGroups/rg-hub`;
+const NET = `${RG}/providers/Microsoft.Network`;
+export const IDS = {
+  vnet: `${NET}/virtualNetworks/hub-vnet`,
+  subnet: `${NET}/virtualNetworks/hub-vnet/subnets/jump-subnet`,
+  nsg: `${NET}/networkSecurityGroups/jump-nsg`,
+  nic: `${NET}/networkInterfaces/jump-nic`,
+  pip: `${NET}/publicIPAddresses/jump-pip`,
+  vm: `${RG}/providers/Microsoft.Compute/virtualMachines/jump-vm`,
+  worker: `${RG}/providers/Microsoft.Compute/virtualMachines/worker-vm`,
+  storage: `${RG}/providers/Microsoft.Storage/storageAccounts/archive`,
+  sql: `${RG}/providers/Microsoft.Sql/servers/orders-sql`,
+};
+const VM_PRINCIPAL = '11111111-2222-3333-4444-555555555555';
+const list = (path: string) => `/subscriptions/${SUB}/providers/${path}`;
+
+/** The Azure part of the sample estate (hub-vnet, jump-nsg open on 3389, jump-vm, archive) and a SQL server. */
+export function sampleArmRoutes(): ArmRoutes {
+  return {
+    [list('Microsoft.Network/virtualNetworks')]: {
+      body: {
+        value: [
+          {
+            id: IDS.vnet,
+            name: 'hub-vnet',
+            location: 'westeurope',
+            properties: {
+              addressSpace: { addressPrefixes: ['10.10.0.0/16'] },
+              subnets: [
+                { id: IDS.subnet, name: 'jump-subnet', properties: { addressPrefix: '10.10.1.0/24' } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    [list('Microsoft.Network/networkSecurityGroups')]: {
+      body: {
+        value: [
+          {
+            id: IDS.nsg,
+            name: 'jump-nsg',
+            location: 'westeurope',
+            properties: {
+              securityRules: [
+                {
+                  name: 'allow-rdp',
+                  properties: {
+                    direction: 'Inbound',
+                    access: 'Allow',
+                    protocol: 'Tcp',
+                    priority: 100,
+                    sourceAddressPrefix: '*',
+                    destinationPortRange: '3389',
+                    sourcePortRange: '*',
+                    destinationAddressPrefix: '*',
+                  },
+                },
+                {
+                  name: 'allow-lb',
+                  properties: {
+                    direction: 'Inbound',
+                    access: 'Allow',
+                    protocol: '*',
+                    priority: 200,
+                    sourceAddressPrefix: 'AzureLoadBalancer',
+                    destinationPortRange: '*',
+                    sourcePortRange: '*',
+                    destinationAddressPrefix: '*',
+                  },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    [list('Microsoft.Network/publicIPAddresses')]: {
+      body: {
+        value: [
+          {
+            id: IDS.pip,
+            name: 'jump-pip',
+            location: 'westeurope',
+            properties: { ipAddress: '198.51.100.7', publicIPAllocationMethod: 'Static' },
+          },
+        ],
+      },
+    },
+    [list('Microsoft.Network/networkInterfaces')]: {
+      body: {
+        value: [
+          {
+            id: IDS.nic,
+            name: 'jump-nic',
+            location: 'westeurope',
+            properties: {
+              networkSecurityGroup: { id: IDS.nsg },
+              ipConfigurations: [
+                {
+                  id: `${IDS.nic}/ipConfigurations/ipconfig1`,
+                  name: 'ipconfig1',
+                  properties: { subnet: { id: IDS.subnet }, publicIPAddress: { id: IDS.pip } },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    // Two pages: the collector must follow nextLink.
+    [list('Microsoft.Compute/virtualMachines')]: (_req, url) =>
+      url.searchParams.get('$skiptoken') === 'page2'
+        ? {
+            body: {
+              value: [
+                {
+                  id: IDS.worker,
+                  name: 'worker-vm',
+                  location: 'westeurope',
+                  properties: { hardwareProfile: { vmSize: 'Standard_B2s' } },
+                },
+              ],
+            },
+          }
+        : {
+            body: {
+              value: [
+                {
+                  id: IDS.vm,
+                  name: 'jump-vm',
+                  location: 'westeurope',
+                  identity: {
+                    type: 'SystemAssigned',
+                    principalId: VM_PRINCIPAL,
+                    tenantId: '99999999-0000-0000-0000-000000000000',
+                  },
+                  properties: {
+                    hardwareProfile: { vmSize: 'Standard_B2s' },
+                    networkProfile: { networkInterfaces: [{ id: IDS.nic }] },
+                  },
+                },
+              ],
+              nextLink: `https://management.azure.com${list('Microsoft.Compute/virtualMachines')}?api-version=2024-07-01&$skiptoken=page2`,
+            },
+          },
+    [list('Microsoft.Storage/storageAccounts')]: {
+      body: {
+        value: [
+          {
+            id: IDS.storage,
+            name: 'archive',
+            location: 'westeurope',
+            kind: 'StorageV2',
+            sku: { name: 'Standard_LRS' },
+            properties: {
+              allowBlobPublicAccess: false,
+              publicNetworkAccess: 'Enabled',
+              networkAcls: { defaultAction: 'Allow' },
+              primaryEndpoints: { blob: 'https://archive.blob.core.windows.net/' },
+            },
+          },
+        ],
+      },
+    },
+    [list('Microsoft.Sql/servers')]: {
+      body: {
+        value: [
+          {
+            id: IDS.sql,
+            name: 'orders-sql',
+            location: 'westeurope',
+            properties: {
+              fullyQualifiedDomainName: 'orders-sql.database.windows.net',
+              publicNetworkAccess: 'Enabled',
+            },
+          },
+        ],
+      },
+    },
+    [`${IDS.sql}/firewallRules`]: {
+      body: {
+        value: [
+          {
+            id: `${IDS.sql}/firewallRules/all`,
+            name: 'all',
+            properties: { startIpAddress: '0.0.0.0', endIpAddress: '255.255.255.255' },
+          },
+        ],
+      },
+    },
+    [`${IDS.sql}/databases`]: {
+      body: {
+        value: [
+          { id: `${IDS.sql}/databases/master`, name: 'master', location: 'westeurope', properties: {} },
+          {
+            id: `${IDS.sql}/databases/orders`,
+            name: 'orders',
+            location: 'westeurope',
+            sku: { name: 'S0' },
+            properties: { status: 'Online' },
+          },
+        ],
+      },
+    },
+    [list('Microsoft.Authorization/roleAssignments')]: {
+      body: {
+        value: [
+          {
+            id: `${IDS.storage}/providers/Microsoft.Authorization/roleAssignments/ra-1`,
+            name: 'ra-1',
+            properties: {
+              principalId: VM_PRINCIPAL,
+              principalType: 'ServicePrincipal',
+              scope: IDS.storage,
+              roleDefinitionId: `/subscriptions/${SUB}/providers/Microsoft.Authorization/roleDefinitions/ba92f5b4-2d11-453d-a403-e96b0029c9fe`,
+            },
+          },
+          {
+            id: `/subscriptions/${SUB}/providers/Microsoft.Authorization/roleAssignments/ra-2`,
+            name: 'ra-2',
+            properties: {
+              principalId: 'AAAAAAAA-0000-0000-0000-000000000002',
+              principalType: 'User',
+              scope: `/subscriptions/${SUB}`,
+              roleDefinitionId: `/subscriptions/${SUB}/providers/Microsoft.Authorization/roleDefinitions/acdd72a7-3385-48ef-bd42-f606fba81ae7`,
+            },
+          },
+        ],
+      },
+    },
+  };
+}
