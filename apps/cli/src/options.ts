@@ -69,7 +69,10 @@ export function addLayerOptions(command: Command): Command {
       '--engine <MODULE:ATTR>',
       'live collection engine: enables map_inventory, collect_assets and run_pipeline (ATTR defaults to engine)',
     )
-    .option('--restore-live', 'load the live datasets earlier collections saved under the output directory')
+    .option(
+      '--restore-live',
+      'keep live datasets across restarts: save each under the output directory and load them on start',
+    )
     .option(
       '--pretty-json',
       'indent the JSON text of tool results (default compact, about a third fewer tokens)',

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import {
   type CloudgConfig,
   type CloudgEngine,
+  configureLive,
   createCatalogLayer,
   defaultRegistry,
   loadCloudgConfig,
@@ -69,8 +70,8 @@ export interface ServerLayerOptions {
   /** Register run_scanners (local scanner programs). Default true; ignored with a custom `registry`. */
   scanners?: boolean;
   /**
-   * Load the live datasets earlier collections saved under the output directory
-   * (`<output_dir>/live/`), so a restart does not lose them. Off by default.
+   * Keep live datasets across restarts: save each collection under `<output_dir>/live/` and load
+   * the saved ones now. Off by default (the files hold the estate as collected).
    */
   restoreLive?: boolean;
   /** Added innermost, after the built-in stack. */
@@ -153,6 +154,7 @@ export async function createLayerFromOptions(options: ServerLayerOptions = {}): 
   for (const value of options.datasets ?? []) await preloadDataset(workspace, value, options.cwd);
 
   if (options.restoreLive) {
+    configureLive(workspace, { persist: true });
     const restored = await restoreLiveDatasets(workspace);
     for (const skipped of restored.skipped)
       options.logger?.warn({ file: skipped.file, reason: skipped.reason }, 'saved live dataset not restored');

@@ -40,12 +40,13 @@ describe('the engine option', () => {
     expect(liveNames).toEqual(expect.arrayContaining(['map_inventory', 'collect_assets', 'run_pipeline']));
   });
 
-  it('restoreLive loads the datasets a previous server collected', async () => {
+  it('restoreLive saves each collection and loads the saved ones when the next server starts', async () => {
     const first = await createLayerFromOptions({
       policy: 'open',
       cwd: dir,
       outputDir: join(dir, 'out'),
       engine,
+      restoreLive: true,
     });
     configureLive(first.workspace, {
       preflight: { env: { AWS_ACCESS_KEY_ID: 'AKIA', AWS_SECRET_ACCESS_KEY: 's' } },
@@ -55,6 +56,7 @@ describe('the engine option', () => {
       name: 'before-restart',
     });
     expect(result.isError).toBe(false);
+    expect((result.structured as { errors: string[] }).errors).toEqual([]);
     const second = await createLayerFromOptions({
       policy: 'open',
       cwd: dir,

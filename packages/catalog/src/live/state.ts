@@ -9,6 +9,11 @@ export interface LiveState {
   guard: LiveOperationGuard;
   throttling: ThrottlingLedger;
   preflight: PreflightEnvironment;
+  /**
+   * Save each live collection under `<output_dir>/live/` for `restoreLiveDatasets` (the
+   * operator's choice: the files hold the estate as collected, secrets included). Default off.
+   */
+  persist: boolean;
 }
 
 /*
@@ -26,6 +31,7 @@ export function liveState(workspace: Workspace): LiveState {
       guard: LiveOperationGuard.fromConfig(workspace.config),
       throttling: new ThrottlingLedger(),
       preflight: defaultPreflightEnvironment(),
+      persist: false,
     };
     states.set(workspace, state);
   }
@@ -39,12 +45,18 @@ export function liveState(workspace: Workspace): LiveState {
  */
 export function configureLive(
   workspace: Workspace,
-  parts: { guard?: LiveOperationGuard; clock?: LiveClock; preflight?: Partial<PreflightEnvironment> },
+  parts: {
+    guard?: LiveOperationGuard;
+    clock?: LiveClock;
+    preflight?: Partial<PreflightEnvironment>;
+    persist?: boolean;
+  },
 ): LiveState {
   const state = liveState(workspace);
   if (parts.guard) state.guard = parts.guard;
   else if (parts.clock) state.guard = LiveOperationGuard.fromConfig(workspace.config, parts.clock);
   const clock = parts.clock ? { clock: parts.clock } : {};
+  if (parts.persist !== undefined) state.persist = parts.persist;
   if (parts.preflight || parts.clock) state.preflight = { ...state.preflight, ...clock, ...parts.preflight };
   return state;
 }

@@ -9,6 +9,7 @@ import { ComplianceResultSchema, FindingSchema } from '../model/finding.js';
 import { OrganizationTopologySchema } from '../model/organization.js';
 import type { UnresolvedReference } from '../model/unresolved.js';
 import type { Workspace } from '../workspace/workspace.js';
+import { liveState } from './state.js';
 
 /** Live collections are kept in `<output_dir>/live/<dataset>.json`. */
 export const LIVE_STORE_DIR = 'live';
@@ -54,9 +55,30 @@ export async function saveLiveDataset(workspace: Workspace, dataset: Dataset, to
     unresolved_references: dataset.unresolved_references,
   };
   const temp = `${path}.${process.pid}.tmp`;
+  // No tool may read the raw collection back: it is server state, not caller output.
+  workspace.protect(path);
+  workspace.protect(temp);
   await writeFile(temp, JSON.stringify(body), { mode: 0o600 });
   await rename(temp, path);
   return path;
+}
+
+/**
+ * Save `dataset` when the operator asked for live datasets to survive a restart; a failure is
+ * returned as an `errors` entry rather than failing a collection that succeeded.
+ */
+export async function keepLiveDataset(
+  workspace: Workspace,
+  dataset: Dataset,
+  tool: string,
+): Promise<string | null> {
+  if (!liveState(workspace).persist) return null;
+  try {
+    await saveLiveDataset(workspace, dataset, tool);
+    return null;
+  } catch (error) {
+    return `store: the dataset could not be saved for a restart (${(error as Error).message})`;
+  }
 }
 
 export interface RestoreOutcome {
@@ -91,6 +113,7 @@ export async function restoreLiveDatasets(workspace: Workspace): Promise<Restore
     }
   }
   stored.sort((a, b) => a.saved_at.localeCompare(b.saved_at));
+  for (const file of files) workspace.protect(join(dir, file));
   for (const s of stored) {
     if (workspace.has(s.name)) continue;
     try {

@@ -33,7 +33,11 @@ beforeEach(async () => {
   clock = new FakeClock();
   ws = newWorkspace();
   await ws.load(join(sampleEstateDir(), 'inventory'), { name: 'sample' });
-  configureLive(ws, { clock, preflight: { env: CREDENTIALS, homeDir: dir, probe: async () => null } });
+  configureLive(ws, {
+    clock,
+    persist: true,
+    preflight: { env: CREDENTIALS, homeDir: dir, probe: async () => null },
+  });
   layer = createCatalogLayer({ workspace: ws, registry: defaultRegistry({ live: { engine } }) });
 });
 
@@ -212,6 +216,17 @@ describe('map_inventory', () => {
     expect(outcome).toEqual({ restored: ['kept'], skipped: [] });
     expect(restarted.get('kept').kind).toBe('live');
     expect(restarted.get('kept').assets).toHaveLength(44);
+  });
+
+  it('without persist nothing is written, and no tool can read a saved collection back', async () => {
+    await callWithProgress('collect_assets', { providers: ['aws'], name: 'kept' });
+    const saved = join(dir, 'out', 'live', 'kept.json');
+    const load = errorOf((await callWithProgress('load_dataset', { path: saved, name: 'raw' })).result);
+    expect(load.code).toBe(-31001);
+    configureLive(ws, { persist: false });
+    clock.advance(120_000);
+    await callWithProgress('collect_assets', { providers: ['aws'], name: 'transient' });
+    expect((await restoreLiveDatasets(newWorkspace())).restored).toEqual(['kept']);
   });
 
   it('findings run_scanners adds to a live dataset are saved with it', async () => {

@@ -1,7 +1,7 @@
 import type { ToolContext } from '@cloudg/core';
 import type { CloudgEngine, EngineCollection, EngineHooks, LiveProvider } from '../../live/engine.js';
 import { scopesOf } from '../../live/scopes.js';
-import { saveLiveDataset } from '../../live/store.js';
+import { keepLiveDataset } from '../../live/store.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { callConfig, checkForce, parseProviders, resultName } from './args.js';
 import {
@@ -36,6 +36,9 @@ export interface CollectingSpec<A extends CollectingArgs> {
   /** Progress sent before the engine starts (`map_inventory`'s 0.5). */
   before?: [number, string];
   collect: (run: {
+    ctx: ToolContext<Workspace>;
+    /** The result dataset's name. */
+    name: string;
     engine: CloudgEngine;
     config: ReturnType<typeof callConfig>;
     providers: LiveProvider[];
@@ -78,6 +81,8 @@ export async function runCollecting<A extends CollectingArgs>(
     work: async ({ signal, hooks, errors }) => {
       if (spec.before) progress.send(...spec.before);
       const { collection, extra } = await spec.collect({
+        ctx,
+        name,
         engine,
         config,
         providers,
@@ -92,11 +97,8 @@ export async function runCollecting<A extends CollectingArgs>(
         name,
         { activate: true, replace: args.replace },
       );
-      try {
-        await saveLiveDataset(ws, dataset, spec.tool);
-      } catch (error) {
-        errors.push(`store: the dataset could not be saved for a restart (${(error as Error).message})`);
-      }
+      const unsaved = await keepLiveDataset(ws, dataset, spec.tool);
+      if (unsaved) errors.push(unsaved);
       return {
         dataset: dataset.name,
         active: ws.activeName === dataset.name,

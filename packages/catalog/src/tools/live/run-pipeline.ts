@@ -1,19 +1,18 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { InvalidArgumentsError, type Registry } from '@cloudg/core';
+import { mkdir } from 'node:fs/promises';
+import type { Registry } from '@cloudg/core';
 import { z } from 'zod';
 import { normaliseFindings, providerFromResource } from '../../compliance/normaliser.js';
 import { workspaceRulesets } from '../../compliance/workspace-rulesets.js';
 import { Dataset } from '../../dataset/dataset.js';
-import { datasetSummary } from '../../dataset/summary.js';
+import { exportSource } from '../../export/caller-dataset.js';
+import { findingsJson } from '../../export/report/files.js';
+import { exportDirectory, SUBDIR_PATTERN, writeExportFiles } from '../../export/write-files.js';
 import { generateReachabilityFindings } from '../../findings/reachability.js';
 import type { CloudgEngine, EngineCollection } from '../../live/engine.js';
 import { countAttackPaths } from '../../live/pipeline-analysis.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { forceArg, nameArg, preflightArg, providersArg, regionsArg, replaceArg } from './args.js';
 import { runCollecting } from './collecting.js';
-
-const SUBDIR_PATTERN = /^[A-Za-z0-9_.\-/]{0,200}$/;
 
 /**
  * `run_pipeline`: collect, scan, analyse, normalise and report in one call. The engine collects;
@@ -60,10 +59,9 @@ export function registerRunPipeline(registry: Registry<Workspace>, engine: Cloud
           key: (a) => ({ subdir: a.subdir }),
           // The output path is settled with the other arguments, before any cloud call.
           check: (_ctx, a) => {
-            if (!SUBDIR_PATTERN.test(a.subdir)) throw new InvalidArgumentsError('Invalid subdir.');
-            ws.outputPath(a.subdir);
+            exportDirectory(ws, a.subdir);
           },
-          collect: async ({ engine: e, config, providers, args: a, signal, hooks, errors }) => {
+          collect: async ({ ctx, name, engine: e, config, providers, args: a, signal, hooks, errors }) => {
             const regions = a.regions && a.regions.length > 0 ? a.regions : null;
             const base = { config, providers, regions, signal, hooks };
             hooks.phase('collection');
@@ -74,8 +72,8 @@ export function registerRunPipeline(registry: Registry<Workspace>, engine: Cloud
               kind: 'live',
               source: 'live',
             });
-            const outDir = ws.outputPath(a.subdir);
-            await mkdir(outDir, { recursive: true, mode: 0o700 });
+            const outDir = exportDirectory(ws, a.subdir);
+            await mkdir(outDir, { recursive: true });
 
             hooks.phase('scanning');
             if (e.scan)
@@ -106,27 +104,10 @@ export function registerRunPipeline(registry: Registry<Workspace>, engine: Cloud
             draft.touch();
 
             hooks.phase('reporting');
-            const json = join(outDir, 'findings.json');
-            const summary = datasetSummary(draft);
-            await writeFile(
-              json,
-              JSON.stringify(
-                {
-                  metadata: { generated_by: 'cloudg run_pipeline', generated_at: new Date().toISOString() },
-                  summary: {
-                    total_findings: summary.total_findings,
-                    open_findings: summary.open_findings,
-                    severity_breakdown: summary.severity_breakdown,
-                  },
-                  findings: draft.findings,
-                  compliance: draft.compliance,
-                },
-                null,
-                2,
-              ),
-              { mode: 0o600 },
-            );
-            reportPaths.json = json;
+            // The report is content for the caller: written as their output pipeline shows the
+            // dataset (pseudonyms, redaction), with the export tools' findings.json writer.
+            const source = await exportSource(ctx, draft);
+            Object.assign(reportPaths, await writeExportFiles(outDir, findingsJson(source), signal));
             if (e.report) {
               try {
                 Object.assign(reportPaths, await e.report({ ...base, inventory: draft, outputDir: outDir }));

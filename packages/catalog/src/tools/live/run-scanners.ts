@@ -9,7 +9,7 @@ import { CLOUD_SCANNERS, SCANNERS, type ScannerName } from '../../live/scanners/
 import { findExecutable } from '../../live/scanners/run-process.js';
 import { runScans } from '../../live/scanners/run-scans.js';
 import { scopesOf } from '../../live/scopes.js';
-import { saveLiveDataset } from '../../live/store.js';
+import { keepLiveDataset } from '../../live/store.js';
 import { uniqueFindingIds } from '../../loaders/normalise.js';
 import type { Finding } from '../../model/finding.js';
 import type { Workspace } from '../../workspace/workspace.js';
@@ -167,13 +167,8 @@ export function registerRunScanners(
           ws.mutated(dataset);
           // A saved live collection keeps its scan results across a restart too.
           if (dataset.kind === 'live') {
-            try {
-              await saveLiveDataset(ws, dataset, 'run_scanners');
-            } catch (error) {
-              errors.push(
-                `store: the dataset could not be saved for a restart (${(error as Error).message})`,
-              );
-            }
+            const unsaved = await keepLiveDataset(ws, dataset, 'run_scanners');
+            if (unsaved) errors.push(unsaved);
           }
           const fresh = dataset.findings.filter((f) => !beforeIds.has(f.id));
           return {
