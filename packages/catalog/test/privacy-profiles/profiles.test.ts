@@ -93,7 +93,8 @@ const CASES: Case[] = [
     identifiers: 'aliased-pseudonymised',
     tags: 'pseudonymised',
     metadata: 'hidden',
-    hidden: STRICT_HIDES,
+    // The analyst role denies the export category, terraform_preview included (MCP_TOOLS.md).
+    hidden: [...STRICT_HIDES, 'terraform_preview'],
   },
   {
     label: 'soc-analyst, lead',
