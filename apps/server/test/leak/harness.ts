@@ -35,6 +35,7 @@ import {
   plantedEstate,
   TEAM_TAG,
 } from './estate.js';
+import { liveCredentials, plantedEngine } from './live-engine.js';
 import { snapshot, writtenSince } from './written-files.js';
 
 /** Fixed so pseudonyms repeat from run to run (the privacy reference's key). */
@@ -143,7 +144,13 @@ async function drive(c: PolicyCase, dir: string): Promise<Run> {
   const policy = c.policy ? Policy.load(c.policy, vault) : Policy.fromProfile(c.profile, vault);
   const outputDir = ws.outputDir;
   // A short deadline: a tool a later issue adds that waits on a cloud API must not stall the run.
-  const server = await createLayerFromOptions({ policy, workspace: ws, defaultTimeout: 15 });
+  liveCredentials(ws);
+  const server = await createLayerFromOptions({
+    policy,
+    workspace: ws,
+    defaultTimeout: 15,
+    engine: plantedEngine(dir),
+  });
   const layer: Layer<Workspace> = server.layer;
   const principal = c.principal;
 
