@@ -24,6 +24,7 @@ import {
   compileCustomDetector,
   type Pipeline,
   PrivacyError,
+  type SharedVaultStore,
   type TransformBuildContext,
 } from '@cloudg/privacy';
 import { type DecisionCounters, type DecisionEntry, DecisionLog } from './audit/decision-log.js';
@@ -46,7 +47,8 @@ import {
 } from './pipeline/assemble.js';
 import { NO_HINTS, readHints } from './pipeline/hints.js';
 import { EMPTY_PIPELINE } from './pipeline/pipeline.js';
-import { PolicyPipeline, TransformCache } from './pipeline/privacy.js';
+import { PolicyPipeline, type SharedVaultBinding, TransformCache } from './pipeline/privacy.js';
+import { bindSharedVault } from './pipeline/shared-vault.js';
 import { type NormalizedSpec, normalizePolicySpec } from './pipeline/specs.js';
 import { type CallPlan, PlanCache } from './plan.js';
 import type { RateBucketStore } from './rate/bucket-store.js';
@@ -73,6 +75,12 @@ export interface PolicyOptions extends SourceOptions {
   logger?: Logger;
   /** Monotonic seconds for the rate limiter (tests inject a fake clock). With a shared `rateStore`, pass wall-clock seconds. */
   clock?: Clock;
+  /**
+   * A vault store shared by several processes: the policy's vault settles every pipeline pass
+   * with it, so a pseudonym issued by one replica reveals on another. The vault must be a
+   * TokenVault (or anything with its sharing methods).
+   */
+  vaultStore?: SharedVaultStore;
   /** Where rate-limit buckets live. Default: this process's memory. A shared store makes replicas enforce one limit. */
   rateStore?: RateBucketStore;
   /** Unix seconds for decision log timestamps. */
@@ -97,6 +105,7 @@ export class Policy implements PolicyPort {
   /** Ancestors resolved through `extends`, root first. */
   readonly extendsChain: readonly string[];
   readonly vault: PolicyVault;
+  private readonly sharedVault: SharedVaultBinding | undefined;
   /**
    * The keyed hash behind both audit trails: the decision log keeps 12 hex characters of it.
    * Give it to `AuditLogMiddleware` (`hasher`), whose 16 then start with those 12. Keyed by
@@ -172,6 +181,7 @@ export class Policy implements PolicyPort {
     this.plans = new PlanCache(this.rules.some((rule) => rule.usesPrincipalId));
     this.limiter = new RateLimiter(options.clock, options.rateStore);
     this.vault = options.vault ?? createVault(config.vault, options.vaultEnv);
+    this.sharedVault = bindSharedVault(this.vault, options.vaultStore);
     const logger = (options.logger ?? createLogger()).child({ logger: 'cloudg.audit' });
     this.auditLogger = logger;
     this.log = new DecisionLog({
@@ -283,7 +293,9 @@ export class Policy implements PolicyPort {
   }
 
   private wrap(pipeline: Pipeline): TransformPipeline {
-    return pipeline.isEmpty ? EMPTY_PIPELINE : new PolicyPipeline(pipeline, this.name, this.vault);
+    return pipeline.isEmpty
+      ? EMPTY_PIPELINE
+      : new PolicyPipeline(pipeline, this.name, this.vault, this.sharedVault);
   }
 
   // ---- decisions ---------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import {
   PrivacyError,
   type TransformReport as PrivacyReport,
   type PseudonymVault,
+  type SharedVaultStore,
   type Transform,
   type TransformBuildContext,
   type TransformContext,
@@ -31,6 +32,26 @@ import type { NormalizedSpec } from './specs.js';
 interface AutosavingVault {
   autosaveIfNeeded?(): boolean;
 }
+
+/** A vault whose mappings are settled with a store shared by several processes (TokenVault). */
+export interface SharingVault {
+  shareWith(): void;
+  syncShared(store: SharedVaultStore): Promise<boolean>;
+  discardUnclaimed(): void;
+}
+
+/** The vault and the store it settles with after every pass. */
+export interface SharedVaultBinding {
+  vault: SharingVault;
+  store: SharedVaultStore;
+}
+
+/**
+ * Passes run again after a sync changed the local mappings. One rerun settles the usual case
+ * (another replica issued or holds the value); more only on a collision met by a second replica
+ * at the same moment.
+ */
+const MAX_SHARED_PASSES = 4;
 
 /**
  * The application's identifiers as the redactor reads them, built on first use (a policy that
@@ -82,13 +103,40 @@ export class PolicyPipeline implements TransformPipeline {
     readonly pipeline: Pipeline,
     private readonly policyName: string,
     private readonly vault: (PseudonymVault & AutosavingVault) | undefined,
+    private readonly shared?: SharedVaultBinding,
   ) {}
 
   get isEmpty(): boolean {
     return this.pipeline.isEmpty;
   }
 
-  run(value: unknown, context: PipelineContext): PipelineRun {
+  run(value: unknown, context: PipelineContext): PipelineRun | Promise<PipelineRun> {
+    return this.shared ? this.runShared(value, context, this.shared) : this.runOnce(value, context);
+  }
+
+  /**
+   * Run, then settle with the shared store in one batch (pseudonyms this pass could not reveal,
+   * mappings it issued); run again when that changed what the pass would produce.
+   */
+  private async runShared(
+    value: unknown,
+    context: PipelineContext,
+    shared: SharedVaultBinding,
+  ): Promise<PipelineRun> {
+    for (let pass = 1; ; pass++) {
+      let run: PipelineRun;
+      try {
+        run = this.runOnce(value, context);
+      } catch (error) {
+        shared.vault.discardUnclaimed();
+        throw error;
+      }
+      const changed = await shared.vault.syncShared(shared.store);
+      if (!changed || pass >= MAX_SHARED_PASSES) return run;
+    }
+  }
+
+  private runOnce(value: unknown, context: PipelineContext): PipelineRun {
     const { principal } = context;
     // The kind and identity the decision already worked out for this spec (cached per spec).
     const primitive = primitiveOf(context.spec);

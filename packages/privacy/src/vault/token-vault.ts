@@ -17,6 +17,7 @@ import type { HmacSha256 } from './hmac.js';
 import { IpPermuter } from './ip/permutation.js';
 import { deriveVaultKeys, type VaultKeys } from './keys.js';
 import { readVaultFile, writeVaultFile } from './persistence.js';
+import type { SharedVaultStore } from './shared-store.js';
 import { registerForExitSave, unregisterForExitSave } from './shutdown.js';
 import { NamespaceStore, type StoredEntry } from './store.js';
 import type {
@@ -74,6 +75,10 @@ export class TokenVault {
   private readonly counters: VaultCounters = zeroCounters();
   private changed = false;
   private issuedSince = 0;
+  /** Set by shareWith: issued mappings and missed pseudonyms are kept for the next sync. */
+  private sharing = false;
+  private readonly unclaimed = new Set<StoredEntry>();
+  private readonly missed = new Map<string, { namespace: string; pseudonym: string }>();
 
   /** Same as `new TokenVault(options)`. */
   static create(options: TokenVaultOptions = {}): TokenVault {
@@ -183,7 +188,9 @@ export class TokenVault {
         }
       }
       if (generic) this.counters.fallbacks++;
-      store.insertNew({ namespace, entity, real: value, pseudonym, created: now, lastUsed: now });
+      const entry: StoredEntry = { namespace, entity, real: value, pseudonym, created: now, lastUsed: now };
+      store.insertNew(entry);
+      if (this.sharing) this.unclaimed.add(entry);
       this.counters.issued++;
       this.issuedSince++;
       this.changed = true;
@@ -252,7 +259,8 @@ export class TokenVault {
   /** Replace every pseudonym found in free text (section 13.6). */
   detokenizeText(text: string, options: NamespaceOption = {}): string {
     const namespace = options.namespace ?? GLOBAL_NAMESPACE;
-    if (!this.spaces.get(namespace)?.size) return text;
+    // A shared vault may know pseudonyms this process has not seen yet: scan even when empty.
+    if (!this.sharing && !this.spaces.get(namespace)?.size) return text;
     // Scanning tries many candidate tokens; only real reversals are counted.
     return detokenizeTextWith(text, (token) => this.resolve(token, namespace, false)?.real);
   }
@@ -262,6 +270,7 @@ export class TokenVault {
     const e = store?.reverse.get(token);
     if (!e) {
       if (countMiss) this.counters.misses++;
+      if (this.sharing) this.missed.set(`${namespace}\u0000${token}`, { namespace, pseudonym: token });
       return undefined;
     }
     const now = this.now();
@@ -273,6 +282,89 @@ export class TokenVault {
     this.touch(e, now);
     this.counters.detokenized++;
     return e;
+  }
+
+  // ---- sharing between processes -----------------------------------------------------------
+
+  /**
+   * From now on, remember the mappings this vault issues and the pseudonyms it fails to reveal,
+   * so {@link syncShared} can settle them with a store shared by several processes.
+   */
+  shareWith(): void {
+    this.sharing = true;
+  }
+
+  /**
+   * Settle with the shared store in at most two round trips: fetch the mappings of pseudonyms
+   * this process missed, and claim the mappings it issued. A claim another process won is
+   * replaced by the winner (the holder of the value, or of the pseudonym, so the next derivation
+   * moves past it). Returns true when the local mappings changed in a way that makes a pass
+   * worth running again. If the store fails, the unclaimed mappings are withdrawn, so nothing
+   * this process issued is used without being shared.
+   */
+  async syncShared(store: SharedVaultStore): Promise<boolean> {
+    let changed = false;
+    if (this.missed.size > 0) {
+      const keys = [...this.missed.values()];
+      this.missed.clear();
+      const found = await store.reveal(keys);
+      for (const entry of found) if (entry && this.adopt(entry)) changed = true;
+    }
+    if (this.unclaimed.size === 0) return changed;
+    const pending = [...this.unclaimed];
+    this.unclaimed.clear();
+    let answers: Awaited<ReturnType<SharedVaultStore['claim']>>;
+    try {
+      answers = await store.claim(pending.map((e) => this.toEntry(e)));
+    } catch (error) {
+      for (const e of pending) this.withdraw(e);
+      throw error;
+    }
+    answers.forEach((answer, i) => {
+      if (answer.status === 'ok') return;
+      this.withdraw(pending[i] as StoredEntry);
+      this.adopt(answer.holder);
+      this.counters.collisions++;
+      changed = true;
+    });
+    return changed;
+  }
+
+  /** Drop every mapping issued since the last sync (a pass that failed keeps none of them). */
+  discardUnclaimed(): void {
+    for (const e of this.unclaimed) this.withdraw(e);
+    this.unclaimed.clear();
+    this.missed.clear();
+  }
+
+  private withdraw(e: StoredEntry): void {
+    const store = this.spaces.get(e.namespace);
+    if (store?.get(e.entity, e.real) === e) {
+      store.remove(e);
+      this.counters.issued--;
+      this.issuedSince = Math.max(0, this.issuedSince - 1);
+    }
+  }
+
+  /** Take a mapping the shared store holds; false when this process already had it. */
+  private adopt(entry: VaultEntry): boolean {
+    const store = this.space(entry.namespace);
+    const mine = store.get(entry.entity, entry.real);
+    if (mine && mine.pseudonym === entry.pseudonym) return false;
+    const now = this.now();
+    const adopted: StoredEntry = {
+      namespace: entry.namespace,
+      entity: entry.entity,
+      real: entry.real,
+      pseudonym: entry.pseudonym,
+      created: Math.round(entry.created * 1000) - this.epoch,
+      lastUsed: now,
+    };
+    const holder = store.reverse.get(entry.pseudonym);
+    if (holder && holder.real !== entry.real) store.remove(holder);
+    store.add(adopted);
+    this.counters.imported++;
+    return true;
   }
 
   // ---- TTL --------------------------------------------------------------------------------

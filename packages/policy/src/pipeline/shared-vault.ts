@@ -1,0 +1,29 @@
+/** Binding the policy's vault to a store shared by several processes (replicas). */
+import type { SharedVaultStore } from '@cloudg/privacy';
+import { PolicyValidationError } from '../errors.js';
+import type { SharedVaultBinding, SharingVault } from './privacy.js';
+
+function isSharing(vault: object): vault is SharingVault {
+  const v = vault as Partial<SharingVault>;
+  return (
+    typeof v.shareWith === 'function' &&
+    typeof v.syncShared === 'function' &&
+    typeof v.discardUnclaimed === 'function'
+  );
+}
+
+/** Undefined without a store; otherwise the vault, switched to remembering what it must settle. */
+export function bindSharedVault(
+  vault: object,
+  store: SharedVaultStore | undefined,
+): SharedVaultBinding | undefined {
+  if (!store) return undefined;
+  if (!isSharing(vault)) {
+    // A configuration mistake of the embedder, found at start rather than on the first call.
+    throw new PolicyValidationError([
+      { path: 'vault', message: 'a shared vault store needs a vault that can share (a TokenVault)' },
+    ]);
+  }
+  vault.shareWith();
+  return { vault, store };
+}
