@@ -72,6 +72,19 @@ afterEach(async () => {
 });
 
 describe('run_scanners', () => {
+  it('reads what ScoutSuite writes under its report directory', async () => {
+    // scout <provider> ... --report-dir D: the results file lands in D/scoutsuite-results/.
+    await standIn(
+      'scout',
+      `while [ $# -gt 0 ]; do case "$1" in --report-dir) d="$2";; esac; shift; done
+mkdir -p "$d/scoutsuite-results" && cp "${join(fixtures, 'scoutsuite', 'scoutsuite_results_aws-trimmed.js')}" "$d/scoutsuite-results/scoutsuite_results_aws-123456789012.js"`,
+    );
+    const result = await layer.callTool('run_scanners', { scanners: ['scoutsuite'], dataset: 'sample' });
+    expect(result.isError, JSON.stringify(result.content)).toBe(false);
+    expect((result.structured as { errors: string[] }).errors).toEqual([]);
+    expect(ws.get('sample').findings.some((f) => f.source_tool === 'scoutsuite')).toBe(true);
+  });
+
   it('runs the installed scanners as processes, parses their output and adds reachability findings', async () => {
     const progress: [number, number | undefined, string | undefined][] = [];
     const result = await layer.callTool(
