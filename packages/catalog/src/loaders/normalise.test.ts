@@ -4,7 +4,7 @@ import { sampleWorkspace } from '../../test/support/estate.js';
 import { FindingSchema } from '../model/finding.js';
 import { sampleEstateDir } from '../sample-estate/paths.js';
 import { loadPath } from './load.js';
-import { dedupeFindings, normaliseFindingSet } from './normalise.js';
+import { dedupeFindings, mergeComplianceResults, normaliseFindingSet } from './normalise.js';
 
 describe('normalising a dataset with ingested findings', () => {
   it('adds the ASFF finding for sg-web and merges its control into the existing CIS-AWS 5.2 result', async () => {
@@ -63,5 +63,46 @@ describe('deduplication leaves the findings it was given as they were', () => {
     expect(kept?.compliance_controls).toHaveLength(2);
     expect(kept?.also_reported_by).toEqual(['checkov', 'scoutsuite']);
     expect([first, second]).toEqual(before);
+  });
+});
+
+describe('merging compliance results after normalisation', () => {
+  const cis = { framework: 'CIS-AWS', control_id: '5.2' };
+  const pci = { framework: 'PCI-DSS', control_id: '1.2.1' };
+  const fail = (id: string, controls: object[], extra = {}) =>
+    FindingSchema.parse({ id, title: id, source_tool: 'prowler', compliance_controls: controls, ...extra });
+  const result = (id: string, control: typeof cis, status: string, finding_ids: string[]) => ({
+    id,
+    ...control,
+    control_title: `title of ${id}`,
+    status,
+    finding_ids,
+  });
+
+  it('fails an evaluated control with its findings and the surviving old ones, titles new controls, keeps a PASS result and drops one whose findings are gone', () => {
+    const existing = [
+      result('c-cis', cis, 'PASS', ['gone', 'old']),
+      result('c-pass', { framework: 'SOC2', control_id: 'CC6.1' }, 'PASS', []),
+      result('c-gone', { framework: 'NIST', control_id: 'CP-9' }, 'FAIL', ['gone']),
+    ];
+    const findings = [
+      fail('old', []),
+      fail('n1', [cis, pci]),
+      fail('n2', [pci], { is_suppressed: true }),
+      fail('n3', [cis]),
+    ];
+    const out = mergeComplianceResults(existing, findings, (fw, id) => `${fw} ${id} from the rulesets`);
+    expect(out).toEqual([
+      result('c-cis', cis, 'FAIL', ['n1', 'n3', 'old']),
+      result('c-pass', { framework: 'SOC2', control_id: 'CC6.1' }, 'PASS', []),
+      {
+        id: 'PCI-DSS/1.2.1',
+        ...pci,
+        control_title: 'PCI-DSS 1.2.1 from the rulesets',
+        status: 'FAIL',
+        finding_ids: ['n1', 'n2'],
+      },
+    ]);
+    expect(existing[0]?.finding_ids).toEqual(['gone', 'old']);
   });
 });
