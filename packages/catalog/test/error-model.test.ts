@@ -17,6 +17,19 @@ const samples: Record<string, () => Error> = {
     new catalog.RulesetError('/etc/cloudg/rules', [
       { file: 'cis.yaml', path: 'controls[0].id', message: 'Required' },
     ]),
+  CredentialPreflightError: () =>
+    new catalog.CredentialPreflightError('Cannot collect live data. aws: no credentials found.', {
+      data: { providers: { aws: 'no credentials found' } },
+    }),
+  LiveOperationRefusedError: () =>
+    new catalog.LiveOperationRefusedError({
+      reason: 'cooldown',
+      message: 'live collection of aws ran recently; cooling down, retry in 120s or use the cached dataset',
+      retry_after_seconds: 120,
+      scopes: ['aws'],
+      caller: 'local',
+      use_dataset: 'live-aws',
+    }),
 };
 
 describe('the error model', () => {
@@ -42,5 +55,13 @@ describe('the error model', () => {
     });
     expect(samples.NoDatasetError?.()).toMatchObject({ code: -32602 });
     expect(samples.DatasetExistsError?.()).toMatchObject({ code: -32602, data: { existing: 'sample' } });
+    expect(samples.CredentialPreflightError?.()).toMatchObject({
+      code: -32603,
+      data: { providers: { aws: 'no credentials found' } },
+    });
+    expect(samples.LiveOperationRefusedError?.()).toMatchObject({
+      code: -31029,
+      data: { reason: 'cooldown', use_dataset: 'live-aws' },
+    });
   });
 });
