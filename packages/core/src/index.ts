@@ -125,6 +125,11 @@ export {
 } from './middleware/audit-log.js';
 export { type CacheStats, CachingMiddleware, type CachingOptions } from './middleware/cache.js';
 export {
+  type CachedResponse,
+  InProcessResponseCache,
+  type ResponseCacheStore,
+} from './middleware/cache-store.js';
+export {
   ConcurrencyLimitMiddleware,
   type ConcurrencyLimitOptions,
   SERVER_BUSY_MESSAGE,

@@ -4,13 +4,19 @@
  * transformed for the principal that caused it and is only ever served to that principal.
  */
 import type { ResourceContents } from '../content.js';
-import { canonicalJson, cloneJson, type JsonValue } from '../json.js';
+import { canonicalJson, type JsonValue } from '../json.js';
 import type { Layer } from '../layer/layer.js';
 import { LayerConfigError } from '../layer/options.js';
 import { MetaKey } from '../meta.js';
 import { PromptResult, ToolResult } from '../results.js';
 import type { AnySpec } from '../specs/index.js';
 import type { AppAgnosticMiddleware } from './app-agnostic.js';
+import {
+  fromCachedResponse,
+  InProcessResponseCache,
+  type ResponseCacheStore,
+  toCachedResponse,
+} from './cache-store.js';
 import { isErrorResult } from './outcome.js';
 import type { CallInfo, CallResult, NextFn } from './types.js';
 
@@ -23,6 +29,11 @@ export interface CachingOptions {
   predicate?: (info: CallInfo) => boolean;
   /** Also cache resource reads. Default false. */
   cacheResources?: boolean;
+  /**
+   * Where entries live. Default: this process's memory, bounded by `maxsize`. A shared store
+   * lets replicas serve each other's results; every hit still passes the policy check here.
+   */
+  store?: ResponseCacheStore;
 }
 
 export interface CacheStats {
@@ -30,27 +41,6 @@ export interface CacheStats {
   hits: number;
   misses: number;
   ttl: number;
-}
-
-interface Entry {
-  result: CallResult;
-  expires: number;
-}
-
-/** A deep copy, so neither the caller nor outer middleware can change what the cache holds. */
-function copyResult(result: CallResult): CallResult {
-  if (result instanceof ToolResult) {
-    return new ToolResult({
-      content: cloneJson(result.content),
-      structured: cloneJson(result.structured),
-      isError: result.isError,
-      meta: cloneJson(result.meta),
-    });
-  }
-  if (result instanceof PromptResult) {
-    return new PromptResult(cloneJson(result.messages), result.description, cloneJson(result.meta));
-  }
-  return cloneJson(result);
 }
 
 /** Mark a copy as served from the cache: `_meta` of a tool or prompt result, of each resource content. */
@@ -76,8 +66,7 @@ export class CachingMiddleware {
   readonly maxsize: number;
   private readonly predicate: ((info: CallInfo) => boolean) | undefined;
   private readonly cacheResources: boolean;
-  /** Insertion order is recency order: a hit moves its entry to the end. */
-  private readonly entries = new Map<string, Entry>();
+  private readonly store: ResponseCacheStore;
   private hits = 0;
   private misses = 0;
 
@@ -90,6 +79,7 @@ export class CachingMiddleware {
       throw new LayerConfigError('CachingMiddleware maxsize must not be negative', 'maxsize');
     this.predicate = options.predicate;
     this.cacheResources = options.cacheResources ?? false;
+    this.store = options.store ?? new InProcessResponseCache(this.maxsize);
     this.middleware = (info, next) => this.handle(info, next);
   }
 
@@ -118,44 +108,32 @@ export class CachingMiddleware {
     if (isWrite(info.spec as AnySpec<unknown>)) {
       // A write may change what any read returns. Clear before, so nothing stale is served
       // while it runs, and after, in case a read that started earlier stored its result meanwhile.
-      this.invalidate();
+      await this.invalidate();
       try {
         return await next(info);
       } finally {
-        this.invalidate();
+        await this.invalidate();
       }
     }
     if (this.ttl === 0 || this.maxsize === 0 || !this.cacheable(info)) return next(info);
     const key = this.key(info);
     if (key === undefined) return next(info);
 
-    const entry = this.entries.get(key);
-    if (entry && entry.expires > Date.now()) {
+    const cached = await this.store.get(key);
+    if (cached) {
       // The step a hit skips in the terminal: access, rate limit and the policy's own audit.
       await info.context.layer.policy.checkCall(info.spec as AnySpec, info.principal, {
         kind: info.kind,
         name: info.name,
         arguments: info.arguments,
       });
-      this.entries.delete(key);
-      this.entries.set(key, entry);
       this.hits += 1;
-      return markHit(copyResult(entry.result));
+      return markHit(fromCachedResponse(cached));
     }
-    if (entry) this.entries.delete(key);
     this.misses += 1;
     const result = await next(info);
-    if (!isErrorResult(result)) this.store(key, result);
+    if (!isErrorResult(result)) await this.store.set(key, toCachedResponse(result), this.ttl);
     return result;
-  }
-
-  private store(key: string, result: CallResult): void {
-    this.entries.delete(key);
-    this.entries.set(key, { result: copyResult(result), expires: Date.now() + this.ttl * 1000 });
-    while (this.entries.size > this.maxsize) {
-      const oldest = this.entries.keys().next().value as string;
-      this.entries.delete(oldest);
-    }
   }
 
   /** Clear the cache on every change event of the layer. Returns a function that stops listening. */
@@ -163,19 +141,13 @@ export class CachingMiddleware {
     return layer.onChange(() => this.invalidate());
   }
 
-  /** Drop every entry. */
-  invalidate(): void {
-    this.entries.clear();
+  /** Drop every entry. A promise when the store is shared (writes wait for it). */
+  invalidate(): void | Promise<void> {
+    return this.store.clear();
   }
 
+  /** `size` counts what this process's store holds; a shared store that cannot tell says 0. */
   stats(): CacheStats {
-    this.prune();
-    return { size: this.entries.size, hits: this.hits, misses: this.misses, ttl: this.ttl };
-  }
-
-  /** Remove expired entries, so `size` counts only what could still be served. */
-  private prune(): void {
-    const now = Date.now();
-    for (const [key, entry] of this.entries) if (entry.expires <= now) this.entries.delete(key);
+    return { size: this.store.size ?? 0, hits: this.hits, misses: this.misses, ttl: this.ttl };
   }
 }
