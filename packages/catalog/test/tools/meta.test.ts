@@ -196,22 +196,43 @@ describe('meta tools', () => {
     expect(data.valid).toEqual(ASSET_TYPES);
   });
 
-  it('explain_edge_type reads an edge type and its ontology relations', async () => {
+  it("explain_edge_type reproduces the reference's CONTAINS and ASSUMES_ROLE examples", async () => {
     expect((await layer.callTool('explain_edge_type', { edge_type: 'contains' })).structured).toEqual({
       edge_type: 'CONTAINS',
       reads_as: 'source contains target',
       typical: 'VPC -> subnet, subnet -> instance, account -> resource',
-      note: 'the target lives inside the source (a VPC holds its subnets)',
+      note: 'VPC contains Subnet',
       dependency_direction: 'reverse',
       ontology_relations:
         'inferred from both endpoint types (VPC_CONTAINS_SUBNET, SUBNET_CONTAINS_INSTANCE, CLUSTER_CONTAINS_SERVICE, ORG_CONTAINS_ACCOUNT), else the generic CONTAINS',
     });
-    const assumes = (await layer.callTool('explain_edge_type', { edge_type: 'ASSUMES_ROLE' })).structured;
-    expect(assumes).toMatchObject({
+    expect((await layer.callTool('explain_edge_type', { edge_type: 'ASSUMES_ROLE' })).structured).toEqual({
+      edge_type: 'ASSUMES_ROLE',
       reads_as: 'source runs as target',
+      typical: 'function, task, node group, instance profile -> role / service account',
+      note: 'compute or service account -> IAM role it runs as',
       dependency_direction: 'forward',
       ontology_relations: ['RUNS_ON'],
     });
+  });
+
+  it('explain_edge_type names the relations the ontology writes, as its ontology section documents them', async () => {
+    // Where the reference's meta section named relations its ontology never writes (ROUTES_TO,
+    // PEERS_WITH, USES_IMAGE, MANAGED_BY; DEPENDS_ON or READS_FROM chosen by target on REFERENCES),
+    // the ontology section wins: meta-ontology.test.ts checks every edge type against the rules.
+    const relationsOf = async (edge_type: string) =>
+      ((await layer.callTool('explain_edge_type', { edge_type })).structured as Record<string, unknown>)
+        .ontology_relations;
+    expect(await relationsOf('ROUTE')).toEqual(['TRANSIT_ROUTED']);
+    expect(await relationsOf('PEERING')).toEqual(['VPC_PEERED']);
+    expect(await relationsOf('USES_IMAGE')).toEqual(['RUNS_ON']);
+    expect(await relationsOf('MANAGES')).toEqual(['OWNED_BY']);
+    expect(await relationsOf('GOVERNS')).toEqual(['COMPLIANCE_GOVERNS']);
+    expect(await relationsOf('REFERENCES')).toEqual(['DEPENDS_ON']);
+    expect(await relationsOf('INVOKES')).toEqual(['INVOKES']);
+    expect(await relationsOf('LOAD_BALANCER_TARGET')).toEqual(['LB_TARGETS_INSTANCE', 'LOAD_BALANCED_BY']);
+    expect(await relationsOf('IAM_TRUST')).toMatch(/^ROLE_ASSUMES_ROLE, plus CROSS_ACCOUNT_TRUST /);
+    expect(await relationsOf('NACL_RULE')).toMatch(/^none: /);
   });
 
   it('explain_edge_type suggests INVOKES for LIKES', async () => {

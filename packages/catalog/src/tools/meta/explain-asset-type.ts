@@ -1,5 +1,6 @@
 import type { Registry } from '@cloudg/core';
 import * as z from 'zod';
+import { classOf } from '../../ontology/classes.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { parseVocabulary } from './parse-vocabulary.js';
 import { ASSET_TYPES, assetTypeInfo } from './vocabulary/index.js';
@@ -20,7 +21,8 @@ export function registerExplainAssetType(registry: Registry<Workspace>): void {
     },
     handler: (ctx, args) => {
       const type = parseVocabulary('asset type', args.asset_type, ASSET_TYPES);
-      const info: Record<string, unknown> = { ...assetTypeInfo(type) };
+      // The class is the one the ontology gives the type's individuals, whatever the catalogue says.
+      const info: Record<string, unknown> = { ...assetTypeInfo(type), ontology_class: `cm:${classOf(type)}` };
       // A count only makes sense when there is data; no dataset is not an error here.
       const workspace = ctx.app;
       if (workspace.activeName !== null) {

@@ -1,6 +1,8 @@
 /**
  * The asset type catalogue the meta tools explain: every type grouped by family, with the
- * ontology class it maps to and the Terraform resource that would recreate it. Asset types are
+ * hand-picked ontology class name the ontology reads (src/ontology/classes.ts, which may still
+ * override it; `explain_asset_type` reports the ontology's answer, not this column) and the
+ * Terraform resource that would recreate it. Asset types are
  * open in the data model (a collector may add one), so this is the documented vocabulary, not a
  * validator of loaded data.
  */
@@ -13,9 +15,10 @@ const FAMILIES: ReadonlyArray<readonly [string, readonly Row[]]> = [
   [
     'Compute',
     [
-      ['EC2', 'cm:VirtualMachine', 'aws_instance'],
-      ['VIRTUAL_MACHINE', 'cm:VirtualMachine', 'azurerm_linux_virtual_machine', 'Azure virtual machine'],
-      ['GCE_INSTANCE', 'cm:VirtualMachine', 'google_compute_instance'],
+      // The reference's ontology names the class of all three `cm:ComputeInstance`.
+      ['EC2', 'cm:ComputeInstance', 'aws_instance'],
+      ['VIRTUAL_MACHINE', 'cm:ComputeInstance', 'azurerm_linux_virtual_machine', 'Azure virtual machine'],
+      ['GCE_INSTANCE', 'cm:ComputeInstance', 'google_compute_instance'],
       ['LAMBDA_FUNCTION', 'cm:ServerlessFunction', 'aws_lambda_function'],
       ['CLOUD_FUNCTION', 'cm:ServerlessFunction', 'google_cloudfunctions_function'],
       ['AZURE_FUNCTION', 'cm:ServerlessFunction', 'azurerm_function_app'],

@@ -1,6 +1,7 @@
 /**
- * How to read each edge type: the verb (source verb target), typical endpoints, how the
- * dependency analysis orients it, and which ontology relations it becomes.
+ * How to read each edge type: the verb (source verb target), typical endpoints and how the
+ * dependency analysis orients it. Which ontology relations an edge type becomes is the
+ * ontology's business; `../edge-relations.ts` reads it from the ontology's rules.
  */
 import type { EdgeType } from '../../../model/vocabulary.js';
 
@@ -12,8 +13,6 @@ export interface EdgeTypeInfo {
   typical: string;
   note: string;
   dependency_direction: DependencyDirection;
-  /** The relation types inferred from the edge type alone, or how they are chosen when that depends on more. */
-  ontology_relations: string[] | string;
 }
 
 type Row = Omit<EdgeTypeInfo, 'edge_type'> & { verb: string };
@@ -24,145 +23,122 @@ const ROWS: Record<EdgeType, Omit<Row, 'reads_as'>> = {
     typical: 'CIDR -> security group (ingress), security group -> CIDR (egress)',
     note: 'one firewall rule of a security group or NSG, with ports, protocol and CIDR',
     dependency_direction: 'none',
-    ontology_relations:
-      'depends on direction, ports and CIDR (INGRESS_ALLOWED, EGRESS_ALLOWED, ALL_TRAFFIC, ONLY_HTTP, ONLY_HTTPS, ONLY_SSH, ONLY_RDP, PORT_RESTRICTED), plus PROTECTED_BY_SG on the assets the group guards',
   },
   NACL_RULE: {
     verb: 'allows traffic',
     typical: 'network ACL rules between a CIDR and a subnet ACL',
     note: 'one stateless network ACL rule',
     dependency_direction: 'none',
-    ontology_relations:
-      'depends on direction, ports and CIDR (INGRESS_ALLOWED, EGRESS_ALLOWED, PORT_RESTRICTED), plus PROTECTED_BY_NACL',
   },
   ROUTE: {
     verb: 'routes through / forwards to',
     typical: 'route table -> gateway, DNS record -> load balancer, Ingress -> Service',
     note: 'traffic is forwarded from source to target',
     dependency_direction: 'forward',
-    ontology_relations: ['ROUTES_TO'],
   },
   IAM_TRUST: {
     verb: 'may assume',
     typical: 'principal, account or identity provider -> role',
     note: 'trust policy of the target role names the source',
     dependency_direction: 'forward',
-    ontology_relations:
-      'ROLE_ASSUMES_ROLE, or CROSS_ACCOUNT_TRUST when the endpoints are in different accounts',
   },
   IAM_POLICY_ATTACHMENT: {
     verb: 'has policy',
     typical: 'user / group / role -> managed policy',
     note: 'managed policy attached to an identity',
     dependency_direction: 'forward',
-    ontology_relations: 'inferred from the source type (USER_HAS_POLICY, GROUP_HAS_POLICY, ROLE_HAS_POLICY)',
   },
   CONTAINS: {
     verb: 'contains',
     typical: 'VPC -> subnet, subnet -> instance, account -> resource',
-    note: 'the target lives inside the source (a VPC holds its subnets)',
+    // The enum comment the reference's explain_edge_type example shows.
+    note: 'VPC contains Subnet',
     dependency_direction: 'reverse',
-    ontology_relations:
-      'inferred from both endpoint types (VPC_CONTAINS_SUBNET, SUBNET_CONTAINS_INSTANCE, CLUSTER_CONTAINS_SERVICE, ORG_CONTAINS_ACCOUNT), else the generic CONTAINS',
   },
   PEERING: {
     verb: 'peers with',
     typical: 'VPC -> peering connection -> VPC',
     note: 'private connectivity between two networks',
     dependency_direction: 'forward',
-    ontology_relations: ['PEERS_WITH'],
   },
   LOAD_BALANCER_TARGET: {
     verb: 'sends traffic to',
     typical: 'load balancer -> target group -> instance / IP / function',
     note: 'the source balances requests over the target',
     dependency_direction: 'forward',
-    ontology_relations: ['LB_TARGETS_INSTANCE', 'LOAD_BALANCED_BY'],
   },
   INTERNET_EXPOSED: {
     verb: 'exposes',
     typical: '0.0.0.0/0 -> exposed asset',
     note: 'the internet placeholder reaches the target directly',
     dependency_direction: 'none',
-    ontology_relations: ['INTERNET_REACHABLE'],
   },
   ATTACHED_TO: {
     verb: 'is attached to',
     typical: 'instance -> security group, volume -> instance, gateway -> VPC',
     note: 'the source is bound to the target and stops working without it',
     dependency_direction: 'forward',
-    ontology_relations: 'PROTECTED_BY_SG when the target is a security group or NSG, else DEPENDS_ON',
   },
   REFERENCES: {
     verb: 'uses / points at',
     typical: 'function -> secret, table -> KMS key, queue -> dead-letter queue',
     note: 'generic use of one resource by another',
     dependency_direction: 'forward',
-    ontology_relations:
-      'inferred from the target type (ENCRYPTED_BY_KMS for keys, READS_FROM for data stores and secrets), else DEPENDS_ON',
   },
   USES_IMAGE: {
     verb: 'runs the image of',
     typical: 'task definition / workload / function -> container registry',
     note: 'compute pulls its image from the target registry',
     dependency_direction: 'forward',
-    ontology_relations: ['USES_IMAGE'],
   },
   ASSUMES_ROLE: {
     verb: 'runs as',
     typical: 'function, task, node group, instance profile -> role / service account',
-    note: 'a workload acts with the permissions of the target identity',
+    // The enum comment the reference's explain_edge_type example shows.
+    note: 'compute or service account -> IAM role it runs as',
     dependency_direction: 'forward',
-    ontology_relations: ['RUNS_ON'],
   },
   LOGS_TO: {
     verb: 'sends logs to',
     typical: 'trail, flow log, load balancer, function -> log destination',
     note: 'the target receives the source logs',
     dependency_direction: 'forward',
-    ontology_relations: ['LOGS_TO'],
   },
   GRANTS_ACCESS: {
     verb: 'is granted access to',
     typical: 'principal -> resource its policy names, Azure principal -> scope',
     note: 'a policy lets the source act on the target',
     dependency_direction: 'forward',
-    ontology_relations: ['POLICY_ALLOWS_ACTION'],
   },
   INVOKES: {
     verb: 'triggers / calls',
     typical: 'bucket -> function, queue -> function, rule -> target',
     note: 'an event on the source runs the target',
     dependency_direction: 'reverse',
-    ontology_relations: ['INVOKES', 'TRIGGERED_BY'],
   },
   PROTECTS: {
     verb: 'protects',
     typical: 'WAF -> load balancer / API / distribution, firewall -> VPC',
     note: 'the source filters traffic reaching the target',
     dependency_direction: 'reverse',
-    ontology_relations: ['PROTECTED_BY_WAF'],
   },
   MONITORS: {
     verb: 'monitors',
     typical: 'threat detector -> account, scanner -> instance, alarm -> resource',
     note: 'a security or monitoring service watches the target',
     dependency_direction: 'reverse',
-    ontology_relations: ['MONITORED_BY'],
   },
   MANAGES: {
     verb: 'manages',
     typical: 'stack -> resource, scaling group -> instance, landing zone -> account',
     note: 'the source creates or controls the lifecycle of the target',
     dependency_direction: 'reverse',
-    ontology_relations: ['MANAGED_BY'],
   },
   GOVERNS: {
     verb: 'governs',
     typical: 'SCP / org policy / control -> OU, account, folder, project',
     note: 'a guardrail policy limits what the target may do',
     dependency_direction: 'reverse',
-    ontology_relations: ['SCP_RESTRICTS'],
   },
 };
 
@@ -199,14 +175,12 @@ export function edgeTypeVerbs(): Record<string, string> {
 
 export function edgeTypeInfo(type: EdgeType): EdgeTypeInfo {
   const { verb, ...row } = ROWS[type];
-  const relations = row.ontology_relations;
   return {
     edge_type: type,
     reads_as: `source ${verb} target`,
     typical: row.typical,
     note: row.note,
     dependency_direction: row.dependency_direction,
-    ontology_relations: Array.isArray(relations) ? [...relations] : relations,
   };
 }
 

@@ -1,3 +1,10 @@
+// Relation types and groups are the ontology's own: the meta tools describe what it produces.
+export {
+  RELATION_GROUPS,
+  RELATION_TYPES,
+  RELATION_TYPES_BY_GROUP,
+  type RelationGroup,
+} from '../../../ontology/vocabulary.js';
 export {
   ASSET_TYPES,
   type AssetTypeInfo,
@@ -12,9 +19,3 @@ export {
   edgeTypeInfo,
   edgeTypeVerbs,
 } from './edge-types.js';
-export {
-  RELATION_GROUPS,
-  RELATION_TYPES,
-  RELATION_TYPES_BY_GROUP,
-  type RelationGroup,
-} from './relation-types.js';
