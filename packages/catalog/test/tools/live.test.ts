@@ -88,6 +88,8 @@ describe('map_inventory', () => {
       collection_failures: [{ service: 'rds', error: 'AccessDenied: rds:DescribeDBInstances' }],
       errors: ['inventory_mapping: aws:rds: AccessDenied'],
       next_steps: ['dataset_summary', 'find_assets', 'top_risks', 'attack_paths'],
+      // The engine reported one throttled EC2 call: the result says so.
+      throttling: { totals: { throttled: 1, wait_seconds: 0.5 }, scopes: { aws: { throttled: 1 } } },
     });
     expect(progress).toEqual([
       [0.5, 2, 'mapping inventory'],

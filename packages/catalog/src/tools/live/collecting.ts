@@ -78,7 +78,7 @@ export async function runCollecting<A extends CollectingArgs>(
     force: args.force,
     preflight: args.preflight ? providers : [],
     progress,
-    work: async ({ signal, hooks, errors }) => {
+    work: async ({ signal, hooks, errors, throttling }) => {
       if (spec.before) progress.send(...spec.before);
       const { collection, extra } = await spec.collect({
         ctx,
@@ -108,6 +108,8 @@ export async function runCollecting<A extends CollectingArgs>(
         ...(spec.fields?.(dataset) ?? {}),
         ...(extra ?? {}),
         errors,
+        // Only when the provider pushed back (throttled, retried, skipped), as the reference does.
+        ...(throttling() ? { throttling: throttling() } : {}),
         next_steps: COLLECTION_NEXT_STEPS,
       };
     },

@@ -1,8 +1,9 @@
 import type { ToolContext } from '@cloudg/core';
-import type { EngineHooks, EnginePhase, LiveProvider } from '../../live/engine.js';
+import type { EngineHooks, EnginePhase, LiveProvider, ThrottlingSnapshot } from '../../live/engine.js';
 import { credentialPreflight } from '../../live/preflight.js';
 import { LiveOperationRefusedError } from '../../live/refusal.js';
 import { liveState } from '../../live/state.js';
+import { ThrottlingLedger } from '../../live/throttling.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import type { LiveProgress } from './progress.js';
 
@@ -22,7 +23,13 @@ export interface LiveCall<T> {
   preflight: readonly LiveProvider[];
   progress: LiveProgress<Workspace>;
   /** The operation itself, run once however many callers join it. */
-  work: (run: { signal: AbortSignal; hooks: EngineHooks; errors: string[] }) => Promise<T>;
+  work: (run: {
+    signal: AbortSignal;
+    hooks: EngineHooks;
+    errors: string[];
+    /** This run's throttling summary, or null when the provider never pushed back. */
+    throttling: () => ThrottlingSnapshot | null;
+  }) => Promise<T>;
 }
 
 /**
@@ -51,15 +58,27 @@ export async function runLive<T>(
       },
       async (signal) => {
         const errors: string[] = [];
+        // The run's own ledger beside the server's: a result reports the throttling it met.
+        const own = new ThrottlingLedger();
+        let pushedBack = false;
         const hooks: EngineHooks = {
           phase: (phase: EnginePhase) => call.progress.phase(phase),
           error: (phase: EnginePhase, message: string) => {
             errors.push(`${phase}: ${message}`);
           },
           progress: (message: string) => call.progress.message(message),
-          throttle: (event) => state.throttling.record(event),
+          throttle: (event) => {
+            state.throttling.record(event);
+            own.record(event);
+            if (event.kind !== 'call') pushedBack = true;
+          },
         };
-        return call.work({ signal, hooks: guarded(hooks), errors });
+        return call.work({
+          signal,
+          hooks: guarded(hooks),
+          errors,
+          throttling: () => (pushedBack ? own.snapshot() : null),
+        });
       },
     );
   } catch (error) {
