@@ -202,6 +202,40 @@ describe('meta tools agree with the ontology', () => {
     }
   });
 
+  it("explain_edge_type's description says truly what a declared relationship does", () => {
+    const description = layer.getTool('explain_edge_type').description;
+    expect(description).toContain(
+      'replaces those relations on CONTAINS, ATTACHED_TO, REFERENCES and the typed inventory edges, and comes before them on the network and IAM edges',
+    );
+    // The nine typed inventory edge types (the reference's models page) and the three named ones.
+    const replaced = new Set([
+      'CONTAINS',
+      'ATTACHED_TO',
+      'REFERENCES',
+      'INVOKES',
+      'USES_IMAGE',
+      'ASSUMES_ROLE',
+      'GRANTS_ACCESS',
+      'LOGS_TO',
+      'PROTECTS',
+      'MONITORS',
+      'MANAGES',
+      'GOVERNS',
+    ]);
+    for (const edgeType of EDGE_TYPE_ORDER) {
+      const declared = edgeOf({
+        edge_type: edgeType,
+        relationship: 'READS_FROM',
+        cidr: '0.0.0.0/0',
+        port_range: '443',
+      });
+      const relations = inferRelations(declared, null, null);
+      expect(relations[0], edgeType).toBe('READS_FROM');
+      if (replaced.has(edgeType)) expect(relations, edgeType).toEqual(['READS_FROM']);
+      else if (edgeType !== 'NACL_RULE') expect(relations.length, edgeType).toBeGreaterThan(1);
+    }
+  });
+
   it("explain_edge_type covers every relation the sample estate's edges give the ontology", async () => {
     const dataset = ws.get();
     const byId = new Map(dataset.assets.map((a) => [a.id, a]));
