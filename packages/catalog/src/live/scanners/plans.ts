@@ -26,6 +26,8 @@ export interface ScanPlan {
   stdoutToOutput: boolean;
   /** Exit codes that mean "ran and found something", not a failure. */
   okCodes: readonly number[];
+  /** How long one process may run before it is stopped and reported (the reference's limits). */
+  timeoutSeconds: number;
 }
 
 export interface PlanInput {
@@ -64,6 +66,7 @@ export function planScanner(scanner: ScannerName, input: PlanInput): ScanPlan[] 
         stdoutToOutput: false,
         // Prowler exits 3 when some checks failed.
         okCodes: [0, 3],
+        timeoutSeconds: 3600,
       }));
     case 'scoutsuite':
       return input.providers.map((p) => ({
@@ -81,6 +84,7 @@ export function planScanner(scanner: ScannerName, input: PlanInput): ScanPlan[] 
         kind: 'scoutsuite',
         stdoutToOutput: false,
         okCodes: [0],
+        timeoutSeconds: 3600,
       }));
     case 'checkov':
       if (input.iacDir === null) return [];
@@ -95,6 +99,7 @@ export function planScanner(scanner: ScannerName, input: PlanInput): ScanPlan[] 
           stdoutToOutput: true,
           // Checkov exits 1 when a check failed.
           okCodes: [0, 1],
+          timeoutSeconds: 1800,
         },
       ];
     case 'trivy':
@@ -116,6 +121,7 @@ export function planScanner(scanner: ScannerName, input: PlanInput): ScanPlan[] 
         kind: 'trivy',
         stdoutToOutput: false,
         okCodes: [0],
+        timeoutSeconds: 1800,
       }));
     case 'iam':
       return [];

@@ -24,6 +24,8 @@ const STDERR_TAIL = 400;
 export interface ProcessOutcome {
   code: number | null;
   stderr: string;
+  /** Stopped because it ran past `timeoutMs`. */
+  timedOut: boolean;
 }
 
 /**
@@ -33,9 +35,28 @@ export interface ProcessOutcome {
 export function runProcess(
   executable: string,
   argv: readonly string[],
-  options: { stdoutFile?: string; env: NodeJS.ProcessEnv; cwd: string; signal: AbortSignal },
+  options: {
+    stdoutFile?: string;
+    env: NodeJS.ProcessEnv;
+    cwd: string;
+    signal: AbortSignal;
+    timeoutMs: number;
+  },
 ): Promise<ProcessOutcome> {
   return new Promise((resolve, reject) => {
+    // One signal for the child: the call's cancellation or this process's own time limit.
+    const stop = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop.abort();
+    }, options.timeoutMs);
+    const onAbort = () => stop.abort(options.signal.reason);
+    options.signal.addEventListener('abort', onAbort, { once: true });
+    const settle = () => {
+      clearTimeout(timer);
+      options.signal.removeEventListener('abort', onAbort);
+    };
     // The file descriptor goes to the child directly: its output is on disk when it exits.
     const out = options.stdoutFile ? openSync(options.stdoutFile, 'w', 0o600) : null;
     const child = spawn(executable, argv, {
@@ -43,7 +64,7 @@ export function runProcess(
       cwd: options.cwd,
       env: options.env,
       stdio: ['ignore', out ?? 'ignore', 'pipe'],
-      signal: options.signal,
+      signal: stop.signal,
       windowsHide: true,
     });
     let stderr = '';
@@ -52,12 +73,15 @@ export function runProcess(
     });
     if (out !== null) closeSync(out);
     child.on('error', (error) => {
+      settle();
       if (options.signal.aborted) reject(options.signal.reason);
-      else resolve({ code: null, stderr: error.message });
+      else if (timedOut) resolve({ code: null, stderr: '', timedOut });
+      else resolve({ code: null, stderr: error.message, timedOut });
     });
     child.on('close', (code) => {
+      settle();
       if (options.signal.aborted) reject(options.signal.reason);
-      else resolve({ code, stderr: stderr.trim() });
+      else resolve({ code, stderr: stderr.trim(), timedOut });
     });
   });
 }

@@ -22,7 +22,13 @@ export async function runScans(
   ws: Workspace,
   scanners: readonly ScannerName[],
   input: PlanInput,
-  options: { env: NodeJS.ProcessEnv; signal: AbortSignal; hooks: EngineHooks },
+  options: {
+    env: NodeJS.ProcessEnv;
+    signal: AbortSignal;
+    hooks: EngineHooks;
+    /** Multiplies every scanner's time limit (tests shrink it). */
+    timeoutScale?: number;
+  },
 ): Promise<ScanOutcome> {
   const findings: Finding[] = [];
   const errors: string[] = [];
@@ -52,7 +58,12 @@ export async function runScans(
         env: options.env,
         cwd: input.outDir,
         signal: options.signal,
+        timeoutMs: (options.timeoutScale ?? 1) * plan.timeoutSeconds * 1000,
       });
+      if (outcome.timedOut) {
+        errors.push(`${plan.label}: stopped after ${plan.timeoutSeconds}s without finishing`);
+        continue;
+      }
       if (outcome.code === null || !plan.okCodes.includes(outcome.code)) {
         const why = outcome.code === null ? 'could not start' : `exited with code ${outcome.code}`;
         errors.push(`${plan.label}: ${why}${outcome.stderr ? `: ${outcome.stderr.split('\n').at(-1)}` : ''}`);
