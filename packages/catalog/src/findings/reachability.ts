@@ -9,6 +9,7 @@ import type { Dataset } from '../dataset/dataset.js';
 import {
   AbortCheck,
   edgePorts,
+  internetReach,
   isInternetAlias,
   isInternetIngress,
   opensPort,
@@ -19,7 +20,6 @@ import type { CloudAsset } from '../model/asset.js';
 import type { NetworkEdge } from '../model/edge.js';
 import type { Finding } from '../model/finding.js';
 import type { Severity } from '../model/severity.js';
-import { internetReach, reachPath } from './exposure.js';
 import { uuid5 } from './uuid5.js';
 
 export const REACHABILITY_TOOL = 'cloudg-reachability';
@@ -150,11 +150,11 @@ function exposureFindings(dataset: Dataset, detectedAt: string, signal?: AbortSi
   const seen = new Set<string>();
   for (const asset of dataset.assets) {
     abort.tick();
-    if (seen.has(asset.id) || !reach.parent.has(asset.id)) continue;
+    if (seen.has(asset.id) || !reach.reaches(asset.id)) continue;
     seen.add(asset.id);
     if (HOP_TYPES.has(asset.asset_type) || EXPECTED_TYPES.has(asset.asset_type)) continue;
     const sensitive = SENSITIVE_TYPES.has(asset.asset_type);
-    const path = describePath(dataset, reachPath(reach, asset.id) ?? [asset.id]);
+    const path = describePath(dataset, reach.pathTo(asset.id) ?? [asset.id]);
     out.push(
       makeFinding({
         rule: sensitive ? RULE_SENSITIVE_EXPOSURE : RULE_UNEXPECTED_EXPOSURE,

@@ -2,13 +2,12 @@ import { type AssetBrief, assetBrief, type FindingBrief, findingBrief } from '..
 import { topRiskScore } from '../conventions/risk.js';
 import { sortFindings } from '../conventions/sorting.js';
 import type { Dataset } from '../dataset/dataset.js';
-import { AbortCheck } from '../graph/index.js';
+import { AbortCheck, internetReach } from '../graph/index.js';
 import type { CloudAsset } from '../model/asset.js';
 import type { Finding } from '../model/finding.js';
 import { type Severity, severityRank } from '../model/severity.js';
 import { findingFacts, suppressedFlags } from './columns.js';
 import { dependentCounter } from './dependents.js';
-import { internetReach } from './exposure.js';
 import { groupKeyColumn, UNMAPPED_GROUP } from './summary.js';
 
 /** How deep `top_risks` counts transitive dependents. */
@@ -108,7 +107,7 @@ export function topRisks(
 ): TopRisks {
   const abort = new AbortCheck(options.signal, 64);
   abort.check();
-  const reached = internetReach(dataset, options.signal).parent;
+  const reach = internetReach(dataset, options.signal);
   // Dependents depend on edges only: counted once per asset, kept across suppressions.
   const counted = dataset.derived(DEPENDENTS_KEY, () => new Map<string, number>());
   const countDependents = dependentCounter(dataset, BLAST_DEPTH, options.signal);
@@ -119,7 +118,7 @@ export function topRisks(
       dependents = countDependents(asset.id);
       counted.set(asset.id, dependents);
     }
-    const exposed = asset.is_internet_exposed || reached.has(asset.id);
+    const exposed = asset.is_internet_exposed || reach.reaches(asset.id);
     const factors = topRiskScore({
       maxFindingRisk: maxRisk,
       exposed,

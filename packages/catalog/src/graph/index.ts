@@ -24,7 +24,8 @@
  *
  * References: `resolveGraphRef(ds, ref)` accepts the internet aliases, asset references (the
  * inventory tools' matcher, same suggestions on a miss) and placeholder node ids;
- * `internetEntryPoints(ds)` lists where internet paths start. Ports: `edgePorts`, `edgeOpensPort`.
+ * `internetEntryPoints(ds)` lists where internet paths start; `internetReach(ds)` is the one
+ * walk of what the internet reaches over traffic hops (exposure, top_risks, reachability findings). Ports: `edgePorts`, `edgeOpensPort`.
  *
  * graphology-metrics (degree, betweenness) and graphology-components run directly on the
  * graphology graphs.
@@ -69,6 +70,7 @@ export {
   isInternetSource,
   NO_INTERNET_NODE,
 } from './internet.js';
+export { type InternetReach, internetReach } from './internet-reach.js';
 export {
   bfsTree,
   type FoundPath,

@@ -4,16 +4,7 @@ import { assetBrief } from '../../conventions/briefs.js';
 import { resolveDataset } from '../../conventions/dataset-arg.js';
 import { paginate } from '../../conventions/paging.js';
 import type { Dataset } from '../../dataset/dataset.js';
-import {
-  compactBfs,
-  compactTraffic,
-  edgePorts,
-  INTERNET_NODE,
-  internetEntryPoints,
-  isInternetIngress,
-  opensPort,
-  withSource,
-} from '../../graph/index.js';
+import { edgePorts, internetReach, isInternetIngress, opensPort } from '../../graph/index.js';
 import type { CloudAsset } from '../../model/asset.js';
 import type { NetworkEdge } from '../../model/edge.js';
 import type { Workspace } from '../../workspace/workspace.js';
@@ -74,23 +65,6 @@ function exposureOf(dataset: Dataset, asset: CloudAsset) {
   };
 }
 
-/**
- * Assets the exposure analysis reaches from the internet over traffic hops (identity pivots
- * left out), sorted by id.
- */
-export function internetReachableAssets(dataset: Dataset, signal?: AbortSignal): CloudAsset[] {
-  const entry = internetEntryPoints(dataset);
-  if (entry.length === 0) return [];
-  const graph = withSource(compactTraffic(dataset, signal), INTERNET_NODE, entry);
-  const tree = compactBfs(graph, INTERNET_NODE, Number.POSITIVE_INFINITY, signal);
-  const out: CloudAsset[] = [];
-  for (const i of tree.order) {
-    const asset = dataset.indexes.assetById(graph.ids[i] as string);
-    if (asset) out.push(asset);
-  }
-  return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
-
 /** `internet_exposure`: exposed assets with the rules, sensitive ports and WAF evidence. */
 export function registerInternetExposure(registry: Registry<Workspace>): void {
   registry.tool({
@@ -134,7 +108,7 @@ export function registerInternetExposure(registry: Registry<Workspace>): void {
       });
       const result: Record<string, unknown> = { dataset: dataset.name, ...page };
       if (args.include_reachable) {
-        const reachable = internetReachableAssets(dataset, ctx.signal);
+        const reachable = internetReach(dataset, ctx.signal).assets();
         result.graph_reachable = {
           total: reachable.length,
           truncated: reachable.length > limit,
