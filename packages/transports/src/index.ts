@@ -33,6 +33,7 @@ export {
 } from './http/http-server.js';
 export type { HttpMetrics, HttpMetricsOptions } from './http/metrics.js';
 export { createMcpRequestHandler, type McpRequestHandler, type MountOptions } from './http/mount.js';
+export type { DependencyCheck, DependencyChecks } from './http/dependency-checks.js';
 export { HTTP_DEFAULTS, type HttpServerOptions } from './http/options.js';
 export { ProtocolError } from './jsonrpc/errors.js';
 export type {

@@ -4,6 +4,7 @@
  * bearer token, headers, body size, content type, Accept, JSON, 2026 envelope and headers,
  * protocol version, session, session cap, path and method.
  */
+
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ErrorCode, type Layer, Principal } from '@cloudg/core';
@@ -22,6 +23,7 @@ import { DEFAULT_HTTP_VERSION, HANDSHAKE_VERSIONS, MODERN_VERSION } from '../pro
 import { type Accepts, isJsonContentType, parseAccept } from './accept.js';
 import { RequestAdmission } from './admission.js';
 import { Cors } from './cors.js';
+import { type DependencyChecks, runDependencyChecks } from './dependency-checks.js';
 import { headerValue } from './header-value.js';
 import { isLoopbackAddress, OriginHostGuard } from './host-header-guard.js';
 import { LegacySseEndpoints } from './legacy-sse.js';
@@ -70,6 +72,7 @@ export class McpHttpServer {
   /** Prometheus metrics, when `options.metrics` asked for them. */
   readonly metrics: HttpMetrics | undefined;
   private readonly ready: (() => boolean) | undefined;
+  private readonly dependencies: DependencyChecks | undefined;
   /** Set once closing begins: the readiness check answers 503 from then on. */
   private stopping = false;
   /** Whether the idle-session sweeper runs (started by `listen()` or `startMounted()`). */
@@ -106,6 +109,7 @@ export class McpHttpServer {
       maxQueueWaitMs: this.options.maxQueueWaitMs,
     });
     this.ready = options.ready;
+    this.dependencies = options.dependencies;
     this.metrics = options.metrics
       ? new HttpMetrics(options.metrics, {
           sessions: () => this.store.size,
@@ -246,11 +250,22 @@ export class McpHttpServer {
       return sendEmpty(res, 204);
     }
     if (pathname === this.options.healthPath && req.method === 'GET') {
-      return sendJson(res, 200, { status: 'ok' });
+      if (!this.dependencies) return sendJson(res, 200, { status: 'ok' });
+      const { checks } = await runDependencyChecks(this.dependencies);
+      return sendJson(res, 200, { status: 'ok', checks });
     }
     if (pathname === this.options.readyPath && req.method === 'GET') {
-      if (this.isReady) return sendJson(res, 200, { status: 'ready' });
-      return sendJson(res, 503, { status: this.stopping ? 'stopping' : 'starting' }, { 'Retry-After': '1' });
+      if (!this.isReady)
+        return sendJson(
+          res,
+          503,
+          { status: this.stopping ? 'stopping' : 'starting' },
+          { 'Retry-After': '1' },
+        );
+      if (!this.dependencies) return sendJson(res, 200, { status: 'ready' });
+      const { ok, checks } = await runDependencyChecks(this.dependencies);
+      if (ok) return sendJson(res, 200, { status: 'ready', checks });
+      return sendJson(res, 503, { status: 'unavailable', checks }, { 'Retry-After': '1' });
     }
     const metrics = this.metrics && pathname === this.metrics.path ? this.metrics : undefined;
     if (metrics?.public) return this.scrape(req, res, metrics);

@@ -1,8 +1,10 @@
 /** Options of the native HTTP server, with their documented defaults. */
+
 import type { OAuthOptions } from '../auth/oauth/options.js';
 import type { PrincipalResolver } from '../auth/principal-resolver.js';
 import type { TokenAuth } from '../auth/token-auth.js';
 import type { ProtocolOptions } from '../protocol/server.js';
+import type { DependencyChecks } from './dependency-checks.js';
 import type { HttpMetricsOptions } from './metrics.js';
 
 export interface HttpServerOptions extends ProtocolOptions {
@@ -25,6 +27,11 @@ export interface HttpServerOptions extends ProtocolOptions {
   readyPath?: string;
   /** Whether the application is ready (datasets loaded, say); asked on each readiness check. Default always. */
   ready?: () => boolean;
+  /**
+   * Probes of services the server depends on (Redis, say), reported by the health check and
+   * required by the readiness check. None by default.
+   */
+  dependencies?: DependencyChecks;
   /**
    * Prometheus metrics: the server adds its HTTP metrics to `metrics.registry` and serves the
    * whole registry at `metrics.path` (default `/metrics`), behind the bearer token check unless
