@@ -168,7 +168,7 @@ module.exports = {
       comment: 'Cloud SDKs are imported by @cloudg/collectors only.',
       severity: 'error',
       from: { path: '^(packages|apps)/', pathNot: '^packages/collectors/' },
-      to: { path: 'node_modules/(@aws-sdk|@azure|@google-cloud)/' },
+      to: { path: 'node_modules/(@aws-sdk|@azure|@google-cloud|google-auth-library|google-gax)/' },
     },
     {
       name: 'collectors-sdks-on-their-entry-points',
@@ -185,6 +185,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^packages/collectors/src/', pathNot: ['^packages/collectors/src/azure/', NOT_SHIPPED] },
       to: { path: 'node_modules/@azure/' },
+    },
+    {
+      name: 'collectors-google-sdk-on-its-entry-point',
+      comment: 'The Google Cloud clients are reached only from src/gcp, so the other entry points load without them.',
+      severity: 'error',
+      from: { path: '^packages/collectors/src/', pathNot: ['^packages/collectors/src/gcp/', NOT_SHIPPED] },
+      to: { path: 'node_modules/(@google-cloud|google-auth-library|google-gax)/' },
     },
     {
       name: 'packages-below-apps',

@@ -33,6 +33,8 @@ describe('classify', () => {
     expect(classify({ name: 'ThrottlingException', $metadata: { httpStatusCode: 400 } })).toBe('throttled');
     expect(classify({ code: 'TooManyRequests', statusCode: 429 })).toBe('throttled'); // Azure RestError
     expect(classify({ code: 8, status: 429 })).toBe('throttled'); // Google client
+    expect(classify({ code: 7, details: 'The caller does not have permission' })).toBe('denied'); // gRPC-coded
+    expect(classify({ code: 14 })).toBe('transient');
     expect(classify({ name: 'InternalError', $metadata: { httpStatusCode: 500 } })).toBe('transient');
     expect(classify({ code: 'ECONNRESET' })).toBe('transient');
     expect(classify({ name: 'AccessDenied', $metadata: { httpStatusCode: 403 } })).toBe('denied');

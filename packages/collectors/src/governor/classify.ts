@@ -81,7 +81,19 @@ export function httpStatus(error: unknown): number | null {
  * clients `code` and `status`. Access denied is its own class: the service answered, so it
  * neither retries nor counts against a breaker, and coverage reports the service as denied.
  */
+/** gRPC status codes Google clients put in a numeric `code`: RESOURCE_EXHAUSTED, PERMISSION_DENIED and UNAUTHENTICATED, the transient ones. */
+const GRPC_CLASS: Record<number, ErrorClass> = {
+  8: 'throttled',
+  7: 'denied',
+  16: 'denied',
+  4: 'transient',
+  13: 'transient',
+  14: 'transient',
+};
+
 export function classify(error: unknown): ErrorClass {
+  const grpc = shape(error).code;
+  if (typeof grpc === 'number' && grpc < 100 && GRPC_CLASS[grpc]) return GRPC_CLASS[grpc];
   const code = errorCode(error);
   const status = httpStatus(error);
   if (THROTTLE_CODES.has(code) || status === 429) return 'throttled';
