@@ -20,8 +20,8 @@ function breakdown(findings: Iterable<Finding>): Partial<Record<Severity, number
   return out;
 }
 
-/** Asset index -> its findings, by the reference's matching rule. */
-function matchFindings(dataset: Dataset): Map<number, Finding[]> {
+/** Asset index -> its findings, by the reference's matching rule (computed once per export). */
+export function matchFindings(dataset: Dataset): Map<number, Finding[]> {
   const byKey = new Map<string, number>();
   dataset.assets.forEach((a, i) => {
     for (const key of [a.id, a.arn, a.name]) if (key && !byKey.has(key)) byKey.set(key, i);
@@ -39,8 +39,10 @@ function matchFindings(dataset: Dataset): Map<number, Finding[]> {
   return out;
 }
 
-export function assetMapFile(dataset: Dataset): Record<string, unknown> {
-  const matched = matchFindings(dataset);
+export function assetMapFile(
+  dataset: Dataset,
+  matched: Map<number, Finding[]> = matchFindings(dataset),
+): Record<string, unknown> {
   const rows = dataset.assets.map((a, i) => {
     const findings = matched.get(i) ?? [];
     return {
@@ -66,8 +68,10 @@ export function assetMapFile(dataset: Dataset): Record<string, unknown> {
   };
 }
 
-export function complianceMapFile(dataset: Dataset): Record<string, unknown> {
-  const matched = matchFindings(dataset);
+export function complianceMapFile(
+  dataset: Dataset,
+  matched: Map<number, Finding[]> = matchFindings(dataset),
+): Record<string, unknown> {
   const assetOf = new Map<Finding, number>();
   for (const [i, list] of matched) for (const f of list) assetOf.set(f, i);
   const byFramework = new Map<string, Finding[]>();

@@ -6,7 +6,7 @@ import { computeInventorySummary } from '../../model/inventory-summary.js';
 import { renderGraph } from '../../tools/graph/graph-formats.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import type { ExportSource } from '../caller-dataset.js';
-import { assetMapFile, complianceMapFile } from './asset-map.js';
+import { assetMapFile, complianceMapFile, matchFindings } from './asset-map.js';
 import { dependenciesFile } from './dependencies.js';
 
 /** One file of a report: its `files` key, its name and its text. */
@@ -97,8 +97,9 @@ export function graphmlFiles(ctx: ToolContext<Workspace>, source: ExportSource):
 
 /** `asset-map.json` and `compliance-map.json`. */
 export function assetMapFiles(source: ExportSource): ReportFile[] {
+  const matched = matchFindings(source.dataset);
   return [
-    ['asset_map', 'asset-map.json', json(assetMapFile(source.dataset))],
-    ['compliance_map', 'compliance-map.json', json(complianceMapFile(source.dataset))],
+    ['asset_map', 'asset-map.json', json(assetMapFile(source.dataset, matched))],
+    ['compliance_map', 'compliance-map.json', json(complianceMapFile(source.dataset, matched))],
   ];
 }
