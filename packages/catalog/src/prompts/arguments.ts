@@ -1,31 +1,14 @@
-import type { PromptArgument, ToolContext } from '@cloudg/core';
+import type { PromptArgument } from '@cloudg/core';
 import {
   completeAssetRef,
   completeDatasetName,
   completeFindingId,
+  completeFramework,
   completeSeverity,
 } from '../completions/index.js';
 import type { Workspace } from '../workspace/workspace.js';
-import { datasetFrameworks } from './context/compliance.js';
 
 type Arg = PromptArgument<Workspace>;
-
-/** The dataset named in the completion request's context arguments, else the active one. */
-function contextDataset(ctx: ToolContext<Workspace>) {
-  const args = ctx.meta.arguments as Record<string, unknown> | undefined;
-  const named = typeof args?.dataset === 'string' ? args.dataset.trim() : '';
-  const ws = ctx.app;
-  if (named ? !ws.has(named) : ws.activeName === null) return undefined;
-  return ws.get(named || null);
-}
-
-/** Frameworks of the dataset (compliance results and finding tags) containing what was typed. */
-export function completeFramework(ctx: ToolContext<Workspace>, partial: string): string[] {
-  const dataset = contextDataset(ctx);
-  if (!dataset) return [];
-  const needle = partial.trim().toLowerCase();
-  return datasetFrameworks(dataset).filter((fw) => fw.toLowerCase().includes(needle));
-}
 
 export const datasetArg: Arg = {
   name: 'dataset',

@@ -1,12 +1,9 @@
 import type { Registry } from '@cloudg/core';
+import { datasetFrameworks, matchFrameworksPreferExact } from '../compliance/framework-match.js';
+import { frameworkView } from '../compliance/framework-view.js';
+import { compliancePosture, complianceUri, copyPosture } from '../compliance/posture.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { datasetArg, frameworkArg } from './arguments.js';
-import {
-  compliancePosture,
-  failingControls,
-  frameworkPosture,
-  resolveFramework,
-} from './context/compliance.js';
 import { datasetPrompt, isActive } from './define.js';
 
 export function registerCompliancePrompt(registry: Registry<Workspace>): void {
@@ -19,7 +16,9 @@ export function registerCompliancePrompt(registry: Registry<Workspace>): void {
     arguments: [frameworkArg, datasetArg],
     build: (ctx, dataset, args) => {
       const given = args.framework?.trim() ?? '';
-      const framework = resolveFramework(dataset, given);
+      // The framework resource's matching (an exact name, else a substring), narrowed to one name.
+      const matches = given ? matchFrameworksPreferExact(datasetFrameworks(dataset), given) : [];
+      const framework = matches.length === 1 ? matches[0] : undefined;
       const task = [
         'Run a compliance gap analysis for the framework the context names (`framework`, written',
         '<framework> below).',
@@ -37,18 +36,20 @@ export function registerCompliancePrompt(registry: Registry<Workspace>): void {
         // Nothing to focus on: show every framework's posture so the model can pick the right name.
         return {
           task,
-          context: { dataset: dataset.name, framework: given, posture: compliancePosture(dataset) },
+          context: {
+            dataset: dataset.name,
+            framework: given,
+            posture: compliancePosture(dataset, null).map(copyPosture),
+          },
         };
       }
-      const uri = `cloudg://compliance/${framework}`;
-      const detail = {
-        dataset: dataset.name,
-        posture: [frameworkPosture(dataset, framework)],
-        failing_controls: failingControls(dataset, framework),
-      };
+      const uri = complianceUri(framework);
       const served = isActive(ctx.app, dataset) && ctx.layer.registry.findTemplate(uri) !== undefined;
       if (served) return { task, context: { dataset: dataset.name, framework }, embed: [uri] };
-      return { task, context: { dataset: dataset.name, framework, framework_detail: detail } };
+      return {
+        task,
+        context: { dataset: dataset.name, framework, framework_detail: frameworkView(dataset, [framework]) },
+      };
     },
   });
 }

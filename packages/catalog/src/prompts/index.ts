@@ -9,7 +9,7 @@ import { registerRemediationPrompt } from './remediation.js';
 import { registerTrustPrompt } from './trust.js';
 
 export { completeFindingId, completeSeverity } from '../completions/findings.js';
-export { completeFramework } from './arguments.js';
+export { completeFramework } from '../completions/frameworks.js';
 
 /**
  * Register the eleven analysis prompts, in the order `prompts/list` shows them:

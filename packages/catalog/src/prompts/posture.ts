@@ -1,9 +1,9 @@
 import type { Registry } from '@cloudg/core';
+import { compliancePosture, copyPosture } from '../compliance/posture.js';
 import { assetBrief } from '../conventions/briefs.js';
 import { datasetSummary } from '../dataset/summary.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { datasetArg } from './arguments.js';
-import { compliancePosture } from './context/compliance.js';
 import { riskiestAssets } from './context/top-risks.js';
 import { datasetPrompt, summaryUri } from './define.js';
 
@@ -39,7 +39,7 @@ export function registerOverviewPrompts(registry: Registry<Workspace>): void {
       context: {
         dataset: dataset.name,
         top_risks: riskiestAssets(dataset, 5),
-        compliance: compliancePosture(dataset).slice(0, 5),
+        compliance: compliancePosture(dataset, null).slice(0, 5).map(copyPosture),
       },
       embed: [summaryUri(dataset)],
     }),

@@ -1,22 +1,14 @@
 import { InvalidArgumentsError, type Registry } from '@cloudg/core';
 import { completeFramework } from '../completions/frameworks.js';
-import { compareControlRows, controlRow } from '../compliance/control-rows.js';
 import { datasetFrameworks, matchFrameworksPreferExact } from '../compliance/framework-match.js';
-import {
-  compliancePosture,
-  copyPosture,
-  frameworkPosture,
-  NO_COMPLIANCE_HINT,
-} from '../compliance/posture.js';
+import { frameworkView } from '../compliance/framework-view.js';
+import { compliancePosture, copyPosture, NO_COMPLIANCE_HINT } from '../compliance/posture.js';
 import type { Dataset } from '../dataset/dataset.js';
 import type { Workspace } from '../workspace/workspace.js';
 
-/** Failing controls the framework resource lists at most. */
-const MAX_FAILING_CONTROLS = 300;
-
 export const COMPLIANCE_URI = 'cloudg://compliance';
 
-function frameworkView(dataset: Dataset, value: string) {
+function frameworkResource(dataset: Dataset, value: string) {
   const frameworks = matchFrameworksPreferExact(datasetFrameworks(dataset), value);
   if (frameworks.length === 0) {
     throw new InvalidArgumentsError(
@@ -24,24 +16,7 @@ function frameworkView(dataset: Dataset, value: string) {
       { data: { value, known: datasetFrameworks(dataset) } },
     );
   }
-  const matched = new Set(frameworks);
-  const failing = dataset.compliance
-    .filter((c) => matched.has(c.framework) && c.status === 'FAIL')
-    .map((c) => controlRow(dataset, c))
-    .sort(compareControlRows)
-    .slice(0, MAX_FAILING_CONTROLS)
-    .map(({ framework, control_id, control_title, open_findings, max_severity }) => ({
-      framework,
-      control_id,
-      control_title,
-      open_findings,
-      max_severity,
-    }));
-  return {
-    dataset: dataset.name,
-    posture: frameworks.map((fw) => frameworkPosture(dataset, fw)),
-    failing_controls: failing,
-  };
+  return frameworkView(dataset, frameworks);
 }
 
 /** `cloudg://compliance` and `cloudg://compliance/{framework}`, over the active dataset. */
@@ -74,6 +49,6 @@ export function registerComplianceResources(registry: Registry<Workspace>): void
     sensitivity: 'internal',
     mimeType: 'application/json',
     completions: { framework: completeFramework },
-    handler: (ctx, vars) => frameworkView(ctx.app.get(), vars.framework ?? ''),
+    handler: (ctx, vars) => frameworkResource(ctx.app.get(), vars.framework ?? ''),
   });
 }
