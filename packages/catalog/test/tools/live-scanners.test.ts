@@ -8,6 +8,7 @@ import {
   configureLive,
   createCatalogLayer,
   defaultRegistry,
+  parseCloudgConfig,
   sampleEstateDir,
   Workspace,
 } from '../../src/index.js';
@@ -72,6 +73,35 @@ afterEach(async () => {
 });
 
 describe('run_scanners', () => {
+  it('hands the config credentials to a cloud scanner in its environment, never in a result', async () => {
+    await standIn(
+      'prowler',
+      `printf '%s' "$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY" > "${join(dir, 'prowler.env')}"
+while [ $# -gt 0 ]; do case "$1" in --output-directory) d="$2";; --output-filename) f="$2";; esac; shift; done
+mkdir -p "$d" && cp "${join(fixtures, 'prowler', 'v4-ocsf-one.ocsf.json')}" "$d/$f.ocsf.json"; exit 3`,
+    );
+    const config = parseCloudgConfig({
+      aws: { access_key_id: 'AKIACONFIGEXAMPLE000', secret_access_key: 'config-secret-value' },
+    });
+    const own = new Workspace({
+      config,
+      allowedRoots: [sampleEstateDir(), dir],
+      outputDir: join(dir, 'out'),
+      cwd: dir,
+    });
+    await own.load(join(sampleEstateDir(), 'inventory'), { name: 'sample' });
+    configureLive(own, { preflight: { env: {}, homeDir: dir, probe: async () => null } });
+    const ownLayer = createCatalogLayer({
+      workspace: own,
+      registry: defaultRegistry({ live: { scannerEnv: { PATH: `${bin}:/usr/bin:/bin` } } }),
+    });
+    const result = await ownLayer.callTool('run_scanners', { scanners: ['prowler'] });
+    expect(result.isError, JSON.stringify(result.content)).toBe(false);
+    expect(await readFile(join(dir, 'prowler.env'), 'utf8')).toBe('AKIACONFIGEXAMPLE000:config-secret-value');
+    expect(JSON.stringify(result.toWire())).not.toContain('config-secret-value');
+    expect((await readFile(join(dir, 'prowler.args'), 'utf8')).includes('config-secret-value')).toBe(false);
+  });
+
   it('reads what ScoutSuite writes under its report directory', async () => {
     // scout <provider> ... --report-dir D: the results file lands in D/scoutsuite-results/.
     await standIn(

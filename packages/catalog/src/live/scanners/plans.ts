@@ -32,6 +32,8 @@ export interface ScanPlan {
 
 export interface PlanInput {
   providers: readonly LiveProvider[];
+  /** Azure credentials are a service principal in the environment (else the Azure CLI's sign-in). */
+  azureServicePrincipal?: boolean;
   iacDir: string | null;
   images: readonly string[];
   outDir: string;
@@ -52,7 +54,7 @@ export function planScanner(scanner: ScannerName, input: PlanInput): ScanPlan[] 
         executable: 'prowler',
         argv: [
           p,
-          ...(p === 'azure' ? ['--az-cli-auth'] : []),
+          ...(p === 'azure' ? [input.azureServicePrincipal ? '--sp-env-auth' : '--az-cli-auth'] : []),
           '--output-formats',
           'json-ocsf',
           '--output-directory',
@@ -75,6 +77,8 @@ export function planScanner(scanner: ScannerName, input: PlanInput): ScanPlan[] 
         executable: 'scout',
         argv: [
           p,
+          // ScoutSuite takes a service principal's secret only as an argument, which would put
+          // it in the process list: it signs in through the Azure CLI instead.
           ...(p === 'azure' ? ['--cli'] : p === 'gcp' ? ['--user-account'] : []),
           '--no-browser',
           '--report-dir',

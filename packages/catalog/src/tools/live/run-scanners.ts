@@ -5,6 +5,7 @@ import { workspaceRulesets } from '../../compliance/workspace-rulesets.js';
 import { resolveDataset } from '../../conventions/dataset-arg.js';
 import { severityBreakdown } from '../../dataset/summary.js';
 import { generateReachabilityFindings } from '../../findings/reachability.js';
+import { azureServicePrincipal, scannerEnv } from '../../live/scanners/credentials-env.js';
 import { CLOUD_SCANNERS, SCANNERS, type ScannerName } from '../../live/scanners/plans.js';
 import { findExecutable } from '../../live/scanners/run-process.js';
 import { runScans } from '../../live/scanners/run-scans.js';
@@ -136,11 +137,12 @@ export function registerRunScanners(
         progress,
         work: async ({ signal, hooks, errors }) => {
           hooks.phase('scanning');
+          const childEnv = scannerEnv(ws.config, env);
           const scanned = await runScans(
             ws,
             scanners,
-            { providers, iacDir, images, outDir },
-            { env, signal, hooks },
+            { providers, iacDir, images, outDir, azureServicePrincipal: azureServicePrincipal(childEnv) },
+            { env: childEnv, signal, hooks },
           );
           errors.push(...scanned.errors);
           const keys = new Set(dataset.findings.map(sameKey));
