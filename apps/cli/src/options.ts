@@ -50,7 +50,10 @@ export function parseCount(flag: string, min = 0, max = Number.MAX_SAFE_INTEGER)
 /** Options for every command that builds a layer. */
 export function addLayerOptions(command: Command): Command {
   return command
-    .option('-c, --config <PATH>', 'cloudg config.yaml: providers, credentials and the report directory')
+    .option(
+      '-c, --config <PATH>',
+      'cloudg config.yaml: providers, credentials, report directory, rulesets (rules_dir) and state (dir, where suppressions are kept)',
+    )
     .option(
       '--policy <NAME_OR_FILE>',
       'profile name, .yaml/.yml/.json file or inline JSON (env CLOUDG_MCP_POLICY; default standard)',

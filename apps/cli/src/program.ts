@@ -1,5 +1,6 @@
 /** The `cloudg-mcp` command: serve, tools, resources, prompts, call, read, config. */
 
+import { SuppressionStoreError } from '@cloudg/catalog';
 import { LayerConfigError } from '@cloudg/core';
 import { PolicyError } from '@cloudg/policy';
 import {
@@ -129,7 +130,10 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     )
     .option('--url <URL>', 'server URL for http', 'http://127.0.0.1:8765/mcp')
     .option('--command <CMD>', "launch command; 'auto' finds cloudg-mcp", 'auto')
-    .option('-c, --config <PATH>', 'cloudg config.yaml for the launched server (checked, made absolute)')
+    .option(
+      '-c, --config <PATH>',
+      'cloudg config.yaml for the launched server: providers, credentials, report directory, rulesets, state (checked, made absolute)',
+    )
     .option('--policy <NAME_OR_FILE>', 'policy for the launched server')
     .option('--dataset <[NAME=]PATH>', 'preload a dataset; repeatable', collect, [])
     .option('--sample', 'launch the server with the bundled sample estate (--sample)')
@@ -162,6 +166,12 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
     if (error instanceof DatasetSpecError) {
       const what = error.value === undefined ? '' : ` ${error.value}`;
       io.stderr(`Error: Invalid value for --dataset${what}: ${error.reason ?? error.message}\n`);
+      return 2;
+    }
+    // A damaged suppressions file in the state directory is a start-up setting that cannot work,
+    // refused like a bad --config (status 2), not a run-time failure; the message names the file.
+    if (error instanceof SuppressionStoreError && error.code === 'state_unreadable') {
+      io.stderr(`Error: ${error.message}\n`);
       return 2;
     }
     if (error instanceof LayerConfigError || error instanceof ServeOptionsError) {

@@ -116,6 +116,24 @@ describe('-c / --config (MCP.md 5.1)', () => {
   });
 });
 
+describe('the state directory of the config', () => {
+  it('refuses a damaged suppressions file with status 2, naming the file', async () => {
+    mkdirSync(join(dir, 'state'));
+    writeFileSync(join(dir, 'state', 'suppressions.json'), '{"format": "something else"');
+    writeFileSync(join(dir, 'etc', 'state.yaml'), 'state:\n  dir: ../state\n');
+    for (const argv of [
+      ['call', 'workspace_status', '-c', '../etc/state.yaml', '--no-sample-estate'],
+      ['serve', '-c', '../etc/state.yaml', '--transport', 'http', '--port', '0'],
+    ]) {
+      const run = await cli(argv, opts());
+      expect(run.code).toBe(2);
+      expect(run.stderr).toBe(
+        `Error: ${join(dir, 'state', 'suppressions.json')} is not a cloudg suppressions file (version 1); fix or move it.\n`,
+      );
+    }
+  });
+});
+
 describe('config -c bakes the config into the launch command', () => {
   it('adds --config with an absolute path', async () => {
     const run = await cli(['config', '--command', 'cloudg-mcp', '-c', '../etc/config.yaml'], opts());
