@@ -2,10 +2,13 @@ import type { Registry } from '@cloudg/core';
 import type { Workspace } from '../workspace/workspace.js';
 import { registerAssetResources } from './assets.js';
 import { registerComplianceResources } from './compliance.js';
+import { registerDocsResources } from './docs.js';
 import { registerFindingResources } from './findings.js';
 import { registerGraphResources } from './graph.js';
 import { registerLiveResources } from './live.js';
 import { registerOntologyResources } from './ontology.js';
+import { registerPrivacyResources } from './privacy.js';
+import { registerSchemaResources } from './schema.js';
 import { registerWorkspaceResources } from './workspace.js';
 
 /**
@@ -15,7 +18,9 @@ import { registerWorkspaceResources } from './workspace.js';
  * `cloudg://findings/summary`, `cloudg://findings/{finding_id}` and `cloudg://findings/severity/{severity}`,
  * the compliance `cloudg://compliance` and `cloudg://compliance/{framework}`, and the graph's
  * `cloudg://graph/d3` and `cloudg://graph/{format}`, and the ontology's `cloudg://ontology/turtle` and
- * `cloudg://ontology/{format}`, and the live guard's `cloudg://ratelimit`.
+ * `cloudg://ontology/{format}`, and the live guard's `cloudg://ratelimit`; the vocabulary's
+ * `cloudg://schema/...`, the user guide's `cloudg://docs` and `cloudg://docs/{topic}`, and the
+ * caller's `cloudg://privacy/detectors`.
  */
 export function registerResources(registry: Registry<Workspace>): void {
   registerWorkspaceResources(registry);
@@ -25,4 +30,7 @@ export function registerResources(registry: Registry<Workspace>): void {
   registerGraphResources(registry);
   registerOntologyResources(registry);
   registerLiveResources(registry);
+  registerSchemaResources(registry);
+  registerDocsResources(registry);
+  registerPrivacyResources(registry);
 }
