@@ -164,6 +164,31 @@ module.exports = {
       to: { path: cloudg('collectors') },
     },
     {
+      name: 'redis-direction',
+      comment:
+        '@cloudg/redis implements the shared-state ports of core (response cache), policy (rate ' +
+        'buckets) and privacy (vault store): it depends on those and nothing above them.',
+      severity: 'error',
+      from: { path: '^packages/redis/', pathNot: NOT_SHIPPED },
+      to: { path: cloudg('catalog|transports|adapters|collectors') },
+    },
+    {
+      name: 'nothing-below-redis',
+      comment:
+        'Only apps/server composes the Redis stores (--redis-url): no library imports them, so a ' +
+        'single-process server never loads a Redis client.',
+      severity: 'error',
+      from: { path: '^packages/(core|privacy|policy|catalog|transports|adapters|collectors)/' },
+      to: { path: cloudg('redis') },
+    },
+    {
+      name: 'redis-client-only-in-redis',
+      comment: 'The Redis client is imported by @cloudg/redis only.',
+      severity: 'error',
+      from: { path: '^(packages|apps)/', pathNot: '^packages/redis/' },
+      to: { path: 'node_modules/ioredis/' },
+    },
+    {
       name: 'cloud-sdks-only-in-collectors',
       comment: 'Cloud SDKs are imported by @cloudg/collectors only.',
       severity: 'error',

@@ -26,6 +26,7 @@ import {
   registerMetricsResource,
 } from '@cloudg/core';
 import { Policy, type PolicySourceValue } from '@cloudg/policy';
+import type { RedisSharedState } from '@cloudg/redis';
 import type { Registry as PrometheusRegistry } from 'prom-client';
 import { DatasetSpecError, parseDatasetSpec } from './dataset-spec.js';
 import { createPrometheusRegistry } from './prometheus.js';
@@ -57,6 +58,14 @@ export interface ServerLayerOptions {
   auditLog?: string;
   /** Seconds; caches read-only idempotent tools. Off by default. */
   cacheTtl?: number;
+  /**
+   * State shared with other replicas (`--redis-url`): rate-limit buckets, the vault's mappings
+   * and the response cache live there. Needs `policy` as a source, not a built Policy, since
+   * the policy is built around the shared stores. Closed by `closeShared()`.
+   */
+  sharedState?: RedisSharedState;
+  /** Seconds every replica agrees on, for shared rate limits. Default wall-clock seconds; tests inject one. */
+  sharedClock?: () => number;
   /** Cap on concurrent tool calls. Off by default. */
   maxConcurrency?: number;
   /** A custom registry instead of the built-in catalog. */
@@ -106,6 +115,10 @@ export interface ServerLayer {
   prometheus(): PrometheusRegistry;
   /** Save the vault (when the policy has a path) and close the audit log. Returns the vault path written, if any. */
   close(): string | null;
+  /** The shared state this layer was built on, if any. */
+  sharedState: RedisSharedState | undefined;
+  /** Close the connection to the shared state (after `close()`); nothing without one. */
+  closeShared(): Promise<void>;
 }
 
 /** A path is read now, so a bad file stops start-up with CloudgConfigError before anything runs. */
@@ -136,10 +149,26 @@ async function preloadDataset(workspace: Workspace, value: string, cwd: string |
 
 export async function createLayerFromOptions(options: ServerLayerOptions = {}): Promise<ServerLayer> {
   // The policy's decision log writes through the same logger as the layer, at the same level.
+  const shared = options.sharedState;
+  if (shared && options.policy instanceof Policy) {
+    throw new TypeError(
+      'sharedState needs the policy as a source (a profile, file or object), not a built Policy',
+    );
+  }
   const policy =
     options.policy instanceof Policy
       ? options.policy
-      : Policy.load(options.policy, options.logger ? { logger: options.logger } : {});
+      : Policy.load(options.policy, {
+          ...(options.logger ? { logger: options.logger } : {}),
+          // Shared buckets need one clock for every replica: wall-clock seconds, not a monotonic one.
+          ...(shared
+            ? {
+                rateStore: shared.rateStore,
+                vaultStore: shared.vaultStore,
+                clock: options.sharedClock ?? (() => Date.now() / 1000),
+              }
+            : {}),
+        });
   const workspace =
     options.workspace ??
     new Workspace({
@@ -177,7 +206,9 @@ export async function createLayerFromOptions(options: ServerLayerOptions = {}): 
   stack.push(metrics.middleware);
   if (options.maxConcurrency)
     stack.push(new ConcurrencyLimitMiddleware({ limit: options.maxConcurrency }).middleware);
-  const cache = options.cacheTtl ? new CachingMiddleware({ ttl: options.cacheTtl }) : undefined;
+  const cache = options.cacheTtl
+    ? new CachingMiddleware({ ttl: options.cacheTtl, ...(shared ? { store: shared.cacheStore } : {}) })
+    : undefined;
   if (cache) stack.push(cache.middleware);
   stack.push(...(options.middleware ?? []));
 
@@ -215,6 +246,10 @@ export async function createLayerFromOptions(options: ServerLayerOptions = {}): 
     prometheus() {
       prometheus ??= createPrometheusRegistry(metrics);
       return prometheus;
+    },
+    sharedState: shared,
+    async closeShared() {
+      await shared?.close();
     },
     close() {
       if (closed) return null;

@@ -22,6 +22,7 @@ export {
   TRANSPORTS,
   type TransportName,
 } from './serve.js';
+export { connectSharedState, REDIS_URL_ENV, type RedisSharedState, RedisStartError } from './shared-state.js';
 export {
   PROTOCOL_FD_ENV,
   protocolFdFrom,

@@ -2,7 +2,9 @@
  * Serving a layer over stdio or Streamable HTTP, with the start-up line, the warning for an
  * unauthenticated non-loopback bind, and the vault saved however serving ends.
  */
+import type { RedisSharedState } from '@cloudg/redis';
 import {
+  type DependencyChecks,
   isLoopbackAddress,
   type OAuthOptions,
   serveHttp,
@@ -113,6 +115,18 @@ function describeUrl(host: string, port: number, path: string): string {
  * Serve until the input ends (stdio), a signal arrives or `options.signal` aborts. The vault is
  * saved on the way out in every case.
  */
+/** The readiness probe of the shared state: a PING within the command timeout. */
+function redisCheck(state: RedisSharedState): DependencyChecks {
+  return async () => {
+    const health = await state.health();
+    return {
+      redis: health.ok
+        ? { ok: true, ...(health.latencyMs !== undefined ? { latency_ms: health.latencyMs } : {}) }
+        : { ok: false, ...(health.error ? { error: health.error } : {}) },
+    };
+  };
+}
+
 export async function serve(server: ServerLayer, options: ServeOptions = {}): Promise<void> {
   const { flavor, auth } = checkServeOptions(options);
   const announce = options.announce ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -211,6 +225,8 @@ export async function serve(server: ServerLayer, options: ServeOptions = {}): Pr
       ...(options.tracing ? { tracing: options.tracing } : {}),
       // `/metrics` and `/readyz`: the layer is built and its datasets loaded before serving starts.
       metrics: { registry: server.prometheus(), public: options.publicMetrics ?? false },
+      // With shared state, a replica that cannot reach Redis is alive but not ready.
+      ...(server.sharedState ? { dependencies: redisCheck(server.sharedState) } : {}),
     });
     const url = describeUrl(running.host, running.port, path);
     announce(
@@ -249,5 +265,6 @@ export async function serve(server: ServerLayer, options: ServeOptions = {}): Pr
     } catch (error) {
       server.layer.logger.error({ err: error }, 'could not save the pseudonym vault');
     }
+    await server.closeShared();
   }
 }

@@ -2,7 +2,10 @@
 
 import {
   checkServeOptions,
+  connectSharedState,
   createLayerFromOptions,
+  REDIS_URL_ENV,
+  RedisStartError,
   type ServeOptions,
   serve,
   startTracing,
@@ -31,6 +34,7 @@ export interface ServeFlags extends LayerFlags, OAuthFlags {
   stateless?: boolean;
   cacheTtl?: number;
   maxConcurrency?: number;
+  redisUrl?: string;
   pageSize: number;
   publicMetrics?: boolean;
   traces?: string;
@@ -87,6 +91,17 @@ export async function serveCommand(flags: ServeFlags, io: CliIo): Promise<number
   const layerOptions = await layerOptionsFrom(flags, io, { sampleByDefault: false });
   if (flags.cacheTtl) layerOptions.cacheTtl = flags.cacheTtl;
   if (flags.maxConcurrency) layerOptions.maxConcurrency = flags.maxConcurrency;
+  const redisUrl = flags.redisUrl ?? (io.env[REDIS_URL_ENV]?.trim() || undefined);
+  if (redisUrl) {
+    // Before the layer: a replica that cannot share its limits must not serve with private ones.
+    try {
+      layerOptions.sharedState = await connectSharedState(redisUrl);
+    } catch (error) {
+      if (error instanceof RedisStartError)
+        throw new CliError(`${error.message}; not starting (shared state is required with --redis-url)`, 2);
+      throw error;
+    }
+  }
   const server = await createLayerFromOptions(layerOptions);
   const exporter = traceExporterFrom(flags.traces, io.env);
   const traces = exporter === 'none' ? undefined : await startTracing(exporter, { env: io.env });

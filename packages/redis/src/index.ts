@@ -1,0 +1,20 @@
+/**
+ * @cloudg/redis: the shared state of several cloudg replicas in Redis. Each store implements a
+ * port owned by the package whose concept it is (rate-limit buckets: @cloudg/policy; the vault's
+ * store: @cloudg/privacy; the response cache: @cloudg/core).
+ */
+export { connectRedis, type RedisConnectOptions, RedisStartError, redactRedisUrl } from './connect.js';
+export {
+  SHARED_STATE_UNAVAILABLE,
+  type SharedStateUnavailableData,
+  SharedStateUnavailableError,
+} from './errors.js';
+export { RedisBucketStore } from './rate-buckets.js';
+export { RedisResponseCache } from './response-cache.js';
+export {
+  createRedisSharedState,
+  type RedisHealth,
+  type RedisSharedState,
+  sharedStateOn,
+} from './shared-state.js';
+export { RedisVaultStore } from './vault-store.js';

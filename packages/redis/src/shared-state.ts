@@ -1,0 +1,59 @@
+/** Everything a replica shares through Redis, over one connection. */
+import type { Redis } from 'ioredis';
+import { connectRedis, type RedisConnectOptions } from './connect.js';
+import { RedisBucketStore } from './rate-buckets.js';
+import { RedisResponseCache } from './response-cache.js';
+import { RedisVaultStore } from './vault-store.js';
+
+export interface RedisHealth {
+  ok: boolean;
+  /** Round trip of a PING, when it answered. */
+  latencyMs?: number;
+  /** Why not, in the client's words. */
+  error?: string;
+}
+
+export interface RedisSharedState {
+  readonly client: Redis;
+  readonly rateStore: RedisBucketStore;
+  readonly vaultStore: RedisVaultStore;
+  readonly cacheStore: RedisResponseCache;
+  /** PING with the command timeout; never throws. */
+  health(): Promise<RedisHealth>;
+  close(): Promise<void>;
+}
+
+/** Build the stores over an existing client (the caller owns its connection). */
+export function sharedStateOn(client: Redis, keyPrefix = 'cloudg:'): RedisSharedState {
+  return {
+    client,
+    rateStore: new RedisBucketStore(client, keyPrefix),
+    vaultStore: new RedisVaultStore(client, keyPrefix),
+    cacheStore: new RedisResponseCache(client, keyPrefix),
+    async health() {
+      const start = performance.now();
+      try {
+        await client.ping();
+        return { ok: true, latencyMs: Math.round((performance.now() - start) * 100) / 100 };
+      } catch (error) {
+        return { ok: false, error: error instanceof Error ? error.message : String(error) };
+      }
+    },
+    async close() {
+      try {
+        await client.quit();
+      } catch {
+        client.disconnect();
+      }
+    },
+  };
+}
+
+/** Connect to `url` (RedisStartError when unreachable) and build the stores. */
+export async function createRedisSharedState(
+  url: string,
+  options: RedisConnectOptions = {},
+): Promise<RedisSharedState> {
+  const client = await connectRedis(url, options);
+  return sharedStateOn(client, options.keyPrefix);
+}

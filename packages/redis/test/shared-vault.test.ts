@@ -1,0 +1,63 @@
+/**
+ * Three catalog replicas under the strict profile sharing one real redis-server: a pseudonym one
+ * replica hands out reveals on the others, and every replica hands out the same pseudonyms.
+ */
+import { join } from 'node:path';
+import { createCatalogLayer, sampleEstateDir, Workspace } from '@cloudg/catalog';
+import type { Layer } from '@cloudg/core';
+import { Policy } from '@cloudg/policy';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisSharedState, type RedisSharedState } from '../src/index.js';
+import { TestRedis } from './support/redis-server.js';
+
+const VAULT_ENV = { CLOUDG_MCP_VAULT_KEY: 'replica-test-key' };
+let redis: TestRedis;
+const states: RedisSharedState[] = [];
+
+async function replica(): Promise<Layer<Workspace>> {
+  const state = await createRedisSharedState(redis.url, { keyPrefix: 'vault-test:' });
+  states.push(state);
+  const policy = Policy.fromProfile('strict', {
+    vaultEnv: VAULT_ENV,
+    vaultStore: state.vaultStore,
+    rateStore: state.rateStore,
+    clock: () => Date.now() / 1000,
+    logger: pino({ level: 'silent' }),
+  });
+  const workspace = new Workspace({ allowedRoots: [sampleEstateDir()] });
+  await workspace.load(join(sampleEstateDir(), 'inventory'), { name: 'sample' });
+  return createCatalogLayer({ workspace, policy, logger: pino({ level: 'silent' }) });
+}
+
+interface Found {
+  id: string;
+}
+function ids(result: { structured?: unknown }): string[] {
+  return ((result.structured as { items?: Found[] }).items ?? []).map((a) => a.id);
+}
+
+beforeAll(async () => {
+  redis = await TestRedis.start();
+});
+afterAll(async () => {
+  for (const s of states) await s.close();
+  await redis?.stop();
+});
+
+describe('a pseudonym vault shared by three replicas', () => {
+  it('a pseudonym issued on A reveals on B and C, and all three issue the same ones', async () => {
+    const [a, b, c] = [await replica(), await replica(), await replica()];
+    const onA = await a.callTool('find_assets', { query: 'web' });
+    expect(onA.isError).toBe(false);
+    const pseudonyms = ids(onA);
+    expect(pseudonyms.length).toBeGreaterThan(0);
+    expect(pseudonyms.every((id) => /^res-[0-9a-f]{10}$/.test(id))).toBe(true);
+    // B has never seen these values: its vault learns the mapping from Redis.
+    const onB = await b.callTool('get_asset', { ref: pseudonyms[0] });
+    expect(onB.isError, JSON.stringify(onB.content)).toBe(false);
+    expect(JSON.stringify(onB.structured)).toContain(pseudonyms[0] as string);
+    const onC = await c.callTool('find_assets', { query: 'web' });
+    expect(ids(onC)).toEqual(pseudonyms);
+  });
+});
