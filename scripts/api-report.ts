@@ -26,6 +26,7 @@ export const REPORTED_PACKAGES = [
   'packages/transports',
   'packages/adapters',
   'packages/collectors',
+  'packages/redis',
   'apps/server',
   'apps/cli',
 ] as const;

@@ -69,6 +69,10 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     )
     .option('--max-concurrency <N>', 'cap concurrent tool calls', parseCount('--max-concurrency', 1))
     .option(
+      '--redis-url <URL>',
+      'share rate limits, pseudonyms and the response cache with other replicas through this Redis (env CLOUDG_MCP_REDIS_URL)',
+    )
+    .option(
       '--page-size <N>',
       'items per page of list results; 0 disables paging',
       parseCount('--page-size'),
