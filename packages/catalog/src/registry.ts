@@ -14,7 +14,7 @@ import { registerWorkspaceTools } from './tools/workspace/index.js';
 import { Workspace } from './workspace/workspace.js';
 
 export interface DefaultRegistryOptions {
-  /** The live tools: an engine enables map_inventory and collect_assets (see `registerLiveTools`). */
+  /** The live tools: an engine enables map_inventory, collect_assets and run_pipeline (see `registerLiveTools`). */
   live?: LiveToolsOptions;
 }
 
