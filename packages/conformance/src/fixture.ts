@@ -14,6 +14,7 @@ import {
   textContent,
 } from '@cloudg/core';
 import * as z from 'zod';
+import { registerAskingFixtures } from './asking-fixture.js';
 
 /** A 1x1 red PNG. */
 const PNG =
@@ -232,6 +233,7 @@ export function buildConformanceRegistry(): Registry {
         { role: 'user', content: textContent('Please analyze the image above.') },
       ]),
   });
+  registerAskingFixtures(reg);
   return reg;
 }
 

@@ -36,6 +36,8 @@ function statusOf(result: HandleResult, modern: boolean): number {
   // A 2026 request for a method that does not exist is a 404 (so clients can tell it from a legacy server).
   if (modern && result && !Array.isArray(result) && isErrorResponse(result)) {
     if (result.error.code === ErrorCode.MethodNotFound) return 404;
+    // A capability the client did not declare: 400, as MissingRequiredClientCapabilityError requires.
+    if (result.error.code === ErrorCode.MissingRequiredClientCapability) return 400;
   }
   return 200;
 }
@@ -95,9 +97,26 @@ export async function respond(
     return;
   }
 
-  const stream = new SseStream(res, options.keepaliveMs, headers);
-  const result = await session.handle(message, { ...principal, sink: (m) => stream.send(m) });
+  // The stream opens on the first notification or the next turn of the event loop, whichever
+  // comes first. A 2026 request refused before then (a capability the client did not declare)
+  // is answered as JSON, so it can carry the HTTP status its error requires (400).
+  let stream: SseStream | undefined;
+  let done = false;
+  const open = (): SseStream => {
+    stream ??= new SseStream(res, options.keepaliveMs, headers);
+    return stream;
+  };
+  setImmediate(() => {
+    if (!done) open();
+  });
+  const result = await session.handle(message, { ...principal, sink: (m) => open().send(m) });
+  done = true;
   options.onResult?.(result);
-  if (result !== undefined) stream.send(result);
-  stream.end();
+  if (!stream && modern && accepts.json && result !== undefined && statusOf(result, modern) !== 200) {
+    sendJson(res, statusOf(result, modern), result, headers);
+    return;
+  }
+  const sse = open();
+  if (result !== undefined) sse.send(result);
+  sse.end();
 }

@@ -12,6 +12,7 @@ import { invalidParams } from '../jsonrpc/errors.js';
 import { isObject } from '../jsonrpc/messages.js';
 import { type ListKind, paginate } from '../paging/cursor.js';
 import { serverCapabilities, serverInfo } from './capabilities.js';
+import { withClientPort } from './client-requests.js';
 import { listen } from './listen.js';
 import { negotiateVersion } from './negotiate.js';
 import { callOptions, type RequestContext } from './request-context.js';
@@ -56,21 +57,25 @@ const common: Record<string, MethodHandler> = {
   'tools/call': async (rc) => {
     const name = requireString(rc.params, 'name');
     const args = optionalObject(rc.params, 'arguments');
-    const result = await rc.session.server.layer.callTool(name, args, callOptions(rc));
-    return result.toWire();
+    return withClientPort(rc, async () =>
+      (await rc.session.server.layer.callTool(name, args, callOptions(rc))).toWire(),
+    );
   },
 
   'resources/read': async (rc) => {
     const uri = requireString(rc.params, 'uri');
-    const contents = await rc.session.server.layer.readResource(uri, callOptions(rc));
-    return { contents: contents.map(resourceContentsToWire) };
+    return withClientPort(rc, async () => {
+      const contents = await rc.session.server.layer.readResource(uri, callOptions(rc));
+      return { contents: contents.map(resourceContentsToWire) };
+    });
   },
 
   'prompts/get': async (rc) => {
     const name = requireString(rc.params, 'name');
     const args = optionalObject(rc.params, 'arguments');
-    const result = await rc.session.server.layer.getPrompt(name, args, callOptions(rc));
-    return result.toWire();
+    return withClientPort(rc, async () =>
+      (await rc.session.server.layer.getPrompt(name, args, callOptions(rc))).toWire(),
+    );
   },
 
   'completion/complete': async (rc) => {

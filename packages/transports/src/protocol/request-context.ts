@@ -2,6 +2,7 @@
 import {
   type CallOptions,
   type Cancellation,
+  type ClientPort,
   type LogLevel,
   MCP_LOG_LEVELS,
   type Principal,
@@ -28,6 +29,8 @@ export interface RequestContext {
   cancellation: Cancellation;
   /** Send a notification that belongs to this request: its SSE stream, or the session's channel. */
   notify(message: JsonRpcMessage): void;
+  /** How this request asks its client, set by methods that may ask (see client-requests.ts). */
+  client?: ClientPort;
 }
 
 function isProgressToken(value: unknown): value is string | number {
@@ -53,6 +56,7 @@ export function callOptions(rc: RequestContext): CallOptions<unknown> {
     requestId: rc.id,
     signal: rc.cancellation,
     session: rc.session,
+    ...(rc.client === undefined ? {} : { client: rc.client }),
     onLog: (level, data, logger) => {
       const threshold = rc.era === 'modern' ? rc.envelope?.logLevel : rc.session.logLevel;
       if (!reaches(level, threshold) || rc.cancellation.aborted) return;

@@ -9,6 +9,7 @@ import { serverInfo } from './capabilities.js';
 import { type ChangeEvent, expandChange } from './changes.js';
 import type { ListenStream } from './listen.js';
 import type { TracingOptions } from './observe.js';
+import { RequestStateCodec } from './request-state.js';
 import { Session, type SessionInit } from './session.js';
 
 export type CacheScope = 'public' | 'private';
@@ -36,6 +37,13 @@ export interface ProtocolOptions {
    * transport's headers (`traceparent`). Off when absent.
    */
   tracing?: TracingOptions;
+  /**
+   * HMAC key (at least 32 bytes) signing the `requestState` of 2026 `input_required` results.
+   * Replicas behind one endpoint must share it; without it a random per-process key is used.
+   */
+  requestStateKey?: string | Uint8Array;
+  /** How long a `requestState` stays valid, in milliseconds. Default 15 minutes. */
+  requestStateTtlMs?: number;
 }
 
 export class McpProtocolServer {
@@ -48,6 +56,8 @@ export class McpProtocolServer {
   readonly maxBatchItems: number;
   readonly maxBatchResponseBytes: number;
   readonly tracing: TracingOptions | undefined;
+  /** Signs and checks the request state of multi round-trip requests. */
+  readonly requestState: RequestStateCodec;
   /** Open `subscriptions/listen` requests. */
   readonly listens = new Set<ListenStream>();
   private readonly sessions = new Set<Session>();
@@ -69,6 +79,10 @@ export class McpProtocolServer {
       'maxBatchResponseBytes',
     );
     this.tracing = options.tracing;
+    this.requestState = new RequestStateCodec({
+      ...(options.requestStateKey === undefined ? {} : { key: options.requestStateKey }),
+      ...(options.requestStateTtlMs === undefined ? {} : { ttlMs: options.requestStateTtlMs }),
+    });
     this.stopListening = layer.onChange((kind, uri) => {
       for (const event of expandChange(kind, uri)) this.dispatch(event);
     });

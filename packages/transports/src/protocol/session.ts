@@ -27,6 +27,7 @@ import {
 } from '../jsonrpc/messages.js';
 import { responseTooLarge, tooManyItems } from './batch-limits.js';
 import type { ChangeEvent } from './changes.js';
+import { OutgoingRequests } from './client-requests.js';
 import { type Envelope, hasEnvelope, MetaKeys, readEnvelope } from './envelope.js';
 import { findMethod } from './methods.js';
 import { allowsBatches } from './negotiate.js';
@@ -96,6 +97,8 @@ export class Session {
   /** Threshold for log notifications on the handshake era (`logging/setLevel`). */
   logLevel: LogLevel;
   readonly subscriptions = new SubscribedUris();
+  /** Questions this session sent its client (handshake era) that wait for a response. */
+  readonly outgoing = new OutgoingRequests();
   private readonly send: Send | undefined;
   /**
    * Requests being served, by id. A client may wrongly reuse an id while its first request still
@@ -184,8 +187,11 @@ export class Session {
       return errorResponse(null, invalidRequest().toJsonRpc());
     }
     if (!('method' in message)) {
-      // A response to something we never asked (this server sends no requests): ignore it.
-      if ('result' in message || 'error' in message) return undefined;
+      // A response settles the question it answers; one to something never asked is ignored.
+      if ('result' in message || 'error' in message) {
+        this.outgoing.settle(message);
+        return undefined;
+      }
       return errorResponse(null, invalidRequest().toJsonRpc());
     }
     const { method } = message;
@@ -355,7 +361,8 @@ export class Session {
   private stamp(method: string, result: Record<string, unknown>): Record<string, unknown> {
     // Results are fresh objects built for this response, so they are stamped in place.
     const { server } = this;
-    result.resultType = 'complete';
+    // An `input_required` result keeps its type; everything else is complete.
+    if (result.resultType === undefined) result.resultType = 'complete';
     if (CACHEABLE_METHODS.has(method)) {
       result.ttlMs = server.cacheTtlMs;
       result.cacheScope = server.cacheScope;
@@ -414,6 +421,7 @@ export class Session {
     this.closed = true;
     this.endListens();
     this.cancelAll();
+    this.outgoing.rejectAll();
     this.server.unregister(this);
   }
 }
