@@ -18,6 +18,7 @@ export { type LinkResult, RelationshipLinker } from './link/relationship-linker.
 export { type AssetInput, buildAsset } from './model/asset-builder.js';
 export { type Relation, type RelationOptions, rel } from './model/relation.js';
 export {
+  type CloudgEngine,
   type CollectorEngine,
   type CollectRequest,
   type EngineCollection,
@@ -27,5 +28,6 @@ export {
   type LiveProvider,
   type MapInventoryRequest,
   SILENT_HOOKS,
+  type ThrottleEvent,
 } from './port.js';
 export type { ProviderCollection, ProviderCollector, ProviderRun } from './provider.js';

@@ -1,27 +1,10 @@
+import type { ThrottleEvent } from '@cloudg/catalog';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { classify, errorCode, retryAfterSeconds } from './classify.js';
 import { CircuitOpenError, RetriesExhaustedError } from './errors.js';
 
-/** One event of the governor, shaped as the catalog's engine port's `ThrottleEvent`. */
-export interface GovernorEvent {
-  kind:
-    | 'call'
-    | 'throttled'
-    | 'transient_error'
-    | 'retry'
-    | 'gave_up'
-    | 'rejected'
-    | 'breaker_trip'
-    | 'breaker_reset'
-    | 'skipped'
-    | 'slowed';
-  scope: string;
-  service?: string;
-  bucket?: string;
-  wait_seconds?: number;
-  rate?: number;
-  message?: string;
-}
+/** One event of the governor: the catalog's `ThrottleEvent`, reported through the engine's `throttle` hook. */
+export type GovernorEvent = ThrottleEvent;
 
 /** Where one call goes: `provider/account/region/service`, the bucket breakers and rates key on. */
 export interface CallScope {
