@@ -17,18 +17,19 @@ export type NodeRow = [
   y: number,
 ];
 
+/** Title, description, remediation and frameworks are indexes into `ReportData.texts`. */
 export type FindingRow = [
   id: string,
   severity: number,
-  title: string,
+  title: number,
   tool: string,
   resource: string,
   node: number,
   risk: number,
   suppressed: boolean,
-  description: string,
-  remediation: string,
-  frameworks: string[],
+  description: number,
+  remediation: number,
+  frameworks: number,
 ];
 
 export interface ReportData {
@@ -57,6 +58,7 @@ export interface ReportData {
   };
   paths: { nodes: number[]; labels: string[]; score: number }[];
   findings: FindingRow[];
+  texts: string[];
   compliance: {
     framework: string;
     controls_evaluated: number;

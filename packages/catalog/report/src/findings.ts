@@ -27,12 +27,15 @@ export function renderFindings(data: ReportData, onSelectNode: (node: number) =>
   tool.append(el('option', { value: '' }, 'All tools'));
   for (const t of [...new Set(data.findings.map((f) => f[3]))].sort())
     tool.append(el('option', { value: t }, t));
-  const haystack = data.findings.map((f) => `${f[2]}\n${f[4]}\n${f[8]}`.toLowerCase());
+  const text = (i: number) => data.texts[i] ?? '';
+  const lower = data.texts.map((t) => t.toLowerCase());
+  const matches = (f: FindingRow, q: string) =>
+    (lower[f[2]] ?? '').includes(q) || f[4].toLowerCase().includes(q) || (lower[f[8]] ?? '').includes(q);
   let nodeFilter = -1;
 
   const showDetail = (f: FindingRow) => {
     detail.replaceChildren(
-      el('h3', {}, f[2]),
+      el('h3', {}, text(f[2])),
       el(
         'p',
         {},
@@ -40,9 +43,9 @@ export function renderFindings(data: ReportData, onSelectNode: (node: number) =>
         f[7] ? ' · suppressed' : '',
       ),
       el('p', {}, 'Resource: ', f[4] || '–'),
-      el('p', {}, f[8] || 'No description.'),
-      el('p', {}, el('b', {}, 'Remediation: '), f[9] || '–'),
-      el('p', {}, 'Frameworks: ', f[10].join(', ') || '–'),
+      el('p', {}, text(f[8]) || 'No description.'),
+      el('p', {}, el('b', {}, 'Remediation: '), text(f[9]) || '–'),
+      el('p', {}, 'Frameworks: ', text(f[10]) || '–'),
     );
   };
 
@@ -52,11 +55,11 @@ export function renderFindings(data: ReportData, onSelectNode: (node: number) =>
     const q = search.value.trim().toLowerCase();
     const rows: Node[] = [];
     let matched = 0;
-    data.findings.forEach((f, i) => {
+    data.findings.forEach((f) => {
       if (sev >= 0 && f[1] !== sev) return;
       if (t && f[3] !== t) return;
       if (nodeFilter >= 0 && f[5] !== nodeFilter) return;
-      if (q && !haystack[i]?.includes(q)) return;
+      if (q && !matches(f, q)) return;
       matched += 1;
       if (rows.length >= MAX_ROWS) return;
       const sevName = data.severities[f[1]] ?? '';
@@ -64,7 +67,7 @@ export function renderFindings(data: ReportData, onSelectNode: (node: number) =>
         'tr',
         { class: 'finding', 'data-severity': sevName },
         el('td', {}, el('span', { class: `badge sev-${sevName.toLowerCase()}` }, sevName)),
-        el('td', {}, f[2]),
+        el('td', {}, text(f[2])),
         el('td', {}, f[4]),
         el('td', {}, f[3]),
         el('td', { class: 'num' }, String(f[6])),

@@ -41,7 +41,13 @@ export interface ReportData {
   };
   paths: { nodes: number[]; labels: string[]; score: number }[];
   /** [id, severity index, title, source tool, resource label, node index or -1, risk, suppressed, description, remediation, frameworks] */
-  findings: [string, number, string, string, string, number, number, boolean, string, string, string[]][];
+  /** [id, severity index, title, source tool, resource label, node index or -1, risk, suppressed, description, remediation, frameworks]; title, description, remediation and frameworks are indexes into `texts` */
+  findings: [string, number, number, string, string, number, number, boolean, number, number, number][];
+  /**
+   * Finding texts, each once: scanners repeat the same title, description and remediation on
+   * every resource they flag, so a large estate's report stores them once (a third of the size).
+   */
+  texts: string[];
   compliance: {
     framework: string;
     controls_evaluated: number;
@@ -54,7 +60,7 @@ export interface ReportData {
 }
 
 /** Free text kept per finding in the page (the full text is in findings.json). */
-const MAX_TEXT = 2000;
+const MAX_TEXT = 1000;
 
 function interner(): { index: (value: string) => number; values: string[] } {
   const values: string[] = [];
@@ -81,6 +87,7 @@ const clip = (text: string | null | undefined) => {
 export function reportData(dataset: Dataset, name: string, signal?: AbortSignal): ReportData {
   const graph = relationshipGraph(dataset, signal);
   const idx = dataset.indexes;
+  const texts = interner();
   const types = interner();
   const providers = interner();
   const edgeTypes = interner();
@@ -142,15 +149,15 @@ export function reportData(dataset: Dataset, name: string, signal?: AbortSignal)
       return [
         f.id,
         SEVERITIES.indexOf(f.severity),
-        clip(f.title),
+        texts.index(clip(f.title)),
         f.source_tool,
         label,
         node,
         findingRiskScore(f),
         f.is_suppressed,
-        clip(f.description),
-        clip(f.remediation),
-        [...f.compliance_frameworks],
+        texts.index(clip(f.description)),
+        texts.index(clip(f.remediation)),
+        texts.index(f.compliance_frameworks.join(', ')),
       ] as ReportData['findings'][number];
     })
     .sort((a, b) => a[1] - b[1] || b[6] - a[6]);
@@ -187,6 +194,7 @@ export function reportData(dataset: Dataset, name: string, signal?: AbortSignal)
     },
     paths,
     findings,
+    texts: texts.values,
     compliance: compliancePosture(dataset, null).map((p) => ({
       framework: p.framework,
       controls_evaluated: p.controls_evaluated,
