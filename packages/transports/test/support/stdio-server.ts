@@ -1,10 +1,13 @@
 /** A stdio server over the test layer, run as a child process by the stdio tests. */
 import { serveStdio } from '../../src/index.js';
+import { buildAskingLayer } from './asking-layer.js';
 import { buildLayer } from './test-layer.js';
 
 // Written before serving starts would corrupt the stream; nothing may print here.
 const stdoutFd = process.env.STDOUT_FD ? Number(process.env.STDOUT_FD) : undefined;
-await serveStdio(buildLayer(), {
+// TEST_LAYER=asking serves the layer whose tools ask the client (test/asking.test.ts).
+const layer = process.env.TEST_LAYER === 'asking' ? buildAskingLayer() : buildLayer();
+await serveStdio(layer as Parameters<typeof serveStdio>[0], {
   pageSize: Number(process.env.PAGE_SIZE ?? 100),
   ...(stdoutFd !== undefined ? { stdoutFd } : {}),
 });
