@@ -161,6 +161,7 @@ export type {
   KeyRuleDescription,
   PipelineStepDescription,
   PlannedDetector,
+  PolicyDescriptionView,
   PolicyDetectors,
   PolicyIntrospection,
   PolicyStatus,

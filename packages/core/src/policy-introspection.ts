@@ -155,6 +155,23 @@ export type RevealResult =
   | { pseudonym: string; found: boolean; value: string | null; replaced: number };
 
 /**
+ * The policy's settings as plain data, for operators and agents that want to see the rules in
+ * force: access lists, roles and rules by name, transforms, rate limits, vault statistics and
+ * decision counters. Never the vault key, and transforms by type, id and option names only (an
+ * alias table or a pattern would show what the step hides). Other keys are the policy's own.
+ */
+export type PolicyDescriptionView = {
+  name: string;
+  /** Null for a policy that has no description (a bare port). */
+  description: string | null;
+  /** Where the policy came from; null when unknown. */
+  loaded_from: string | null;
+  /** The built-in profiles a policy can be loaded from. */
+  available_profiles: string[];
+  [key: string]: unknown;
+};
+
+/**
  * What a policy can tell about itself. Optional on the port: a policy without it has nothing
  * to report, and an application should say so rather than fail.
  */
@@ -169,4 +186,6 @@ export interface PolicyIntrospection {
   decisionLog(principal: Principal, query: DecisionLogQuery): DecisionLogView;
   /** The real value behind a pseudonym, or the text with every pseudonym it holds reversed. */
   reveal(token: string, principal: Principal): RevealResult;
+  /** The policy's settings and vault statistics, without the key; optional for older implementations. */
+  describe?(): PolicyDescriptionView;
 }

@@ -233,6 +233,7 @@ export class Policy implements PolicyPort {
         new TransformCache({ ...this.buildContext, vault }).pipeline(specs, 'a preview pipeline'),
       callerAliases: (principal) => this.callerAliases(principal),
       hashArgument: (name, value) => this.hashArguments({ [name]: value })[name] ?? '',
+      describe: () => this.describe(),
     };
   }
 

@@ -7,6 +7,7 @@ import { registerFindingResources } from './findings.js';
 import { registerGraphResources } from './graph.js';
 import { registerLiveResources } from './live.js';
 import { registerOntologyResources } from './ontology.js';
+import { registerPolicyResources } from './policy.js';
 import { registerPrivacyResources } from './privacy.js';
 import { registerSchemaResources } from './schema.js';
 import { registerWorkspaceResources } from './workspace.js';
@@ -20,7 +21,7 @@ import { registerWorkspaceResources } from './workspace.js';
  * `cloudg://graph/d3` and `cloudg://graph/{format}`, and the ontology's `cloudg://ontology/turtle` and
  * `cloudg://ontology/{format}`, and the live guard's `cloudg://ratelimit`; the vocabulary's
  * `cloudg://schema/...`, the user guide's `cloudg://docs` and `cloudg://docs/{topic}`, and the
- * caller's `cloudg://privacy/detectors`.
+ * caller's `cloudg://privacy/detectors`, and the serving policy's `cloudg://policy`.
  */
 export function registerResources(registry: Registry<Workspace>): void {
   registerWorkspaceResources(registry);
@@ -33,4 +34,5 @@ export function registerResources(registry: Registry<Workspace>): void {
   registerSchemaResources(registry);
   registerDocsResources(registry);
   registerPrivacyResources(registry);
+  registerPolicyResources(registry);
 }

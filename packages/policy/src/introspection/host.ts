@@ -6,6 +6,7 @@
 import type { AnySpec, Capability, Logger, Principal, Sensitivity } from '@cloudg/core';
 import type { AliasMap, Pipeline, PseudonymVault, VaultStats } from '@cloudg/privacy';
 import type { DecisionCounters, DecisionEntry } from '../audit/decision-log.js';
+import type { PolicyDescription } from '../describe.js';
 import type { NormalizedSpec } from '../pipeline/specs.js';
 import type { PolicyConfig } from '../schema/config.js';
 
@@ -43,6 +44,8 @@ export interface IntrospectionHost {
   callerAliases(principal: Principal): AliasMap[];
   /** The 12-hex keyed hash the decision log gives an argument value. */
   hashArgument(name: string, value: unknown): string;
+  /** The policy's `describe()`: settings and origin, without the vault key. */
+  describe(): PolicyDescription;
   /** The `cloudg.audit` logger. */
   readonly auditLogger: Logger;
 }

@@ -3,6 +3,7 @@ import type {
   AnySpec,
   DecisionLogQuery,
   DecisionLogView,
+  PolicyDescriptionView,
   PolicyDetectors,
   PolicyIntrospection,
   PolicyStatus,
@@ -13,6 +14,7 @@ import type {
 import { decisionLog } from './decisions.js';
 import { listDetectors } from './detectors.js';
 import type { IntrospectionHost } from './host.js';
+import { policyOverview } from './overview.js';
 import { preview } from './preview.js';
 import { reveal } from './reveal.js';
 import { privacyStatus } from './status.js';
@@ -43,5 +45,10 @@ export class PolicyIntrospector implements PolicyIntrospection {
   /** The real value behind a pseudonym; logs a warning with a keyed hash of the token. */
   reveal(token: string, principal: Principal): RevealResult {
     return reveal(this.host, token, principal);
+  }
+
+  /** The policy's settings, vault statistics and counters; never the vault key. */
+  describe(): PolicyDescriptionView {
+    return policyOverview(this.host);
   }
 }

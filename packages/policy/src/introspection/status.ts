@@ -14,13 +14,13 @@ const COUNTER_ORDER: readonly (keyof DecisionCounters)[] = [
 ];
 
 /** Only the decisions that happened: a fresh policy has none. */
-function nonZero(counters: Readonly<DecisionCounters>): PolicyStatus['counters'] {
+export function nonZeroCounters(counters: Readonly<DecisionCounters>): PolicyStatus['counters'] {
   const out: PolicyStatus['counters'] = {};
   for (const key of COUNTER_ORDER) if (counters[key] > 0) out[key] = counters[key];
   return out;
 }
 
-function sortedCounts(counts: Readonly<Record<string, number>>): Record<string, number> {
+export function sortedCounts(counts: Readonly<Record<string, number>>): Record<string, number> {
   return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
@@ -49,6 +49,6 @@ export function privacyStatus(
       key_source: stats?.key_source ?? null,
     },
     audit_enabled: host.config.audit,
-    counters: nonZero(host.counters),
+    counters: nonZeroCounters(host.counters),
   };
 }
