@@ -27,6 +27,8 @@ export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 export const StringErrorCode = {
   Timeout: 'timeout',
   HandlerError: 'handler_error',
+  /** The person declined (or dismissed) the confirmation the policy asks for. */
+  Declined: 'declined',
 } as const;
 
 export interface McpLayerErrorOptions {

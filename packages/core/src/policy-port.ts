@@ -71,6 +71,13 @@ export interface PolicyPort {
   inputPipeline(spec: AnySpec, principal: Principal): TransformPipeline | undefined;
   /** Record a call to an unknown or hidden name (decision `not_found`). */
   recordHidden?(kind: CallKind, name: string, principal: Principal): void;
+  /**
+   * The question to ask the person before this tool call runs, or undefined when it needs no
+   * confirmation. Called with the validated arguments, after `checkCall`. The layer asks it with
+   * `ToolContext.confirm` (key `cloudg-confirm`): a client without elicitation gets -32021, a
+   * declined or dismissed question a `declined` error result, and the handler does not run.
+   */
+  confirmation?(spec: AnySpec, principal: Principal, call: CallCheck): string | undefined;
   /** Record that the input pipeline refused a call that `checkCall` had allowed. */
   recordRejection?(spec: AnySpec, principal: Principal, error: McpLayerError): void;
   /** What the policy can tell about itself (status, previews, detectors, decisions, reveals). */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import {
   type ClientPort,
   type ClientQuestion,
@@ -160,5 +161,59 @@ describe('the README example', () => {
       result: { purged: true },
       purges: 1,
     });
+  });
+});
+
+describe('a policy that asks for confirmation', () => {
+  function confirmingLayer(done: string[]) {
+    const registry = new Registry();
+    registry.tool({
+      name: 'collect',
+      description: 'Collects, or collects again at once with force.',
+      input: { force: z.boolean().default(false) },
+      handler: (_ctx, args) => {
+        done.push(args.force ? 'forced' : 'normal');
+        return { ok: true };
+      },
+    });
+    const policy: PolicyPort = {
+      name: 'confirming',
+      isAllowed: () => true,
+      checkCall: () => {},
+      outputPipeline: () => undefined,
+      inputPipeline: () => undefined,
+      confirmation: (_spec, _principal, call) =>
+        call.arguments.force === true ? `Run ${call.name} with force?` : undefined,
+    };
+    return new Layer({ registry, policy });
+  }
+
+  it('asks before a forced call, runs it when accepted and not when declined', async () => {
+    const done: string[] = [];
+    const layer = confirmingLayer(done);
+    const asked: ClientQuestion[] = [];
+    const declined = await layer.callTool(
+      'collect',
+      { force: true },
+      { client: port(() => ({ action: 'decline' }), asked) },
+    );
+    expect(declined.isError).toBe(true);
+    expect(declined.meta['cloudg/error_code']).toBe('declined');
+    expect(done).toEqual([]);
+    await layer.callTool('collect', { force: true }, { client: port(() => ({ action: 'accept' }), asked) });
+    await layer.callTool('collect', {}, { client: port(() => ({ action: 'decline' }), asked) });
+    expect(done).toEqual(['forced', 'normal']);
+    expect(asked.map((q) => q.params)).toMatchObject([
+      { message: 'Run collect with force?' },
+      { message: 'Run collect with force?' },
+    ]);
+  });
+
+  it('refuses a forced call from a client without elicitation with -32021', async () => {
+    const done: string[] = [];
+    await expect(confirmingLayer(done).callTool('collect', { force: true })).rejects.toMatchObject({
+      code: -32021,
+    });
+    expect(done).toEqual([]);
   });
 });

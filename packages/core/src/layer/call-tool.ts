@@ -21,6 +21,9 @@ import { errorResult, finalizeToolResult } from './finalize.js';
 import type { CallOptions, Layer } from './layer.js';
 import { pipelineTarget, restoreInput, type TransformTarget } from './transform.js';
 
+/** The question key of the policy's confirmation (stable across the reruns of a 2026 call). */
+export const CONFIRM_KEY = 'cloudg-confirm';
+
 function outputTarget<TApp>(
   layer: Layer<TApp>,
   spec: AnySpec<TApp>,
@@ -96,6 +99,28 @@ async function toolTerminal<TApp>(layer: Layer<TApp>, info: CallInfo<TApp>): Pro
 
   const output = outputTarget(layer, spec, principal, ctx);
   const seconds = spec.timeoutSeconds ?? layer.defaultTimeout;
+  const question = layer.policy.confirmation?.(spec as AnySpec, principal, {
+    kind: 'tool',
+    name: spec.name,
+    arguments: validated,
+  });
+  // Asked before the handler, under a fixed key: in the 2026 era the rerun finds the answer.
+  if (question !== undefined) {
+    const confirmed = await runWithTimeout(ctx, seconds, spec.name, () =>
+      ctx.confirm(question, { key: CONFIRM_KEY }),
+    ).catch((error: unknown) => {
+      if (error instanceof ToolTimeoutError) return false;
+      throw error;
+    });
+    if (!confirmed) {
+      return errorResult(
+        `Tool ${spec.name} did not run: the person declined the confirmation`,
+        StringErrorCode.Declined,
+        undefined,
+        output,
+      );
+    }
+  }
   let raw: unknown;
   try {
     raw = await runWithTimeout(ctx, seconds, spec.name, () => spec.handler(ctx, validated));
