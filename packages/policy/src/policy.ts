@@ -29,6 +29,7 @@ import {
 } from '@cloudg/privacy';
 import { type DecisionCounters, type DecisionEntry, DecisionLog } from './audit/decision-log.js';
 import { type ArgumentHasher, createArgumentHasher, createPolicyAuditHasher } from './audit/hash.js';
+import { Confirmations } from './confirm/confirmations.js';
 import { compileAccessLists } from './decide/access-lists.js';
 import { type Decision, decide, effectiveCeiling, type PolicyAccess } from './decide/decide.js';
 import { type Primitive, primitiveOf } from './decide/primitive.js';
@@ -118,6 +119,8 @@ export class Policy implements PolicyPort {
   private readonly document: PolicyDict;
   private readonly options: PolicyOptions;
   private readonly rules: CompiledRule[];
+  /** The `confirm` entries: calls asked about before they run. */
+  private readonly confirmations: Confirmations;
   private readonly access: PolicyAccess;
   private readonly policyLimits: CompiledLimit[];
   private readonly ruleLimits: Map<CompiledRule, CompiledLimit[]>;
@@ -158,6 +161,7 @@ export class Policy implements PolicyPort {
     this.loadedFrom = origin.loadedFrom;
     this.extendsChain = [...origin.extendsChain];
     this.rules = compileRules(config);
+    this.confirmations = new Confirmations(config.confirm);
     const lists = compileAccessLists(config);
     const allowed = new Set(config.allow_capabilities);
     this.access = {
@@ -317,6 +321,11 @@ export class Policy implements PolicyPort {
 
   isAllowed(spec: AnySpec, principal: Principal): boolean {
     return !this.config.hide_denied || this.plan(spec, principal).decision.allowed;
+  }
+
+  /** The question the policy's `confirm` entries ask before this call, if any. */
+  confirmation(spec: AnySpec, _principal: Principal, call: CallCheck): string | undefined {
+    return this.confirmations.question(spec, call);
   }
 
   checkCall(spec: AnySpec, principal: Principal, call: CallCheck): void | Promise<void> {

@@ -54,6 +54,15 @@ describe('documentation resources', () => {
     expect(compliance.text).toContain('### Your own rulesets');
   });
 
+  it('every topic maps to a page and heading that exist in the repository docs', async () => {
+    const topics = (await readJson(layer, 'cloudg://docs')).topics as Record<string, string>;
+    for (const topic of Object.keys(topics)) {
+      const { text } = await readText(`cloudg://docs/${topic}`);
+      expect(text, topic).toMatch(/^#{1,6} /);
+      expect(text, topic).not.toContain('documentation directory was not found');
+    }
+  });
+
   it('fails the read with -32602 and the topic list for an unknown topic', async () => {
     await expect(layer.readResource('cloudg://docs/nope')).rejects.toMatchObject({
       code: -32602,
