@@ -273,6 +273,49 @@ describe('run_pipeline', () => {
     ]);
   });
 
+  it("runs the engine's optional scan and report phases and keeps their results", async () => {
+    const scanned = Object.assign(engine, {
+      scan: async () => [
+        {
+          id: 'engine-scan-1',
+          title: 'Bucket without encryption',
+          severity: 'HIGH',
+          source_tool: 'prowler',
+          resource_id: 'prod-logs',
+        },
+      ],
+      report: async () => ({ html: join(dir, 'out', 'pipeline', 'report.html') }),
+    });
+    const withScan = createCatalogLayer({
+      workspace: ws,
+      registry: defaultRegistry({ live: { engine: scanned as never } }),
+    });
+    const result = await withScan.callTool('run_pipeline', { providers: ['aws'], name: 'scanned' });
+    expect(result.isError, JSON.stringify(result.content)).toBe(false);
+    expect(ws.get('scanned').findings.some((f) => f.title === 'Bucket without encryption')).toBe(true);
+    expect((result.structured as { report_paths: Record<string, string> }).report_paths).toMatchObject({
+      html: join(dir, 'out', 'pipeline', 'report.html'),
+    });
+  });
+
+  it('an engine answering outside the inventory model gets a clear error and adds nothing', async () => {
+    const broken = {
+      mapInventory: async () => ({ assets: [{ name: 'no id or type' }] }),
+      collect: async () => ({}),
+    };
+    const layer2 = createCatalogLayer({
+      workspace: ws,
+      registry: defaultRegistry({ live: { engine: broken as never } }),
+    });
+    const e = errorOf(await layer2.callTool('map_inventory', { providers: ['aws'], name: 'broken' }));
+    expect(e.code).toBe(-32603);
+    expect(e.text).toMatch(
+      /^The collection engine's map_inventory result does not match the inventory model/,
+    );
+    expect((e.data as { problems: unknown[] }).problems.length).toBeGreaterThan(0);
+    expect(ws.has('broken')).toBe(false);
+  });
+
   it('refuses a subdir that escapes the output directory before any engine run', async () => {
     const e = errorOf((await callWithProgress('run_pipeline', { subdir: '../../x' })).result);
     expect(e.code).toBe(-31001);

@@ -1,5 +1,6 @@
 import type { ToolContext } from '@cloudg/core';
 import type { CloudgEngine, EngineCollection, EngineHooks, LiveProvider } from '../../live/engine.js';
+import { checkedCollection } from '../../live/engine-output.js';
 import { scopesOf } from '../../live/scopes.js';
 import { keepLiveDataset } from '../../live/store.js';
 import type { Workspace } from '../../workspace/workspace.js';
@@ -80,7 +81,7 @@ export async function runCollecting<A extends CollectingArgs>(
     progress,
     work: async ({ signal, hooks, errors, throttling }) => {
       if (spec.before) progress.send(...spec.before);
-      const { collection, extra } = await spec.collect({
+      const { collection: raw, extra } = await spec.collect({
         ctx,
         name,
         engine,
@@ -92,6 +93,7 @@ export async function runCollecting<A extends CollectingArgs>(
         errors,
       });
       signal.throwIfAborted();
+      const collection = checkedCollection(raw, spec.tool);
       const dataset = ws.addInventory(
         { ...collection, providers: collection.providers ?? [...providers] },
         name,

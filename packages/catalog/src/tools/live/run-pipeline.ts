@@ -9,6 +9,7 @@ import { findingsJson } from '../../export/report/files.js';
 import { exportDirectory, SUBDIR_PATTERN, writeExportFiles } from '../../export/write-files.js';
 import { generateReachabilityFindings } from '../../findings/reachability.js';
 import type { CloudgEngine, EngineCollection } from '../../live/engine.js';
+import { checkedCollection, checkedFindings } from '../../live/engine-output.js';
 import { countAttackPaths } from '../../live/pipeline-analysis.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { forceArg, nameArg, preflightArg, providersArg, regionsArg, replaceArg } from './args.js';
@@ -65,10 +66,11 @@ export function registerRunPipeline(registry: Registry<Workspace>, engine: Cloud
             const regions = a.regions && a.regions.length > 0 ? a.regions : null;
             const base = { config, providers, regions, signal, hooks };
             hooks.phase('collection');
-            const collection: EngineCollection = await e.collect(base);
+            const collection: EngineCollection = checkedCollection(await e.collect(base), 'collection');
             const draft = new Dataset({
               ...collection,
-              name: 'pipeline-draft',
+              // The result's own name: the report is written from this dataset.
+              name,
               kind: 'live',
               source: 'live',
             });
@@ -76,8 +78,10 @@ export function registerRunPipeline(registry: Registry<Workspace>, engine: Cloud
             await mkdir(outDir, { recursive: true });
 
             hooks.phase('scanning');
-            if (e.scan)
-              draft.findings.push(...(await e.scan({ ...base, inventory: draft, outputDir: outDir })));
+            if (e.scan) {
+              const found = await e.scan({ ...base, inventory: draft, outputDir: outDir });
+              draft.findings.push(...checkedFindings(found, 'scan'));
+            }
             signal.throwIfAborted();
 
             hooks.phase('analysis');
