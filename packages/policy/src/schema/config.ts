@@ -99,6 +99,16 @@ export const VaultSchema = z.strictObject({
 });
 export type VaultConfig = z.output<typeof VaultSchema>;
 
+/** Tool calls that need the person's confirmation (asked through elicitation before they run). */
+export const ConfirmSchema = z.strictObject({
+  tools: globs.min(1),
+  /** Only when each of these arguments is true (e.g. `force`); none means every call. */
+  when_true: z.array(z.string()).default([]),
+  /** The question shown; a default names the tool and the arguments. */
+  message: z.string().min(1).nullable().default(null),
+});
+export type ConfirmConfig = z.output<typeof ConfirmSchema>;
+
 export const PolicySchema = z.strictObject({
   ...accessRules,
   name: z.string().default('custom'),
@@ -117,6 +127,7 @@ export const PolicySchema = z.strictObject({
   rules: z.array(RuleSchema).default([]),
   rate_limits: z.array(RateLimitSchema).default([]),
   vault: VaultSchema.default(() => VaultSchema.parse({})),
+  confirm: z.array(ConfirmSchema).default([]),
 });
 
 /** A validated policy with every default filled in. */
