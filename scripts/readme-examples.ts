@@ -29,6 +29,7 @@ export const CHECKED_PACKAGES = [
   'packages/transports',
   'packages/adapters',
   'packages/collectors',
+  'packages/redis',
   'apps/server',
   'apps/cli',
 ] as const;

@@ -60,6 +60,37 @@ function inventory(): Record<string, unknown> {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
+/**
+ * Two layers called alternately, so a load spike on this shared machine hits both alike
+ * instead of whichever block of calls it happens to fall in.
+ */
+async function timePair(
+  a: Layer<Workspace>,
+  b: Layer<Workspace>,
+  name: string,
+  args: (i: number) => Record<string, unknown>,
+  n: number,
+) {
+  const ta: number[] = [];
+  const tb: number[] = [];
+  for (let i = 0; i < n; i++) {
+    for (const [layer, times] of [
+      [a, ta],
+      [b, tb],
+    ] as const) {
+      const start = performance.now();
+      const result = await layer.callTool(name, args(i));
+      times.push(performance.now() - start);
+      if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content[0])}`);
+    }
+  }
+  const stats = (t: number[]) => {
+    t.sort((x, y) => x - y);
+    return { p50: percentile(t, 50), p95: percentile(t, 95) };
+  };
+  return [stats(ta), stats(tb)] as const;
+}
+
 async function timeCalls(
   layer: Layer<Workspace>,
   name: string,
@@ -116,10 +147,14 @@ try {
     const localStd = await layerFor('standard', false);
     const sharedStd = await layerFor('standard', true);
     const ref = (i: number) => ({ ref: `asset-${(i * 7) % ASSETS}` });
-    await timeCalls(localStd, 'get_asset', ref, 50);
-    await timeCalls(sharedStd, 'get_asset', ref, 50);
-    const typicalLocal = await timeCalls(localStd, 'get_asset', ref, TYPICAL_CALLS);
-    const typicalShared = await timeCalls(sharedStd, 'get_asset', ref, TYPICAL_CALLS);
+    await timePair(localStd, sharedStd, 'get_asset', ref, 50);
+    const [typicalLocal, typicalShared] = await timePair(
+      localStd,
+      sharedStd,
+      'get_asset',
+      ref,
+      TYPICAL_CALLS,
+    );
 
     const localStrict = await layerFor('strict', false);
     const sharedStrict = await layerFor('strict', true);
@@ -128,8 +163,13 @@ try {
     const coldShared = await timeCalls(sharedStrict, 'find_assets', page, 1);
     // A new replica: Redis already holds the mappings; its own vault is empty.
     const joining = await timeCalls(await layerFor('strict', true), 'find_assets', page, 1);
-    const warmLocal = await timeCalls(localStrict, 'find_assets', page, PAGE_CALLS);
-    const warmShared = await timeCalls(sharedStrict, 'find_assets', page, PAGE_CALLS);
+    const [warmLocal, warmShared] = await timePair(
+      localStrict,
+      sharedStrict,
+      'find_assets',
+      page,
+      PAGE_CALLS,
+    );
 
     console.log(
       `run ${run}: typical p50 ${typicalLocal.p50.toFixed(3)} -> ${typicalShared.p50.toFixed(3)} ms (p95 ${typicalLocal.p95.toFixed(3)} -> ${typicalShared.p95.toFixed(3)}); ` +
