@@ -1,4 +1,4 @@
-import type { CloudAsset, CollectionCoverage, NetworkEdge } from '@cloudg/catalog';
+import type { CloudAsset, CollectionCoverage, NetworkEdge, OrganizationTopology } from '@cloudg/catalog';
 import { newCoverage } from './coverage.js';
 import { Governor, type GovernorOptions } from './governor/governor.js';
 import { accountHierarchyEdges } from './link/account-hierarchy.js';
@@ -52,6 +52,7 @@ export function createCollectorEngine(
     const edges: NetworkEdge[] = [];
     const coverage: CollectionCoverage[] = [];
     const regions: Record<string, string[]> = {};
+    let organization: OrganizationTopology | null = null;
     for (const provider of request.providers) {
       signal.throwIfAborted();
       const collector = byProvider.get(provider);
@@ -82,6 +83,7 @@ export function createCollectorEngine(
       edges.push(...out.edges);
       coverage.push(...out.coverage);
       regions[provider] = out.regions;
+      organization ??= out.organization ?? null;
     }
     signal.throwIfAborted();
     safely(() => request.hooks.progress(`linking ${assets.length} assets`));
@@ -99,7 +101,7 @@ export function createCollectorEngine(
       unresolved_references: linked.unresolved,
       providers: [...request.providers],
       regions,
-      organization: null,
+      organization,
     };
   }
 

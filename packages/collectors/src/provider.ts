@@ -1,4 +1,10 @@
-import type { CloudAsset, CloudgConfig, CollectionCoverage, NetworkEdge } from '@cloudg/catalog';
+import type {
+  CloudAsset,
+  CloudgConfig,
+  CollectionCoverage,
+  NetworkEdge,
+  OrganizationTopology,
+} from '@cloudg/catalog';
 import type { Governor } from './governor/governor.js';
 import type { EngineHooks, LiveProvider } from './port.js';
 
@@ -21,6 +27,8 @@ export interface ProviderCollection {
   coverage: CollectionCoverage[];
   /** Regions actually collected. */
   regions: string[];
+  /** An organization's topology, when the collector discovered one. */
+  organization?: OrganizationTopology;
 }
 
 /** A cloud collector the engine composes; each lives on its own entry point with its SDK. */

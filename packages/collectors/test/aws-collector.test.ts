@@ -5,6 +5,14 @@
  */
 import { DescribeSubnetsCommand, DescribeVpcsCommand } from '@aws-sdk/client-ec2';
 import { ListFunctionsCommand } from '@aws-sdk/client-lambda';
+import {
+  DescribeOrganizationCommand,
+  ListAccountsForParentCommand,
+  ListOrganizationalUnitsForParentCommand,
+  ListPoliciesCommand,
+  ListRootsCommand,
+  ListTargetsForPolicyCommand,
+} from '@aws-sdk/client-organizations';
 import { ListSecretsCommand } from '@aws-sdk/client-secrets-manager';
 import { CloudgConfig, type CollectionCoverage } from '@cloudg/catalog';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -269,5 +277,99 @@ describe('cancellation', () => {
     );
     expect(mocks.ec2.commandCalls(DescribeVpcsCommand)).toHaveLength(1);
     expect(mocks.lambda.commandCalls(ListFunctionsCommand)).toHaveLength(0);
+  });
+});
+
+describe('organizations', () => {
+  beforeEach(() => {
+    mocks = emptyAwsMocks();
+    const orgArn = 'arn:aws:organizations::111111111111:organization/o-sample';
+    const ouArn = 'arn:aws:organizations::111111111111:ou/o-sample/ou-work';
+    mocks.organizations
+      .on(DescribeOrganizationCommand)
+      .resolves({
+        Organization: { Id: 'o-sample', Arn: orgArn, MasterAccountId: '111111111111', FeatureSet: 'ALL' },
+      })
+      .on(ListRootsCommand)
+      .resolves({
+        Roots: [{ Id: 'r-1', Arn: 'arn:aws:organizations::111111111111:root/o-sample/r-1', Name: 'Root' }],
+      })
+      .on(ListOrganizationalUnitsForParentCommand, { ParentId: 'r-1' })
+      .resolves({ OrganizationalUnits: [{ Id: 'ou-work', Arn: ouArn, Name: 'Workloads' }] })
+      .on(ListAccountsForParentCommand, { ParentId: 'ou-work' })
+      .resolves({
+        Accounts: [
+          { Id: '111111111111', Name: 'prod', Status: 'ACTIVE', Email: 'prod@example.com' },
+          { Id: '222222222222', Name: 'shared-services', Status: 'ACTIVE' },
+        ],
+      })
+      .on(ListPoliciesCommand)
+      .resolves({
+        Policies: [
+          {
+            Id: 'p-1',
+            Arn: 'arn:aws:organizations::111111111111:policy/o-sample/service_control_policy/p-1',
+            Name: 'deny-unapproved-regions',
+            Type: 'SERVICE_CONTROL_POLICY',
+          },
+        ],
+      })
+      .on(ListTargetsForPolicyCommand)
+      .resolves({
+        Targets: [{ TargetId: 'ou-work', Arn: ouArn, Type: 'ORGANIZATIONAL_UNIT', Name: 'Workloads' }],
+      });
+  });
+
+  it('maps the organization as assets, hierarchy edges and the topology', async () => {
+    const engine = createCollectorEngine({
+      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
+    });
+    const out = await engine.mapInventory({
+      config: CloudgConfig.parse({}),
+      providers: ['aws'],
+      regions: [REGION],
+      services: ['organization'],
+      taggingSweep: null,
+      signal: new AbortController().signal,
+      hooks: SILENT_HOOKS,
+    });
+    const assets = out.assets ?? [];
+    const name = new Map(assets.map((a) => [a.id, a.name]));
+    const lines = (out.edges ?? []).map(
+      (e) => `${name.get(e.source_id)} ${e.edge_type} ${name.get(e.target_id)}`,
+    );
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'o-sample CONTAINS Workloads',
+        'Workloads CONTAINS prod',
+        'Workloads CONTAINS shared-services',
+        'deny-unapproved-regions GOVERNS Workloads',
+      ]),
+    );
+    // The caller's account node and the organization's entry for it are one asset.
+    expect(assets.filter((a) => a.arn === 'arn:aws:iam::111111111111:root').map((a) => a.name)).toEqual([
+      'prod',
+    ]);
+    expect(out.organization).toMatchObject({
+      organization_id: 'o-sample',
+      management_account_id: '111111111111',
+      caller_account_id: '111111111111',
+      roots: [{ id: 'r-1', is_root: true }],
+      ous: { 'ou-work': { name: 'Workloads', parent_id: 'r-1', path: ['Workloads'] } },
+      accounts: { '222222222222': { name: 'shared-services', parent_id: 'ou-work', ou_path: ['Workloads'] } },
+      policies: [{ id: 'p-1', name: 'deny-unapproved-regions', targets: ['ou-work'] }],
+    });
+    expect(entry(out.coverage ?? [], 'organizations')).toMatchObject({ status: 'SUCCESS', asset_count: 5 });
+  });
+
+  it('reports an account outside an organization and maps the rest', async () => {
+    mocks.organizations.on(DescribeOrganizationCommand).rejects(
+      Object.assign(new Error('Your account is not a member of an organization.'), {
+        name: 'AWSOrganizationsNotInUseException',
+      }),
+    );
+    const { coverage } = await run({ services: ['organization', 'vpc'] });
+    expect(entry(coverage, 'organizations')?.error).toMatch(/^AWSOrganizationsNotInUseException: /);
+    expect(entry(coverage, 'vpc')?.status).toBe('SUCCESS');
   });
 });

@@ -1,4 +1,4 @@
-import type { CloudAsset, CollectionCoverage, NetworkEdge } from '@cloudg/catalog';
+import type { CloudAsset, CollectionCoverage, NetworkEdge, OrganizationTopology } from '@cloudg/catalog';
 import { failedEntry, failureText, finishedEntry, isDenied, newCoverage, overallEntry } from '../coverage.js';
 import { newLedger } from '../governor/governor.js';
 import { buildAsset } from '../model/asset-builder.js';
@@ -69,6 +69,7 @@ export class AwsCollector implements ProviderCollector {
     const assets: CloudAsset[] = [];
     const edges: NetworkEdge[] = [];
     const coverage: CollectionCoverage[] = [];
+    let organization: OrganizationTopology | undefined;
 
     const base = baseSettings(config, this.options.clientSettings);
     const targets: AccountTarget[] = [];
@@ -197,6 +198,8 @@ export class AwsCollector implements ProviderCollector {
               const out = await task.run(ctx);
               assets.push(...out.assets);
               edges.push(...(out.edges ?? []));
+              if (out.organization)
+                organization = { ...out.organization, caller_account_id: targets[0]?.account ?? null };
               count += out.assets.length;
               record.services.push(
                 finishedEntry(task.name, out.assets.length, ledger, partials, Date.now() - started),
@@ -227,6 +230,6 @@ export class AwsCollector implements ProviderCollector {
         clients.destroy();
       }
     }
-    return { assets, edges, coverage, regions };
+    return { assets, edges, coverage, regions, ...(organization ? { organization } : {}) };
   }
 }

@@ -1,4 +1,4 @@
-import type { CloudAsset, NetworkEdge } from '@cloudg/catalog';
+import type { CloudAsset, NetworkEdge, OrganizationTopology } from '@cloudg/catalog';
 import type { Governor, TaskLedger } from '../governor/governor.js';
 import type { AwsClientOf, AwsClients, AwsServiceName } from './clients.js';
 
@@ -23,6 +23,8 @@ export interface TaskOutput {
   assets: CloudAsset[];
   /** Collector network edges (security group rules, internet exposure) between ids and CIDRs. */
   edges?: NetworkEdge[];
+  /** The organization's topology (the `organizations` task). */
+  organization?: OrganizationTopology;
 }
 
 /** One collector task: a service family the coverage reports on its own. */

@@ -6,7 +6,7 @@ import {
   ListRootsCommand,
   ListTargetsForPolicyCommand,
 } from '@aws-sdk/client-organizations';
-import type { CloudAsset } from '@cloudg/catalog';
+import { type CloudAsset, OrganizationTopologySchema } from '@cloudg/catalog';
 import { buildAsset } from '../../model/asset-builder.js';
 import { rel, relations } from '../../model/relation.js';
 import { type AwsTask, pages } from '../context.js';
@@ -41,7 +41,7 @@ export const organizationsTask: AwsTask = {
         metadata: { organization_id: o.Id, management_account_id: master, feature_set: o.FeatureSet },
       }),
     );
-    const roots: { id: string; arn: string }[] = [];
+    const roots: { id: string; arn: string; name: string }[] = [];
     for await (const page of pages(
       ctx,
       'organizations',
@@ -49,7 +49,13 @@ export const organizationsTask: AwsTask = {
       (t, s) => org.send(new ListRootsCommand({ NextToken: t }), { abortSignal: s }),
       (p) => p.NextToken,
     ))
-      for (const r of page.Roots ?? []) if (r.Id && r.Arn) roots.push({ id: r.Id, arn: r.Arn });
+      for (const r of page.Roots ?? [])
+        if (r.Id && r.Arn) roots.push({ id: r.Id, arn: r.Arn, name: r.Name ?? 'Root' });
+    // The topology of inventory-organization.json (INVENTORY_REFERENCE.md 17), built alongside.
+    const topologyOus: Record<string, unknown> = {};
+    const topologyAccounts: Record<string, unknown> = {};
+    const topologyPolicies: unknown[] = [];
+    const paths = new Map<string, string[]>(roots.map((r) => [r.id, []]));
     // The root is not an asset of its own: top-level OUs and accounts hang from the organization.
     const queue = roots.map((r) => ({ parentId: r.id, parentArn: o.Arn as string }));
     const rootIds = new Set(roots.map((r) => r.id));
@@ -79,6 +85,16 @@ export const organizationsTask: AwsTask = {
             }),
           );
           queue.push({ parentId: ou.Id, parentArn: ou.Arn });
+          const path = [...(paths.get(parentId) ?? []), ou.Name ?? ou.Id];
+          paths.set(ou.Id, path);
+          topologyOus[ou.Id] = {
+            id: ou.Id,
+            name: ou.Name ?? ou.Id,
+            arn: ou.Arn,
+            parent_id: parentId,
+            path,
+            is_root: false,
+          };
         }
       for await (const page of pages(
         ctx,
@@ -109,6 +125,17 @@ export const organizationsTask: AwsTask = {
               relations: relations(rel(parentArn, 'CONTAINS', null, { reverse: true })),
             }),
           );
+          topologyAccounts[a.Id] = {
+            id: a.Id,
+            name: a.Name ?? a.Id,
+            arn: a.Arn,
+            status: a.State ?? a.Status ?? 'ACTIVE',
+            parent_id: parentId,
+            ou_path: paths.get(parentId) ?? [],
+            email: a.Email,
+            joined_method: a.JoinedMethod,
+            joined: a.JoinedTimestamp?.toISOString(),
+          };
         }
     }
     for await (const page of pages(
@@ -125,6 +152,7 @@ export const organizationsTask: AwsTask = {
         const PolicyId = p.Id;
         if (!PolicyId || !p.Arn) continue;
         const targets: string[] = [];
+        const rawTargets: string[] = [];
         for await (const tp of pages(
           ctx,
           'organizations',
@@ -134,11 +162,20 @@ export const organizationsTask: AwsTask = {
         ))
           for (const target of tp.Targets ?? []) {
             if (!target.TargetId) continue;
+            rawTargets.push(target.TargetId);
             if (rootIds.has(target.TargetId)) targets.push(o.Arn);
             else if (target.Type === 'ACCOUNT')
               targets.push(`arn:${ctx.partition}:iam::${target.TargetId}:root`);
             else if (target.Arn) targets.push(target.Arn);
           }
+        topologyPolicies.push({
+          id: PolicyId,
+          name: p.Name ?? PolicyId,
+          arn: p.Arn,
+          type: p.Type ?? 'SERVICE_CONTROL_POLICY',
+          aws_managed: p.AwsManaged ?? false,
+          targets: rawTargets,
+        });
         assets.push(
           buildAsset({
             arn: p.Arn,
@@ -156,6 +193,23 @@ export const organizationsTask: AwsTask = {
           }),
         );
       }
-    return { assets };
+    const organization = OrganizationTopologySchema.parse({
+      organization_id: o.Id,
+      organization_arn: o.Arn,
+      management_account_id: master,
+      feature_set: o.FeatureSet,
+      roots: roots.map((r) => ({
+        id: r.id,
+        name: r.name,
+        arn: r.arn,
+        parent_id: null,
+        path: [],
+        is_root: true,
+      })),
+      ous: topologyOus,
+      accounts: topologyAccounts,
+      policies: topologyPolicies,
+    });
+    return { assets, organization };
   },
 };
