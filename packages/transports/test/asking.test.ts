@@ -215,3 +215,33 @@ describe('handshake era: cancellation while waiting for an answer', () => {
     expect(state.purges).toEqual([]);
   });
 });
+
+describe('request state across replicas', () => {
+  it('a state signed by one server is accepted by another with the same key, refused by one without it', async () => {
+    const key = 'k'.repeat(32);
+    const state = { purges: [] as string[] };
+    const first = await serveHttp(buildAskingLayer(state) as never, { port: 0, requestStateKey: key });
+    const second = await serveHttp(buildAskingLayer(state) as never, { port: 0, requestStateKey: key });
+    const other = await serveHttp(buildAskingLayer(state) as never, { port: 0 });
+    try {
+      const params = {
+        name: 'purge',
+        arguments: { target: 'web-1' },
+        _meta: { ...ENVELOPE, 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } },
+      };
+      const asked = await post(first.url, 1, 'tools/call', params);
+      const retry = {
+        ...params,
+        requestState: asked.data.result.requestState,
+        inputResponses: { 'cloudg-x': {}, 'confirm-1': { action: 'accept', content: { confirm: true } } },
+      };
+      const elsewhere = await post(other.url, 2, 'tools/call', retry);
+      expect(elsewhere.data.error).toMatchObject({ code: -32602 });
+      const done = await post(second.url, 3, 'tools/call', retry);
+      expect(done.data.result).toMatchObject({ structuredContent: { purged: true } });
+      expect(state.purges).toEqual(['web-1']);
+    } finally {
+      await Promise.all([first.close(), second.close(), other.close()]);
+    }
+  });
+});

@@ -14,6 +14,9 @@ import { Session, type SessionInit } from './session.js';
 
 export type CacheScope = 'public' | 'private';
 
+/** Where the request-state key is read from when `requestStateKey` is not given. */
+export const REQUEST_STATE_KEY_ENV = 'CLOUDG_MCP_REQUEST_STATE_KEY';
+
 export interface ProtocolOptions {
   /** Items per page of `tools/list` and the other lists; 0 disables paging. Default 100. */
   pageSize?: number;
@@ -39,7 +42,8 @@ export interface ProtocolOptions {
   tracing?: TracingOptions;
   /**
    * HMAC key (at least 32 bytes) signing the `requestState` of 2026 `input_required` results.
-   * Replicas behind one endpoint must share it; without it a random per-process key is used.
+   * Replicas behind one endpoint must share it. Default: the environment variable
+   * CLOUDG_MCP_REQUEST_STATE_KEY, else a random per-process key.
    */
   requestStateKey?: string | Uint8Array;
   /** How long a `requestState` stays valid, in milliseconds. Default 15 minutes. */
@@ -79,8 +83,10 @@ export class McpProtocolServer {
       'maxBatchResponseBytes',
     );
     this.tracing = options.tracing;
+    // The environment variable lets replicas share a key without code (and keeps it off argv).
+    const key = options.requestStateKey ?? process.env[REQUEST_STATE_KEY_ENV];
     this.requestState = new RequestStateCodec({
-      ...(options.requestStateKey === undefined ? {} : { key: options.requestStateKey }),
+      ...(key === undefined || key === '' ? {} : { key }),
       ...(options.requestStateTtlMs === undefined ? {} : { ttlMs: options.requestStateTtlMs }),
     });
     this.stopListening = layer.onChange((kind, uri) => {
