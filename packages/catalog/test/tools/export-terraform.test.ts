@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the expected values are Terraform expressions and escapes, not JavaScript templates.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from '@cdktf/hcl2json';
