@@ -93,8 +93,9 @@ const CASES: Case[] = [
     identifiers: 'aliased-pseudonymised',
     tags: 'pseudonymised',
     metadata: 'hidden',
-    // The analyst role denies the export category, terraform_preview included (MCP_TOOLS.md).
-    hidden: [...STRICT_HIDES, 'terraform_preview'],
+    // The analyst role denies the export and live categories: terraform_preview and
+    // rate_limit_status included (soc-analyst.yaml `deny_categories: [live, export]`).
+    hidden: [...STRICT_HIDES, 'terraform_preview', 'rate_limit_status'],
   },
   {
     label: 'soc-analyst, lead',
@@ -103,7 +104,9 @@ const CASES: Case[] = [
     identifiers: 'aliased-real',
     tags: 'fenced',
     metadata: 'redacted',
-    hidden: [],
+    // The lead may reveal and write files but not reach clouds or run programs (the profile
+    // denies cloud_access and exec; only the collector role allows them).
+    hidden: COLLECTING,
   },
 ];
 
