@@ -33,7 +33,7 @@ export class SharedStateUnavailableError extends McpLayerError {
   }
 }
 
-function describeCause(cause: unknown): string {
+export function describeCause(cause: unknown): string {
   const message = cause instanceof Error ? cause.message : String(cause);
   if (/timed? ?out/i.test(message)) return 'did not answer in time';
   if (/ECONNREFUSED/.test(message)) return 'refused the connection';

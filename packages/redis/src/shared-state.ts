@@ -1,6 +1,7 @@
 /** Everything a replica shares through Redis, over one connection. */
 import type { Redis } from 'ioredis';
 import { connectRedis, type RedisConnectOptions } from './connect.js';
+import { describeCause } from './errors.js';
 import { RedisBucketStore } from './rate-buckets.js';
 import { RedisResponseCache } from './response-cache.js';
 import { RedisVaultStore } from './vault-store.js';
@@ -9,7 +10,7 @@ export interface RedisHealth {
   ok: boolean;
   /** Round trip of a PING, when it answered. */
   latencyMs?: number;
-  /** Why not, in the client's words. */
+  /** Why not, as a failed request names it (`Redis is not connected`). */
   error?: string;
 }
 
@@ -36,7 +37,8 @@ export function sharedStateOn(client: Redis, keyPrefix = 'cloudg:'): RedisShared
         await client.ping();
         return { ok: true, latencyMs: Math.round((performance.now() - start) * 100) / 100 };
       } catch (error) {
-        return { ok: false, error: error instanceof Error ? error.message : String(error) };
+        // The same words a failed request uses (`is not connected`, `did not answer in time`).
+        return { ok: false, error: `Redis ${describeCause(error)}` };
       }
     },
     async close() {
