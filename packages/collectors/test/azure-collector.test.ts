@@ -192,3 +192,37 @@ describe('AzureCollector', () => {
 });
 
 void IDS;
+
+describe('AzureCollector cancellation', () => {
+  it('stops between pages when the signal aborts', async () => {
+    const controller = new AbortController();
+    const routes = sampleArmRoutes();
+    const path = `/subscriptions/${SUB}/providers/Microsoft.Compute/virtualMachines`;
+    const first = routes[path];
+    routes[path] = (req, url) => {
+      controller.abort(new Error('cancelled by the caller'));
+      return typeof first === 'function' ? first(req, url) : (first ?? {});
+    };
+    handler = await startArmHandler(routes);
+    const engine = createCollectorEngine({
+      collectors: [
+        new AzureCollector({
+          clientSettings: { credential: FAKE_AZURE_CREDENTIAL, httpClient: handler.httpClient },
+        }),
+      ],
+    });
+    await expect(
+      engine.mapInventory({
+        config: CloudgConfig.parse({ providers: ['azure'], azure: { subscriptions: [SUB] } }),
+        providers: ['azure'],
+        regions: null,
+        services: ['compute', 'storage'],
+        taggingSweep: null,
+        signal: controller.signal,
+        hooks: SILENT_HOOKS,
+      }),
+    ).rejects.toThrow('cancelled by the caller');
+    expect(handler.requests.some((r) => r.includes('skiptoken=page2'))).toBe(false);
+    expect(handler.requests.some((r) => r.includes('storageAccounts'))).toBe(false);
+  });
+});
