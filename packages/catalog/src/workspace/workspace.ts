@@ -9,10 +9,12 @@ import { SuppressionStore } from '../findings/suppression-store.js';
 import type { FileAccess } from '../loaders/file-access.js';
 import { type LoadKind, type LoadOutcome, loadPath } from '../loaders/load.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../loaders/read-file.js';
+import { clientRootsWithin } from './client-roots.js';
 import { type DatasetDiff, diffDatasets } from './diff.js';
 import { DatasetExistsError, NoDatasetError } from './errors.js';
 import { assertDatasetName, freeName } from './names.js';
 import {
+  ALLOWED_ROOTS_ENV,
   checkPathInRoots,
   isInside,
   loaderAccess,
@@ -99,7 +101,15 @@ export interface WorkspaceStatus {
 export class Workspace implements IdentifierSource {
   /** The cloudg config (frozen); the live tools read credentials and `ratelimit` from it. */
   readonly config: CloudgConfig;
-  readonly allowedRoots: readonly string[];
+  /** The directories tools may read (see `useClientRoots` for a client's folders). */
+  get allowedRoots(): readonly string[] {
+    return this.#roots;
+  }
+  #roots: readonly string[];
+  /** The roots the operator named (option or environment), which a client's roots must lie inside. */
+  readonly #operatorRoots: readonly string[] | undefined;
+  /** The roots as configured, restored when the client's roots leave nothing usable. */
+  readonly #configuredRoots: readonly string[];
   readonly outputDir: string;
   readonly maxDatasets: number;
   readonly maxFileBytes: number;
@@ -111,6 +121,24 @@ export class Workspace implements IdentifierSource {
   #listeners = new Set<WorkspaceChangeListener>();
   readonly #protected = new ProtectedFiles();
   readonly #cwd: string;
+
+  /**
+   * Make the folders a client opened (`roots/list` URIs) the allowed roots, for an operator who
+   * turned that on (stdio only: one user, one client). Inside the operator's roots when they named
+   * any, never a filesystem root or the home directory; the output directory stays a root. With
+   * nothing usable left, the configured roots apply again. Returns the roots now in force.
+   */
+  useClientRoots(uris: readonly string[]): readonly string[] {
+    const roots = clientRootsWithin(uris, this.#operatorRoots);
+    if (roots.length === 0) {
+      this.#roots = this.#configuredRoots;
+    } else {
+      if (!roots.some((r) => isInside(this.outputDir, r)) && !opensEverything(this.outputDir))
+        roots.push(this.outputDir);
+      this.#roots = Object.freeze(roots);
+    }
+    return this.#roots;
+  }
 
   constructor(options: WorkspaceOptions = {}) {
     const cwd = options.cwd ?? process.cwd();
@@ -130,7 +158,10 @@ export class Workspace implements IdentifierSource {
     // a config's `report.output_dir: ~` must not open every file the user owns.
     if (!roots.some((r) => isInside(this.outputDir, r)) && !opensEverything(this.outputDir))
       roots.push(this.outputDir);
-    this.allowedRoots = Object.freeze(roots);
+    this.#roots = Object.freeze(roots);
+    this.#configuredRoots = this.#roots;
+    const named = options.allowedRoots?.length || (options.env ?? process.env)[ALLOWED_ROOTS_ENV]?.trim();
+    this.#operatorRoots = named ? roots.filter((r) => r !== this.outputDir) : undefined;
     this.maxDatasets = Math.max(1, options.maxDatasets ?? 16);
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.providersConfigured = Object.freeze([...(options.providersConfigured ?? this.config.providers)]);
