@@ -190,3 +190,31 @@ export async function withClientPort(
     };
   }
 }
+
+/** How long the server waits for the client's `roots/list` answer before keeping the roots it has. */
+const ROOTS_TIMEOUT_MS = 30_000;
+
+/**
+ * The client's roots as URIs, asked outside any call (handshake era, a client that declared
+ * `roots`); undefined when the client cannot or did not answer, which leaves the roots as they were.
+ */
+export async function fetchClientRoots(
+  session: { clientCapabilities: Record<string, unknown> | undefined; outgoing: OutgoingRequests },
+  send: (message: JsonRpcMessage) => void,
+  logger: { debug(fields: object, message: string): void },
+): Promise<string[] | undefined> {
+  if (!declares(session.clientCapabilities, 'roots')) return undefined;
+  try {
+    const answer = await session.outgoing.request(
+      'roots/list',
+      {},
+      send,
+      AbortSignal.timeout(ROOTS_TIMEOUT_MS),
+    );
+    const roots = isObject(answer) && Array.isArray(answer.roots) ? answer.roots : [];
+    return roots.flatMap((root) => (isObject(root) && typeof root.uri === 'string' ? [root.uri] : []));
+  } catch (error) {
+    logger.debug({ err: error }, 'roots/list failed; keeping the allowed roots');
+    return undefined;
+  }
+}

@@ -27,7 +27,7 @@ import {
 } from '../jsonrpc/messages.js';
 import { responseTooLarge, tooManyItems } from './batch-limits.js';
 import type { ChangeEvent } from './changes.js';
-import { OutgoingRequests } from './client-requests.js';
+import { fetchClientRoots, OutgoingRequests } from './client-requests.js';
 import { type Envelope, hasEnvelope, MetaKeys, readEnvelope } from './envelope.js';
 import { findMethod } from './methods.js';
 import { allowsBatches } from './negotiate.js';
@@ -59,6 +59,11 @@ export interface SessionInit {
   presetVersion?: string;
   /** Receive change notifications (false for one-shot sessions). Default true. */
   register?: boolean;
+  /**
+   * Ask a handshake-era client for its roots once initialized and whenever they change, and hand
+   * the `file:` URIs over (stdio's `clientRoots` option). Needs the client's `roots` capability.
+   */
+  clientRoots?: (uris: string[]) => void;
 }
 
 export interface HandleOptions {
@@ -100,6 +105,7 @@ export class Session {
   /** Questions this session sent its client (handshake era) that wait for a response. */
   readonly outgoing = new OutgoingRequests();
   private readonly send: Send | undefined;
+  private readonly clientRoots: ((uris: string[]) => void) | undefined;
   /**
    * Requests being served, by id. A client may wrongly reuse an id while its first request still
    * runs; both are kept, so each can still be cancelled (and is at end of input).
@@ -113,6 +119,7 @@ export class Session {
     this.id = init.id;
     this.principal = init.principal;
     this.send = init.send;
+    this.clientRoots = init.clientRoots;
     this.logLevel = server.defaultLogLevel;
     if (init.presetVersion !== undefined) {
       this.era = 'legacy';
@@ -217,11 +224,22 @@ export class Session {
   private handleNotification(method: string, params: Record<string, unknown>): void {
     if (method === 'notifications/initialized') {
       if (this.era === 'legacy' && this.initResponded) this.initialized = true;
+      if (this.initialized) this.refreshRoots();
+    } else if (method === 'notifications/roots/list_changed') {
+      if (this.initialized) this.refreshRoots();
     } else if (method === 'notifications/cancelled') {
       const id = params.requestId;
       if (isValidId(id)) this.cancel(id);
     }
     // Every other notification is ignored, as JSON-RPC allows.
+  }
+
+  private refreshRoots(): void {
+    const deliver = this.clientRoots;
+    if (!deliver || !this.send || this.closed) return;
+    fetchClientRoots(this, this.send, this.server.layer.logger).then((uris) => {
+      if (uris !== undefined) deliver(uris);
+    });
   }
 
   /** Abort a request in flight; it then gets no response. */

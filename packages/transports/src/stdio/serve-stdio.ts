@@ -44,6 +44,12 @@ export interface StdioOptions extends ProtocolOptions {
    * being read and the end-of-input path follows, grace period included.
    */
   signal?: AbortSignal;
+  /**
+   * Handshake-era clients only: ask the client for its roots (`roots/list`) once initialized and
+   * on `notifications/roots/list_changed`, and hand the URIs over, e.g. to the catalog's
+   * `Workspace.useClientRoots`. Nothing is asked of a client without the `roots` capability.
+   */
+  clientRoots?: (uris: string[]) => void;
 }
 
 /** Far above any real request, low enough that one line cannot exhaust memory. */
@@ -69,7 +75,12 @@ export async function serveStdio(layer: Layer<unknown>, options: StdioOptions = 
     (await resolvePrincipal(options.principalResolver, new RequestInfo({ transport: 'stdio' }), (error) =>
       layer.logger.warn({ err: error }, 'principal resolver failed'),
     ));
-  const session = protocol.createSession({ transport: 'stdio', principal, send: (m) => writer.send(m) });
+  const session = protocol.createSession({
+    transport: 'stdio',
+    principal,
+    send: (m) => writer.send(m),
+    ...(options.clientRoots === undefined ? {} : { clientRoots: options.clientRoots }),
+  });
   const sequencer = new MessageSequencer();
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const splitter = new LineSplitter(maxLineBytes, () =>
