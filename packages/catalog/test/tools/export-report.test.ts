@@ -103,6 +103,24 @@ describe('export_report: the documented examples on the sample estate', () => {
   });
 });
 
+describe('export_report progress', () => {
+  it('reports its three steps, in order', async () => {
+    const seen: [number, number | undefined, string | undefined][] = [];
+    const result = await ctx.layer.callTool(
+      'export_report',
+      { format: 'graphml', subdir: 'progress' },
+      { onProgress: (progress, total, message) => void seen.push([progress, total, message]) },
+    );
+    expect(result.isError).toBe(false);
+    expect(seen).toEqual([
+      [0, 3, 'preparing 44 assets'],
+      [1, 3, 'rendering graphml'],
+      [2, 3, 'writing files'],
+      [3, 3, 'done'],
+    ]);
+  });
+});
+
 describe('export_report json round trip', () => {
   it('loads back with load_dataset and gives the same dataset_summary', async () => {
     await call(ctx.layer, 'export_report', { format: 'json', subdir: 'round' });

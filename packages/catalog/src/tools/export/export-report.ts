@@ -44,7 +44,10 @@ export function registerExportReport(registry: Registry<Workspace>): void {
     handler: async (ctx, args) => {
       const dataset = resolveDataset(ctx.app, args.dataset);
       const dir = exportDirectory(ctx.app, args.subdir);
+      // Three steps a large estate makes long: the data as the caller may see it, the files, the writes.
+      await ctx.reportProgress(0, 3, `preparing ${dataset.assets.length} assets`);
       const source = await exportSource(ctx, dataset);
+      await ctx.reportProgress(1, 3, `rendering ${args.format}`);
       let files: ReportFile[];
       switch (args.format) {
         case 'json':
@@ -63,7 +66,9 @@ export function registerExportReport(registry: Registry<Workspace>): void {
           files = assetMapFiles(source);
           break;
       }
+      await ctx.reportProgress(2, 3, 'writing files');
       const paths = await writeExportFiles(dir, files, ctx.signal);
+      await ctx.reportProgress(3, 3, 'done');
       return { dataset: dataset.name, format: args.format, output_dir: dir, files: paths };
     },
   });
