@@ -7,6 +7,7 @@ const samples: Record<string, () => Error> = {
   DatasetSpecError: () =>
     new server.DatasetSpecError('Invalid --dataset value', { value: 'x=', reason: 'the path is empty' }),
   ServeOptionsError: () => new server.ServeOptionsError('--stateless needs the http transport'),
+  RedisStartError: () => new server.RedisStartError('redis://127.0.0.1:1', new Error('connect ECONNREFUSED')),
 };
 
 describe('the error model', () => {

@@ -4,6 +4,7 @@
  * request that needs shared state fails at once with a retryable error instead of waiting, and
  * the client reconnects in the background by itself when Redis returns.
  */
+import { McpLayerError } from '@cloudg/core';
 import { Redis } from 'ioredis';
 
 export interface RedisConnectOptions {
@@ -15,15 +16,15 @@ export interface RedisConnectOptions {
   keyPrefix?: string;
 }
 
-/** Redis was not reachable when the server started. */
-export class RedisStartError extends Error {
-  constructor(
-    readonly url: string,
-    cause: unknown,
-  ) {
+/** Redis was not reachable when the server started (code `redis_unreachable`). */
+export class RedisStartError extends McpLayerError {
+  override readonly code: string = 'redis_unreachable';
+  declare readonly data: { url: string; reason: string };
+
+  /** `url` is shown as given: pass it through redactRedisUrl first. */
+  constructor(url: string, cause: unknown) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`Cannot reach Redis at ${url}: ${reason}`, { cause });
-    this.name = 'RedisStartError';
+    super(`Cannot reach Redis at ${url}: ${reason}`, { data: { url, reason }, cause });
   }
 }
 
