@@ -61,6 +61,7 @@ function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
     .option('--allowed-host <PATTERN>', 'allowed Host values; repeatable', collect)
     .option('--cors-origin <ORIGIN>', 'grant CORS to this origin; repeatable', collect)
     .option('--json-response', 'answer POSTs with JSON, never SSE')
+    .option('--client-roots', "stdio: the client's opened folders become the allowed roots (within any set)")
     .option('--stateless', 'session-less Streamable HTTP')
     .option(
       '--cache-ttl <SECONDS>',

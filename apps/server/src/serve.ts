@@ -61,6 +61,11 @@ export interface ServeOptions {
   publicMetrics?: boolean;
   /** An OpenTelemetry span per request (see `startTracing`). Off when absent. */
   tracing?: TracingOptions;
+  /**
+   * stdio only: the folders the client opened (MCP roots) become the workspace's allowed roots,
+   * inside any roots the operator set, never a filesystem root or the home directory.
+   */
+  clientRoots?: boolean;
 }
 
 /** The documented names, and pino's own spellings (what CLOUDG_LOG_LEVEL may hold), to pino's. */
@@ -93,6 +98,9 @@ export function checkServeOptions(options: ServeOptions): {
       `Unknown log level '${options.logLevel}'; choose one of: ${LOG_LEVELS.join(', ')}`,
     );
   }
+  // Over HTTP several people share one workspace: one client's folders must not widen it for all.
+  if (options.clientRoots && transport !== 'stdio')
+    throw new ServeOptionsError('--client-roots is served over stdio only');
   if (options.pageSize !== undefined && !(Number.isInteger(options.pageSize) && options.pageSize >= 0)) {
     throw new ServeOptionsError('--page-size must be a whole number, 0 or more');
   }
@@ -199,6 +207,14 @@ export async function serve(server: ServerLayer, options: ServeOptions = {}): Pr
         ...(options.pageSize !== undefined ? { pageSize: options.pageSize } : {}),
         ...(options.stdioFd !== undefined ? { stdoutFd: options.stdioFd } : {}),
         ...(options.tracing ? { tracing: options.tracing } : {}),
+        ...(options.clientRoots
+          ? {
+              clientRoots: (uris: string[]) => {
+                const roots = server.workspace.useClientRoots(uris);
+                server.layer.logger.info({ roots }, 'allowed roots from the client');
+              },
+            }
+          : {}),
       });
       return;
     }

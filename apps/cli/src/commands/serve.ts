@@ -31,6 +31,7 @@ export interface ServeFlags extends LayerFlags, OAuthFlags {
   allowedHost?: string[];
   corsOrigin?: string[];
   jsonResponse?: boolean;
+  clientRoots?: boolean;
   stateless?: boolean;
   cacheTtl?: number;
   maxConcurrency?: number;
@@ -57,6 +58,7 @@ export function serveOptionsFrom(flags: ServeFlags, io: CliIo): ServeOptions {
     allowedHosts: flags.allowedHost ?? [],
     corsOrigins: flags.corsOrigin ?? [],
     jsonResponse: Boolean(flags.jsonResponse),
+    clientRoots: Boolean(flags.clientRoots),
     stateless: Boolean(flags.stateless),
     pageSize: flags.pageSize,
     publicMetrics: Boolean(flags.publicMetrics),
