@@ -60,4 +60,35 @@ describe('a pseudonym vault shared by three replicas', () => {
     const onC = await c.callTool('find_assets', { query: 'web' });
     expect(ids(onC)).toEqual(pseudonyms);
   });
+
+  it('resolves a collision once: the first claim of a pseudonym wins, later claimants adopt it', async () => {
+    const [one, two] = [
+      await createRedisSharedState(redis.url, { keyPrefix: 'clash:' }),
+      await createRedisSharedState(redis.url, { keyPrefix: 'clash:' }),
+    ];
+    states.push(one, two);
+    const mapping = (real: string) => ({
+      namespace: 'global',
+      entity: 'hostname',
+      real,
+      pseudonym: 'host-1',
+      created: 1,
+      lastUsed: 1,
+    });
+    // Two replicas derived the same pseudonym for different values at the same moment.
+    const [first, second] = await Promise.all([
+      one.vaultStore.claim([mapping('db-a')]),
+      two.vaultStore.claim([mapping('db-b')]),
+    ]);
+    const answers = [first[0], second[0]];
+    expect(answers.filter((a) => a?.status === 'ok')).toHaveLength(1);
+    const lost = answers.find((a) => a?.status !== 'ok');
+    expect(lost?.status).toBe('pseudonym');
+    // Asking again gives the same winner: nothing was overwritten.
+    const again = await one.vaultStore.claim([mapping('db-a'), mapping('db-b')]);
+    expect(again.filter((a) => a.status === 'ok')).toHaveLength(1);
+    expect((await two.vaultStore.reveal([{ namespace: 'global', pseudonym: 'host-1' }]))[0]?.real).toMatch(
+      /^db-[ab]$/,
+    );
+  });
 });
