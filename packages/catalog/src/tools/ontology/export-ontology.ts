@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { Registry } from '@cloudg/core';
 import { z } from 'zod';
 import { resolveDataset } from '../../conventions/dataset-arg.js';
+import { exportSource } from '../../export/caller-dataset.js';
 import { serialiseOntology } from '../../ontology/serialise.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { datasetArg } from '../workspace/args.js';
@@ -41,7 +42,11 @@ export function registerExportOntology(registry: Registry<Workspace>): void {
       const name = args.filename.endsWith(`.${ext}`) ? args.filename : `${args.filename}.${ext}`;
       // Resolved (and checked to stay inside the output directory) before any work is done.
       const path = ctx.app.outputPath(name);
-      const { ontology } = await ontologyForCall(ctx, dataset);
+      // The file is content for the caller like a result: it is built from the dataset as the
+      // caller's output pipeline shows it (pseudonyms, redactions, fences), as export_report's
+      // files are, never from the raw dataset.
+      const source = await exportSource(ctx, dataset);
+      const { ontology } = await ontologyForCall(ctx, source.dataset);
       const text = await serialiseOntology(ontology, format, ctx.signal);
       await mkdir(dirname(path), { recursive: true });
       await writeFile(path, text, 'utf8');
