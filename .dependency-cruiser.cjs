@@ -213,7 +213,8 @@ module.exports = {
     },
     {
       name: 'collectors-google-sdk-on-its-entry-point',
-      comment: 'The Google Cloud clients are reached only from src/gcp, so the other entry points load without them.',
+      comment:
+        'The Google Cloud clients are reached only from src/gcp, so the other entry points load without them.',
       severity: 'error',
       from: { path: '^packages/collectors/src/', pathNot: ['^packages/collectors/src/gcp/', NOT_SHIPPED] },
       to: { path: 'node_modules/(@google-cloud|google-auth-library|google-gax)/' },

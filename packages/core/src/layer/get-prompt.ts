@@ -62,7 +62,11 @@ async function promptTerminal<TApp>(layer: Layer<TApp>, info: CallInfo<TApp>): P
   const spec = info.spec as PromptSpec<TApp>;
   const anySpec = spec as AnySpec;
   const { principal } = info;
-  await layer.policy.checkCall(anySpec, principal, { kind: 'prompt', name: spec.name, arguments: info.arguments });
+  await layer.policy.checkCall(anySpec, principal, {
+    kind: 'prompt',
+    name: spec.name,
+    arguments: info.arguments,
+  });
   const target = (direction: 'input' | 'output'): TransformTarget =>
     pipelineTarget(layer, anySpec, principal, 'prompt', direction, info.context);
   const restored = await restoreInput(layer.policy, target('input'), info.arguments);

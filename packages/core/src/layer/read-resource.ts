@@ -48,7 +48,11 @@ async function resourceTerminal<TApp>(
   const spec = info.spec as ResourceSpec<TApp> | ResourceTemplateSpec<TApp>;
   const { principal } = info;
   const anySpec = spec as AnySpec;
-  await layer.policy.checkCall(anySpec, principal, { kind: 'resource', name: uri, arguments: info.arguments });
+  await layer.policy.checkCall(anySpec, principal, {
+    kind: 'resource',
+    name: uri,
+    arguments: info.arguments,
+  });
   const target = (direction: 'input' | 'output'): TransformTarget =>
     pipelineTarget(layer, anySpec, principal, 'resource', direction, info.context);
 
