@@ -1,5 +1,5 @@
 /**
- * The eight published packages as a user gets them: `pnpm pack` each one from the dist/ that
+ * The published packages the CLI installs, as a user gets them: `pnpm pack` each one from the dist/ that
  * turbo built before this task (`@cloudg/cli#test` depends on the builds of the CLI and of every
  * package it depends on), `npm install` all the tarballs into an empty project outside the
  * monorepo, and run the installed `cloudg-mcp` there. Nothing here builds: run it through turbo,
@@ -28,6 +28,7 @@ const PACKAGE_DIRS = [
   'packages/catalog',
   'packages/transports',
   'packages/adapters',
+  'packages/redis',
   'apps/server',
   'apps/cli',
 ];
@@ -136,7 +137,7 @@ beforeAll(() => {
       app,
       90_000,
     ),
-    'npm install of the seven tarballs',
+    'npm install of the tarballs',
   );
 }, 100_000);
 
