@@ -151,6 +151,7 @@ describe('the packed manifests', () => {
       '@cloudg/core',
       '@cloudg/policy',
       '@cloudg/privacy',
+      '@cloudg/redis',
       '@cloudg/server',
       '@cloudg/transports',
     ]);
@@ -214,6 +215,7 @@ describe('the installed cloudg-mcp, outside the monorepo', () => {
       'core',
       'policy',
       'privacy',
+      'redis',
       'server',
       'transports',
     ]);

@@ -19,6 +19,11 @@ const samples: Record<string, () => Error> = {
   InputSchemaError: () => new InputSchemaError('A tool input schema must have type "object"'),
   DuplicateSpecError: () => new core.DuplicateSpecError('tool', 'x'),
   LayerConfigError: () => new core.LayerConfigError('maxOutputChars must not be negative', 'maxOutputChars'),
+  MissingClientCapabilityError: () => new core.MissingClientCapabilityError('elicitation'),
+  // Not a failure (the transport turns it into an input_required result), but the same shape.
+  InputRequiredSignal: () => new core.InputRequiredSignal({}),
+  ClientAnswerTimeoutError: () =>
+    new core.ClientAnswerTimeoutError('The client did not answer in time', { data: { timeout_ms: 600_000 } }),
 };
 
 function errorClassesOf(exports: Record<string, unknown>): string[] {

@@ -18,6 +18,7 @@ export {
 export { TokenAuth, type TokenAuthOptions, type TokenValue } from './auth/token-auth.js';
 export { parseTokenSpec, type TokenSpec } from './auth/token-spec.js';
 export type { AdmissionOptions, RequestAdmission } from './http/admission.js';
+export type { DependencyCheck, DependencyChecks } from './http/dependency-checks.js';
 export {
   type GuardRejection,
   isLoopbackAddress,
@@ -33,7 +34,6 @@ export {
 } from './http/http-server.js';
 export type { HttpMetrics, HttpMetricsOptions } from './http/metrics.js';
 export { createMcpRequestHandler, type McpRequestHandler, type MountOptions } from './http/mount.js';
-export type { DependencyCheck, DependencyChecks } from './http/dependency-checks.js';
 export { HTTP_DEFAULTS, type HttpServerOptions } from './http/options.js';
 export { ProtocolError } from './jsonrpc/errors.js';
 export type {

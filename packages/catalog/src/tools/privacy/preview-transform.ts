@@ -1,12 +1,12 @@
 import {
   type AnySpec,
+  closeMatches,
   InvalidArgumentsError,
   McpLayerError,
   type Registry,
   type ToolContext,
 } from '@cloudg/core';
 import * as z from 'zod';
-import { closeMatches } from '@cloudg/core';
 import type { Workspace } from '../../workspace/workspace.js';
 import { policyOf } from './introspection.js';
 
