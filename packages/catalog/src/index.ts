@@ -33,7 +33,39 @@ export {
   type SuppressionStoreErrorCode,
 } from './findings/suppression-store.js';
 // ---- live collection: the engine port, the guard, the preflight, saved live datasets ----
-export * from './live/index.js';
+export {
+  type CloudgEngine,
+  type CollectRequest,
+  CredentialPreflightError,
+  configureLive,
+  credentialPreflight,
+  defaultPreflightEnvironment,
+  type EngineCollection,
+  type EngineHooks,
+  type EnginePhase,
+  type EngineRunContext,
+  type IdentityProbe,
+  type LiveClock,
+  type LiveGuardSettings,
+  type LiveGuardStatus,
+  LiveOperationGuard,
+  LiveOperationRefusedError,
+  type LiveOperationRequest,
+  type LiveProvider,
+  type LiveRefusalData,
+  type LiveState,
+  liveState,
+  type MapInventoryRequest,
+  type PreflightEnvironment,
+  type RefusalReason,
+  type ReportRequest,
+  type RestoreOutcome,
+  restoreLiveDatasets,
+  type ScanRequest,
+  type ThrottleEvent,
+  type ThrottleEventKind,
+  type ThrottlingSnapshot,
+} from './live/index.js';
 // ---- loading files ----
 export type { FileAccess } from './loaders/file-access.js';
 export { LOAD_KINDS, type LoadKind, type LoadOptions, type LoadOutcome, loadPath } from './loaders/load.js';

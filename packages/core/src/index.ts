@@ -10,27 +10,25 @@ export { InputSchemaError } from './arguments/json-schema.js';
 // ---- specs: tools, resources, resource templates, prompts ----
 export type { ArgsInput, ArgsObject, ArgsOf, ArgsShape } from './arguments/schema.js';
 // ---- asking the client: elicitation, sampling, roots ----
-export { type AskOptions, DEFAULT_ANSWER_TIMEOUT_MS } from './asking/ask.js';
+export type { AskOptions } from './asking/ask.js';
 export {
   ClientAnswerTimeoutError,
   type ClientPort,
-  escapesToolResult,
   InputRequiredSignal,
   MissingClientCapabilityError,
 } from './asking/port.js';
-export {
-  CAPABILITY_OF,
-  type ClientCapabilityName,
-  type ClientQuestion,
-  type ElicitAction,
-  type ElicitParams,
-  type ElicitProperty,
-  type ElicitResult,
-  type Root,
-  type SampleParams,
-  type SampleResult,
-  type SamplingMessage,
-  type SamplingTextContent,
+export type {
+  ClientCapabilityName,
+  ClientQuestion,
+  ElicitAction,
+  ElicitParams,
+  ElicitProperty,
+  ElicitResult,
+  Root,
+  SampleParams,
+  SampleResult,
+  SamplingMessage,
+  SamplingTextContent,
 } from './asking/types.js';
 export { Cancellation, type CancellationView, type CancelSource, onCancel } from './cancellation.js';
 export {

@@ -29,26 +29,23 @@
  * `force` (admin/operator only), the credentials (`credentialPreflight`, bounded at 25 s) and the
  * live operation guard (single-flight, caps, cooldowns, quota, timeout).
  */
-export { type LiveClock, systemClock } from './clock.js';
-export {
-  type CloudgEngine,
-  type CollectRequest,
-  ENGINE_PHASES,
-  type EngineCollection,
-  type EngineHooks,
-  type EnginePhase,
-  type EngineRunContext,
-  LIVE_PROVIDERS,
-  type LiveProvider,
-  type MapInventoryRequest,
-  type ReportRequest,
-  type ScanRequest,
-  type ThrottleEvent,
-  type ThrottleEventKind,
-  type ThrottlingSnapshot,
+export type { LiveClock } from './clock.js';
+export type {
+  CloudgEngine,
+  CollectRequest,
+  EngineCollection,
+  EngineHooks,
+  EnginePhase,
+  EngineRunContext,
+  LiveProvider,
+  MapInventoryRequest,
+  ReportRequest,
+  ScanRequest,
+  ThrottleEvent,
+  ThrottleEventKind,
+  ThrottlingSnapshot,
 } from './engine.js';
 export {
-  guardSettings,
   type LiveGuardSettings,
   type LiveGuardStatus,
   LiveOperationGuard,
@@ -63,4 +60,3 @@ export {
 export { LiveOperationRefusedError, type LiveRefusalData, type RefusalReason } from './refusal.js';
 export { configureLive, type LiveState, liveState } from './state.js';
 export { type RestoreOutcome, restoreLiveDatasets } from './store.js';
-export { ThrottlingLedger } from './throttling.js';
