@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { createLogger, type Layer } from '@cloudg/core';
 import { createCatalogLayer, Workspace } from '../src/index.js';
 import { generateEstate, writeEstate } from './estate/index.js';
+import { type Timing, time } from './timing.js';
 
 // pnpm passes a literal `--` through to the script; it separates nothing here.
 const { values } = parseArgs({
@@ -29,34 +30,6 @@ const { values } = parseArgs({
 const ASSETS = Number(values.assets);
 const SEED = Number(values.seed);
 const RUNS = Number(values.runs);
-
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
-
-interface Timing {
-  median: number;
-  min: number;
-  max: number;
-  cpu: number;
-}
-
-async function time(runs: number, fn: (i: number) => Promise<void>): Promise<Timing> {
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  for (let i = 0; i < runs; i += 1) {
-    const c = cpuMs();
-    const t = performance.now();
-    await fn(i);
-    wall.push(performance.now() - t);
-    cpu.push(cpuMs() - c);
-  }
-  wall.sort((a, b) => a - b);
-  cpu.sort((a, b) => a - b);
-  const mid = (list: number[]) => list[Math.floor(list.length / 2)] ?? Number.NaN;
-  return { median: mid(wall), min: wall[0] ?? Number.NaN, max: wall.at(-1) ?? Number.NaN, cpu: mid(cpu) };
-}
 
 async function callOk(layer: Layer<Workspace>, name: string, args: Record<string, unknown>) {
   const result = await layer.callTool(name, args);

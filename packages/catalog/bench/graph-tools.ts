@@ -15,12 +15,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { createLogger, type Layer } from '@cloudg/core';
 import { relationshipGraph, sampledBetweenness, sampleNodes } from '../src/graph/index.js';
 import { createCatalogLayer, Dataset, Workspace } from '../src/index.js';
 import { generateEstate } from './estate/index.js';
+import { type Timing, time } from './timing.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -32,35 +32,6 @@ const { values } = parseArgs({
 });
 const ASSETS = Number(values.assets);
 const RUNS = Number(values.runs);
-
-interface Timing {
-  median: number;
-  min: number;
-  max: number;
-  /** Process CPU time per run (user + system), median: what a busy shared machine distorts least. */
-  cpu: number;
-}
-
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? Number.NaN;
-
-async function time(runs: number, fn: (i: number) => unknown, before?: () => void): Promise<Timing> {
-  const samples: number[] = [];
-  const cpu: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    before?.();
-    const c = cpuMs();
-    const t = performance.now();
-    await fn(i);
-    samples.push(performance.now() - t);
-    cpu.push(cpuMs() - c);
-  }
-  return { median: median(samples), min: Math.min(...samples), max: Math.max(...samples), cpu: median(cpu) };
-}
 
 const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(2));
 function line(label: string, t: Timing, targetMs?: number): void {

@@ -10,13 +10,13 @@
  *
  *   pnpm --filter @cloudg/catalog bench:ontology [-- --assets 50000 --seed 1 --runs 5]
  */
-import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { createLogger, type Layer } from '@cloudg/core';
 import { createCatalogLayer, Dataset, Workspace } from '../src/index.js';
 import { buildOntology } from '../src/ontology/build.js';
 import { ntriplesChunks, SparqlEngine, sparqlEngine } from '../src/ontology/sparql/engine.js';
 import { generateEstate } from './estate/index.js';
+import { type Timing, time } from './timing.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -28,37 +28,6 @@ const { values } = parseArgs({
 });
 const ASSETS = Number(values.assets);
 const RUNS = Number(values.runs);
-
-const cpuMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
-
-interface Timing {
-  median: number;
-  min: number;
-  max: number;
-  cpu: number;
-}
-
-function median(samples: number[]): number {
-  const s = [...samples].sort((a, b) => a - b);
-  return s[Math.floor((s.length - 1) / 2)] ?? Number.NaN;
-}
-
-async function time(runs: number, fn: (i: number) => unknown, before?: () => void): Promise<Timing> {
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    before?.();
-    const c = cpuMs();
-    const t = performance.now();
-    await fn(i);
-    wall.push(performance.now() - t);
-    cpu.push(cpuMs() - c);
-  }
-  return { median: median(wall), min: Math.min(...wall), max: Math.max(...wall), cpu: median(cpu) };
-}
 
 const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1));
 function line(label: string, t: Timing, targetMs?: number): void {
