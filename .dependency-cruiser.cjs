@@ -157,8 +157,8 @@ module.exports = {
     {
       name: 'nothing-below-collectors',
       comment:
-        'The cloud collectors sit on top of the catalog: no library imports them (apps/server ' +
-        'composes them), so loading files never installs or loads a cloud SDK.',
+        'The cloud collectors sit on top of the catalog: no library imports them (an embedder, or ' +
+        '`cloudg-mcp --engine`, supplies them), so loading files never installs or loads a cloud SDK.',
       severity: 'error',
       from: { path: '^packages/(core|privacy|policy|catalog|transports|adapters)/' },
       to: { path: cloudg('collectors') },
