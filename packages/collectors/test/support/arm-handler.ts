@@ -4,18 +4,13 @@
  * their real endpoint (the bearer-token policy insists on https) and get an HttpClient that
  * sends every request to this server instead, so nothing leaves the machine.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { TokenCredential } from '@azure/core-auth';
 import { createDefaultHttpClient, type HttpClient } from '@azure/core-rest-pipeline';
+import { type JsonReply, type JsonRoutes, startJsonServer } from './json-server.js';
 
-export interface ArmReply {
-  status?: number;
-  headers?: Record<string, string>;
-  body?: unknown;
-}
+export type ArmReply = JsonReply;
 /** Replies by path (no query); a function may look at the request (the skip token) and count calls. */
-export type ArmRoutes = Record<string, ArmReply | ((req: IncomingMessage, url: URL) => ArmReply)>;
+export type ArmRoutes = JsonRoutes;
 
 export interface ArmHandler {
   httpClient: HttpClient;
@@ -25,38 +20,19 @@ export interface ArmHandler {
 }
 
 export async function startArmHandler(routes: ArmRoutes): Promise<ArmHandler> {
-  const requests: string[] = [];
-  const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    requests.push(`${url.pathname}${url.search}`);
-    const route = routes[url.pathname];
-    const reply: ArmReply = route
-      ? typeof route === 'function'
-        ? route(req, url)
-        : route
-      : {
-          status: 404,
-          body: { error: { code: 'ResourceNotFound', message: `no fixture for ${url.pathname}` } },
-        };
-    res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
-    res.end(JSON.stringify(reply.body ?? {}));
+  const server = await startJsonServer(routes, {
+    notFound: (path) => ({ error: { code: 'ResourceNotFound', message: `no fixture for ${path}` } }),
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   const inner = createDefaultHttpClient();
   const httpClient: HttpClient = {
     sendRequest(request) {
       const target = new URL(request.url);
-      request.url = `http://127.0.0.1:${port}${target.pathname}${target.search}`;
+      request.url = `http://127.0.0.1:${server.port}${target.pathname}${target.search}`;
       request.allowInsecureConnection = true;
       return inner.sendRequest(request);
     },
   };
-  return {
-    httpClient,
-    requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+  return { httpClient, requests: server.requests, close: server.close };
 }
 
 /** A credential that hands out a fixed token: no identity endpoint, no CLI, no metadata service. */

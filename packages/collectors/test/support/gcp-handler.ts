@@ -5,52 +5,31 @@
  * `apiEndpoint`, `port` and `protocol: 'http'`, and get an OAuth2 client holding a fixed token, so
  * no credential chain or metadata server is ever consulted.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { OAuth2Client } from 'google-auth-library';
 import type { GcpClientSettings } from '../../src/gcp/index.js';
+import { type JsonReply, type JsonRoutes, startJsonServer } from './json-server.js';
 
-export interface GcpReply {
-  status?: number;
-  headers?: Record<string, string>;
-  body?: unknown;
-}
-export type GcpRoutes = Record<string, GcpReply | ((req: IncomingMessage, url: URL) => GcpReply)>;
+export type GcpReply = JsonReply;
+export type GcpRoutes = JsonRoutes;
 
 export interface GcpHandler {
   settings: GcpClientSettings;
+  /** `METHOD path?query`, in order. */
   requests: string[];
   close(): Promise<void>;
 }
 
 export async function startGcpHandler(routes: GcpRoutes): Promise<GcpHandler> {
-  const requests: string[] = [];
-  const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    requests.push(`${req.method} ${url.pathname}${url.search}`);
-    const route = routes[url.pathname];
-    const reply: GcpReply = route
-      ? typeof route === 'function'
-        ? route(req, url)
-        : route
-      : {
-          status: 404,
-          body: { error: { code: 404, message: `no fixture for ${url.pathname}`, status: 'NOT_FOUND' } },
-        };
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
-      res.end(JSON.stringify(reply.body ?? {}));
-    });
+  const server = await startJsonServer(routes, {
+    notFound: (path) => ({ error: { code: 404, message: `no fixture for ${path}`, status: 'NOT_FOUND' } }),
+    label: (req) => `${req.method} `,
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   const authClient = new OAuth2Client();
   authClient.setCredentials({ access_token: 'test-token', expiry_date: Date.now() + 3_600_000 });
   return {
-    settings: { authClient, apiEndpoint: '127.0.0.1', port, protocol: 'http' },
-    requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    settings: { authClient, apiEndpoint: '127.0.0.1', port: server.port, protocol: 'http' },
+    requests: server.requests,
+    close: server.close,
   };
 }
 
