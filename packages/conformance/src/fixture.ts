@@ -15,6 +15,7 @@ import {
 } from '@cloudg/core';
 import * as z from 'zod';
 import { registerAskingFixtures } from './asking-fixture.js';
+import { registerTaskFixtures } from './task-fixture.js';
 
 /** A 1x1 red PNG. */
 const PNG =
@@ -234,6 +235,7 @@ export function buildConformanceRegistry(): Registry {
       ]),
   });
   registerAskingFixtures(reg);
+  registerTaskFixtures(reg);
   return reg;
 }
 

@@ -21,6 +21,7 @@ import type { JsonValue } from './json.js';
 import { markReadThroughLayer } from './layer/embedded-read.js';
 import type { Layer } from './layer/layer.js';
 import type { Principal } from './principal.js';
+import type { TaskStarter } from './tasks/task-record.js';
 
 export type CallKind = 'tool' | 'resource' | 'prompt' | 'completion';
 
@@ -59,6 +60,8 @@ export interface ToolContextInit<TApp> {
   onLog?: LogCallback;
   /** How this call asks its client (elicitation, sampling, roots); none means it cannot ask. */
   client?: ClientPort;
+  /** Turns this call into a task, when the transport and client support tasks. */
+  task?: TaskStarter;
 }
 
 /** Options of one question: its key (stable across the reruns of a 2026 call) and its timeout. */
@@ -104,6 +107,8 @@ export class ToolContext<TApp = unknown> {
   private outboundActive: (() => boolean) | undefined;
   private inbound: ((value: JsonValue) => Promise<JsonValue>) | undefined;
   private readonly client: ClientPort | undefined;
+  private readonly task: TaskStarter | undefined;
+  private taskStarted = false;
   /** Questions asked so far, per method: the default keys (`elicit-1`, ...) count them. */
   private readonly asked = new Map<string, number>();
 
@@ -121,6 +126,7 @@ export class ToolContext<TApp = unknown> {
     this.onProgress = init.onProgress;
     this.onLog = init.onLog;
     this.client = init.client;
+    this.task = init.task;
   }
 
   /** Aborted on cancellation or timeout. Long handlers check it (or pass it on) and stop. */
@@ -309,6 +315,27 @@ export class ToolContext<TApp = unknown> {
     const n = (this.asked.get(kind) ?? 0) + 1;
     this.asked.set(kind, n);
     return `${kind}-${n}`;
+  }
+
+  /** Whether this call runs as a task (its request already answered with the task's handle). */
+  get isTask(): boolean {
+    return this.taskStarted;
+  }
+
+  /**
+   * Turn this call into a task when its caller supports tasks: the request answers at once with
+   * the task's handle and the rest of the handler runs in the background, its result kept for the
+   * client to fetch. Questions asked afterwards wait in the task (status `input_required`) for the
+   * client's answers. Resolves false when the call cannot become a task (it then just goes on).
+   * The layer calls it before the handler of a tool with `taskSupport`; a tool with
+   * `taskStart: 'handler'` calls it itself, after the questions it asks first.
+   */
+  async startTask(): Promise<boolean> {
+    if (this.taskStarted) return true;
+    if (!this.task) return false;
+    await this.task.start();
+    this.taskStarted = true;
+    return true;
   }
 
   /** Throw the abort reason if the call was cancelled or timed out. */

@@ -214,4 +214,16 @@ export {
   type TransformHints,
 } from './specs/index.js';
 export { type RenderRule, structuredResource, structuredText } from './structured-text.js';
+// ---- tasks: calls that answer with a handle and finish in the background ----
+export { MemoryTaskStore, type MemoryTaskStoreOptions } from './tasks/memory-task-store.js';
+export {
+  isTerminalStatus,
+  type TaskPatch,
+  type TaskRecord,
+  type TaskStart,
+  type TaskStarter,
+  type TaskStatus,
+  type TaskSupport,
+} from './tasks/task-record.js';
+export type { TaskStore } from './tasks/task-store.js';
 export { UriTemplate } from './uri-template.js';

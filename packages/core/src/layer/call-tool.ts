@@ -121,6 +121,9 @@ async function toolTerminal<TApp>(layer: Layer<TApp>, info: CallInfo<TApp>): Pro
       );
     }
   }
+  // Once checked and confirmed, a long call becomes a task here (when the caller can take one);
+  // a tool that asks its own questions first starts its task itself.
+  if (spec.taskSupport !== 'forbidden' && spec.taskStart === 'before-handler') await ctx.startTask();
   let raw: unknown;
   try {
     raw = await runWithTimeout(ctx, seconds, spec.name, () => spec.handler(ctx, validated));

@@ -19,6 +19,7 @@ import { Registry } from '../registry.js';
 import type { CompletionResult, PromptResult, ToolResult } from '../results.js';
 import { closeMatches } from '../similarity.js';
 import type { AnySpec, PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolSpec } from '../specs/index.js';
+import type { TaskStarter, TaskSupport } from '../tasks/task-record.js';
 import { runCallTool } from './call-tool.js';
 import { runCompletion } from './complete.js';
 import { runGetPrompt } from './get-prompt.js';
@@ -49,6 +50,8 @@ export interface CallOptions<TApp> {
   onLog?: LogCallback;
   /** How the call asks its client; filled by the transport per request. */
   client?: ClientPort;
+  /** Lets the call become a task; given by a transport when the client supports tasks. */
+  task?: TaskStarter;
 }
 
 /** A request as the layer received it, before it reaches the middleware chain. */
@@ -146,6 +149,7 @@ export class Layer<TApp = unknown> {
     if (fields.onProgress !== undefined) init.onProgress = fields.onProgress;
     if (fields.onLog !== undefined) init.onLog = fields.onLog;
     if (fields.client !== undefined) init.client = fields.client;
+    if (fields.task !== undefined) init.task = fields.task;
     return new ToolContext<TApp>(init);
   }
 
@@ -285,6 +289,15 @@ export class Layer<TApp = unknown> {
     if (spec && this.isVisible(spec, principal)) return spec;
     this.recordHidden('tool', name, principal);
     throw this.unknownName('tool', name, this.listTools(principal));
+  }
+
+  /**
+   * How a tool supports tasks, for the transport deciding whether a call may become one;
+   * `forbidden` for a name the principal cannot call (the call itself then says why).
+   */
+  taskSupportOf(name: string, principal: Principal = Principal.local()): TaskSupport {
+    const spec = this.registry.tools.get(this.internalName(name));
+    return spec && this.isVisible(spec, principal) ? spec.taskSupport : 'forbidden';
   }
 
   getPromptSpec(name: string, principal: Principal = Principal.local()): PromptSpec<TApp> {

@@ -13,6 +13,7 @@ import {
 import { deriveAnnotations, type ToolAnnotations } from '../capabilities.js';
 import type { ToolContext } from '../context.js';
 import type { JsonObject } from '../json.js';
+import type { TaskStart, TaskSupport } from '../tasks/task-record.js';
 import { assertValidName, BaseSpec, type BaseSpecInit } from './base.js';
 
 /** Per-tool requests to the policy's transforms (skip, pseudonymize: false, project, ...). */
@@ -39,6 +40,14 @@ export interface ToolSpecInit<TApp, S extends ArgsInput> extends BaseSpecInit {
   transformHints?: TransformHints;
   /** Seconds; beats the layer's default timeout, larger or smaller. 0 disables. */
   timeoutSeconds?: number;
+  /**
+   * Whether the tool may run as a task (a handle now, the result later) for a client that supports
+   * tasks: `optional` for long work, `required` when it cannot answer in one request. Default
+   * `forbidden`.
+   */
+  taskSupport?: TaskSupport;
+  /** When the call becomes a task; default just before the handler runs. */
+  taskStart?: TaskStart;
   handler: ToolHandler<TApp, ArgsOf<S>>;
 }
 
@@ -52,6 +61,8 @@ export class ToolSpec<TApp = unknown> extends BaseSpec {
   readonly annotations: ToolAnnotations;
   readonly transformHints: TransformHints;
   readonly timeoutSeconds: number | undefined;
+  readonly taskSupport: TaskSupport;
+  readonly taskStart: TaskStart;
   readonly handler: ToolHandler<TApp, Record<string, unknown>>;
 
   constructor(init: ToolSpecInit<TApp, ArgsInput>) {
@@ -79,6 +90,8 @@ export class ToolSpec<TApp = unknown> extends BaseSpec {
     this.annotations = deriveAnnotations(this.capabilities, explicit);
     this.transformHints = init.transformHints ?? {};
     this.timeoutSeconds = init.timeoutSeconds;
+    this.taskSupport = init.taskSupport ?? 'forbidden';
+    this.taskStart = init.taskStart ?? 'before-handler';
     this.handler = init.handler as ToolHandler<TApp, Record<string, unknown>>;
   }
 

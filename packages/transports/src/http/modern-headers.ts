@@ -10,11 +10,17 @@ import { isObject } from '../jsonrpc/messages.js';
 import { envelopeVersion } from '../protocol/envelope.js';
 import { headerValue } from './header-value.js';
 
-/** Which body parameter `Mcp-Name` repeats, per method. */
-const NAMED_PARAMS: Readonly<Record<string, 'name' | 'uri'>> = {
+/**
+ * Which body parameter `Mcp-Name` repeats, per method. The tasks extension adds its methods, so
+ * that a load balancer can route them to the replica running the task.
+ */
+const NAMED_PARAMS: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;

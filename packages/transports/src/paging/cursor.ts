@@ -4,7 +4,7 @@
  */
 import { invalidParams } from '../jsonrpc/errors.js';
 
-export type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
+export type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts' | 'tasks';
 
 export const DEFAULT_PAGE_SIZE = 100;
 

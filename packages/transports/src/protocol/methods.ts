@@ -11,12 +11,14 @@ import {
 import { invalidParams } from '../jsonrpc/errors.js';
 import { isObject } from '../jsonrpc/messages.js';
 import { type ListKind, paginate } from '../paging/cursor.js';
+import { callToolAsTask } from '../tasks/task-call.js';
+import { legacyTaskMethods, modernTaskMethods } from '../tasks/task-methods.js';
 import { serverCapabilities, serverInfo } from './capabilities.js';
 import { withClientPort } from './client-requests.js';
 import { listen } from './listen.js';
 import { negotiateVersion } from './negotiate.js';
 import { callOptions, type RequestContext } from './request-context.js';
-import { SUPPORTED_VERSIONS } from './versions.js';
+import { LATEST_HANDSHAKE_VERSION, SUPPORTED_VERSIONS } from './versions.js';
 
 export type MethodHandler = (
   rc: RequestContext,
@@ -44,8 +46,22 @@ function listMethod(kind: ListKind, field: string, items: (rc: RequestContext) =
   };
 }
 
+/**
+ * `tools/list`, with 2025-11-25's `execution.taskSupport` on the tools that may run as tasks. Only
+ * there: 2026-07-28 removed the field (the server alone decides), and its clients refuse it.
+ */
+function toolsWithTaskSupport(rc: RequestContext): unknown[] {
+  const { layer } = rc.session.server;
+  const tools = layer.toolsWire(rc.principal);
+  if (rc.era !== 'legacy' || rc.session.protocolVersion !== LATEST_HANDSHAKE_VERSION) return tools;
+  return tools.map((tool) => {
+    const support = layer.taskSupportOf(String(tool.name), rc.principal);
+    return support === 'forbidden' ? tool : { ...tool, execution: { taskSupport: support } };
+  });
+}
+
 const common: Record<string, MethodHandler> = {
-  'tools/list': listMethod('tools', 'tools', (rc) => rc.session.server.layer.toolsWire(rc.principal)),
+  'tools/list': listMethod('tools', 'tools', (rc) => toolsWithTaskSupport(rc)),
   'resources/list': listMethod('resources', 'resources', (rc) =>
     rc.session.server.layer.resourcesWire(rc.principal),
   ),
@@ -57,6 +73,9 @@ const common: Record<string, MethodHandler> = {
   'tools/call': async (rc) => {
     const name = requireString(rc.params, 'name');
     const args = optionalObject(rc.params, 'arguments');
+    // A tool that may run as a task, for a caller that takes tasks, goes that way.
+    const asTask = await callToolAsTask(rc, name, args);
+    if (asTask !== undefined) return asTask;
     return withClientPort(rc, async () =>
       (await rc.session.server.layer.callTool(name, args, callOptions(rc))).toWire(),
     );
@@ -121,7 +140,7 @@ const legacy: Record<string, MethodHandler> = {
     const { layer, title } = session.server;
     const result: Record<string, unknown> = {
       protocolVersion: version,
-      capabilities: serverCapabilities(),
+      capabilities: serverCapabilities(version === LATEST_HANDSHAKE_VERSION ? 'legacy-tasks' : undefined),
       serverInfo: serverInfo(layer, title),
     };
     if (layer.identity.instructions) result.instructions = layer.identity.instructions;
@@ -160,7 +179,7 @@ const modern: Record<string, MethodHandler> = {
     const { layer } = rc.session.server;
     const result: Record<string, unknown> = {
       supportedVersions: [...SUPPORTED_VERSIONS],
-      capabilities: serverCapabilities(),
+      capabilities: serverCapabilities('modern'),
     };
     if (layer.identity.instructions) result.instructions = layer.identity.instructions;
     return result;
@@ -175,5 +194,7 @@ export function findMethod(era: 'legacy' | 'modern', method: string): MethodHand
   if (has(common, method)) return common[method];
   if (era === 'legacy' && has(legacy, method)) return legacy[method];
   if (era === 'modern' && has(modern, method)) return modern[method];
+  if (era === 'legacy' && has(legacyTaskMethods, method)) return legacyTaskMethods[method];
+  if (era === 'modern' && has(modernTaskMethods, method)) return modernTaskMethods[method];
   return undefined;
 }

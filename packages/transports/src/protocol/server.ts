@@ -2,8 +2,9 @@
  * What every connection of one server shares: the layer, list paging, 2026 cache hints, the open
  * listen streams and the handshake-era sessions that receive change notifications.
  */
-import type { Layer, LogLevel } from '@cloudg/core';
+import type { Layer, LogLevel, TaskStore } from '@cloudg/core';
 import { DEFAULT_PAGE_SIZE } from '../paging/cursor.js';
+import { TaskEngine } from '../tasks/task-engine.js';
 import { checkLimit, DEFAULT_MAX_BATCH_ITEMS, DEFAULT_MAX_BATCH_RESPONSE_BYTES } from './batch-limits.js';
 import { serverInfo } from './capabilities.js';
 import { type ChangeEvent, expandChange } from './changes.js';
@@ -48,6 +49,16 @@ export interface ProtocolOptions {
   requestStateKey?: string | Uint8Array;
   /** How long a `requestState` stays valid, in milliseconds. Default 15 minutes. */
   requestStateTtlMs?: number;
+  /**
+   * Where tasks are kept (tools that run as tasks for clients that support them). Default: in
+   * this process, at most 100 per principal, so a task is known only to the replica that made
+   * it. A store shared by replicas makes `tasks/get` work on any of them.
+   */
+  taskStore?: TaskStore;
+  /** How long a task is kept after it is created, in milliseconds. Default one hour. */
+  taskTtlMs?: number;
+  /** The poll interval suggested to clients, in milliseconds. Default 1000. */
+  taskPollIntervalMs?: number;
 }
 
 export class McpProtocolServer {
@@ -62,6 +73,8 @@ export class McpProtocolServer {
   readonly tracing: TracingOptions | undefined;
   /** Signs and checks the request state of multi round-trip requests. */
   readonly requestState: RequestStateCodec;
+  /** The tasks of this server: tool calls that finish in the background. */
+  readonly tasks: TaskEngine;
   /** Open `subscriptions/listen` requests. */
   readonly listens = new Set<ListenStream>();
   private readonly sessions = new Set<Session>();
@@ -88,6 +101,11 @@ export class McpProtocolServer {
     this.requestState = new RequestStateCodec({
       ...(key === undefined || key === '' ? {} : { key }),
       ...(options.requestStateTtlMs === undefined ? {} : { ttlMs: options.requestStateTtlMs }),
+    });
+    this.tasks = new TaskEngine({
+      ...(options.taskStore === undefined ? {} : { store: options.taskStore }),
+      ...(options.taskTtlMs === undefined ? {} : { ttlMs: options.taskTtlMs }),
+      ...(options.taskPollIntervalMs === undefined ? {} : { pollIntervalMs: options.taskPollIntervalMs }),
     });
     this.stopListening = layer.onChange((kind, uri) => {
       for (const event of expandChange(kind, uri)) this.dispatch(event);
@@ -135,6 +153,7 @@ export class McpProtocolServer {
   close(): void {
     this.endListens();
     for (const session of [...this.sessions]) session.close();
+    this.tasks.cancelAll();
     this.stopListening();
   }
 }

@@ -412,6 +412,15 @@ export class Session {
     return { code: ErrorCode.InternalError, message: 'Internal error' };
   }
 
+  /**
+   * The session's own channel to its client (stdio, or an HTTP session's GET stream and outbox),
+   * for messages that outlive the request they belong to, such as a task's questions; undefined
+   * for a one-shot session.
+   */
+  get channel(): Send | undefined {
+    return this.closed ? undefined : this.send;
+  }
+
   /** A change notification for this session (handshake era): list changes, subscribed updates. */
   emitChange(event: ChangeEvent): void {
     if (this.closed || this.era !== 'legacy' || !this.initialized || !this.send) return;

@@ -1,0 +1,286 @@
+/**
+ * The tasks of one server: creating them, finishing them with the call's outcome, cancelling
+ * them, and the questions a running task waits on. Records live in a `TaskStore` (in process by
+ * default, shared when the operator gives one); the running work (its cancellation and the
+ * questions it waits for) lives here, in the process that runs it.
+ *
+ * Every lookup is by the caller's principal: a task of another principal is reported exactly
+ * like an unknown one (-32602), so nobody learns that someone else's task exists.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  type Cancellation,
+  CancelledError,
+  ErrorCode,
+  type JsonObject,
+  type JsonValue,
+  MemoryTaskStore,
+  type Principal,
+  type TaskPatch,
+  type TaskRecord,
+  type TaskStatus,
+  type TaskStore,
+} from '@cloudg/core';
+import { ProtocolError } from '../jsonrpc/errors.js';
+
+const ACTIVE: readonly TaskStatus[] = ['working', 'input_required'];
+
+/** How long a task is kept after it is created: long enough for a live collection and a look at its result. */
+export const DEFAULT_TASK_TTL_MS = 60 * 60_000;
+/** How often clients are asked to poll. */
+export const DEFAULT_TASK_POLL_INTERVAL_MS = 1_000;
+
+export interface TaskEngineOptions {
+  store?: TaskStore;
+  ttlMs?: number;
+  pollIntervalMs?: number;
+  now?: () => number;
+}
+
+/** What a finished call leaves in its task. */
+export type TaskOutcome =
+  | { kind: 'result'; result: JsonObject; status: 'completed' | 'failed' }
+  | { kind: 'error'; error: JsonObject; message: string };
+
+interface Running {
+  cancellation: Cancellation;
+  /** Questions waiting for an answer, by key, as they go on the wire. */
+  pending: Map<string, JsonObject>;
+  /** Who waits for each pending key. */
+  waiters: Map<string, (answer: JsonValue) => void>;
+  /** Writes of this task, one after the other, so the store sees them in order. */
+  writes: Promise<unknown>;
+}
+
+export function taskNotFound(): ProtocolError {
+  return new ProtocolError(ErrorCode.InvalidParams, 'Failed to retrieve task: Task not found');
+}
+
+export class TaskEngine {
+  readonly store: TaskStore;
+  readonly ttlMs: number;
+  readonly pollIntervalMs: number;
+  private readonly now: () => number;
+  private readonly running = new Map<string, Running>();
+  /** Callers of the handshake era's blocking `tasks/result`, woken on each change of their task. */
+  private readonly watchers = new Map<string, Set<() => void>>();
+
+  constructor(options: TaskEngineOptions = {}) {
+    this.store = options.store ?? new MemoryTaskStore();
+    this.ttlMs = options.ttlMs ?? DEFAULT_TASK_TTL_MS;
+    this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_TASK_POLL_INTERVAL_MS;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** A new working task of `principal`, kept in the store before this resolves. */
+  async create(principal: Principal, cancellation: Cancellation): Promise<TaskRecord> {
+    const now = this.now();
+    const record: TaskRecord = {
+      taskId: randomUUID(),
+      owner: principal.id,
+      status: 'working',
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: this.ttlMs,
+      pollIntervalMs: this.pollIntervalMs,
+    };
+    await this.store.create(record);
+    this.running.set(record.taskId, {
+      cancellation,
+      pending: new Map(),
+      waiters: new Map(),
+      writes: Promise.resolve(),
+    });
+    return record;
+  }
+
+  /** The task, if `principal` created it; -32602 otherwise, the same for unknown and foreign. */
+  async find(taskId: unknown, principal: Principal): Promise<TaskRecord> {
+    if (typeof taskId !== 'string')
+      throw new ProtocolError(ErrorCode.InvalidParams, 'taskId must be a string');
+    const record = await this.store.get(taskId);
+    if (!record || record.owner !== principal.id) throw taskNotFound();
+    return record;
+  }
+
+  /** Record the call's outcome, unless the task was cancelled (or expired) meanwhile. */
+  async finish(taskId: string, outcome: TaskOutcome): Promise<void> {
+    const running = this.running.get(taskId);
+    const patch: TaskPatch =
+      outcome.kind === 'result'
+        ? { status: outcome.status, result: outcome.result, lastUpdatedAt: this.now() }
+        : {
+            status: 'failed',
+            error: outcome.error,
+            statusMessage: outcome.message,
+            lastUpdatedAt: this.now(),
+          };
+    patch.inputRequests = undefined;
+    await this.write(taskId, running, ACTIVE, patch);
+    this.running.delete(taskId);
+    this.wake(taskId);
+  }
+
+  /**
+   * Cancel a task of `principal`: it becomes `cancelled` before this resolves and its call is
+   * aborted. Resolves with the record as it is now and whether it had already finished.
+   */
+  async cancel(taskId: unknown, principal: Principal): Promise<{ record: TaskRecord; finished: boolean }> {
+    const record = await this.find(taskId, principal);
+    const running = this.running.get(record.taskId);
+    const cancelled = await this.write(record.taskId, running, ACTIVE, {
+      status: 'cancelled',
+      statusMessage: 'The task was cancelled',
+      inputRequests: undefined,
+      lastUpdatedAt: this.now(),
+    });
+    if (!cancelled) return { record: (await this.store.get(record.taskId)) ?? record, finished: true };
+    this.running.delete(record.taskId);
+    running?.cancellation.abort(new CancelledError('Task cancelled'));
+    this.wake(record.taskId);
+    return { record: cancelled, finished: false };
+  }
+
+  /** A progress report of a running task, shown as its status message. */
+  progress(taskId: string, message: string): void {
+    const running = this.running.get(taskId);
+    if (!running) return;
+    void this.write(taskId, running, ['working'], { statusMessage: message, lastUpdatedAt: this.now() });
+  }
+
+  /**
+   * Park questions in the task (status `input_required`) until the client answers them with
+   * `tasks/update`; resolves with the answers by key. `signal` withdraws the questions.
+   */
+  waitForAnswers(
+    taskId: string,
+    questions: Record<string, JsonObject>,
+    signal: AbortSignal,
+  ): Promise<Record<string, JsonValue>> {
+    const running = this.running.get(taskId);
+    if (!running) return Promise.reject(new CancelledError('The task is no longer running'));
+    const keys = Object.keys(questions);
+    const answers: Record<string, JsonValue> = {};
+    return new Promise((resolve, reject) => {
+      const withdraw = () => {
+        for (const key of keys) {
+          running.pending.delete(key);
+          running.waiters.delete(key);
+        }
+        this.publishQuestions(taskId, running);
+        reject(signal.reason);
+      };
+      if (signal.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      signal.addEventListener('abort', withdraw, { once: true });
+      let left = keys.length;
+      for (const key of keys) {
+        running.pending.set(key, questions[key] as JsonObject);
+        running.waiters.set(key, (answer) => {
+          answers[key] = answer;
+          left -= 1;
+          if (left === 0) {
+            signal.removeEventListener('abort', withdraw);
+            resolve(answers);
+          }
+        });
+      }
+      this.publishQuestions(taskId, running);
+    });
+  }
+
+  /**
+   * Mark a task as waiting for (or no longer waiting for) questions sent another way (the
+   * handshake era sends them as requests); `open` is the number of questions still out.
+   */
+  markWaiting(taskId: string, open: number): void {
+    const running = this.running.get(taskId);
+    if (!running) return;
+    void this.write(taskId, running, ACTIVE, {
+      status: open > 0 ? 'input_required' : 'working',
+      lastUpdatedAt: this.now(),
+    });
+  }
+
+  /**
+   * Answers from `tasks/update`: each one for a question still pending is delivered; the rest
+   * (unknown keys, questions already answered) are ignored, as the extension asks.
+   */
+  async update(taskId: unknown, principal: Principal, responses: Record<string, unknown>): Promise<void> {
+    const record = await this.find(taskId, principal);
+    const running = this.running.get(record.taskId);
+    if (!running) return;
+    let delivered = false;
+    for (const [key, answer] of Object.entries(responses)) {
+      const waiter = running.waiters.get(key);
+      if (!waiter) continue;
+      running.waiters.delete(key);
+      running.pending.delete(key);
+      delivered = true;
+      waiter(answer as JsonValue);
+    }
+    if (delivered) await this.publishQuestions(record.taskId, running);
+  }
+
+  /** Resolves once the task is finished (handshake era `tasks/result`), or rejects on `signal`. */
+  async settled(taskId: string, principal: Principal, signal: AbortSignal): Promise<TaskRecord> {
+    for (;;) {
+      const record = await this.find(taskId, principal);
+      if (!ACTIVE.includes(record.status)) return record;
+      // Woken by a change made here, or after a poll interval for a store other replicas write.
+      await new Promise<void>((resolve, reject) => {
+        const watchers = this.watchers.get(taskId) ?? new Set();
+        this.watchers.set(taskId, watchers);
+        const done = () => {
+          clearTimeout(timer);
+          watchers.delete(done);
+          if (watchers.size === 0) this.watchers.delete(taskId);
+          signal.removeEventListener('abort', aborted);
+          resolve();
+        };
+        const aborted = () => {
+          done();
+          reject(signal.reason);
+        };
+        const timer = setTimeout(done, record.pollIntervalMs);
+        watchers.add(done);
+        signal.addEventListener('abort', aborted, { once: true });
+      });
+    }
+  }
+
+  /** Cancel every running task (the server shuts down). */
+  cancelAll(): void {
+    for (const running of this.running.values())
+      running.cancellation.abort(new CancelledError('Server closing'));
+    this.running.clear();
+  }
+
+  private publishQuestions(taskId: string, running: Running): Promise<TaskRecord | undefined> {
+    const open = running.pending.size > 0;
+    return this.write(taskId, running, ACTIVE, {
+      status: open ? 'input_required' : 'working',
+      inputRequests: open ? Object.fromEntries(running.pending) : undefined,
+      lastUpdatedAt: this.now(),
+    });
+  }
+
+  private write(
+    taskId: string,
+    running: Running | undefined,
+    from: readonly TaskStatus[],
+    patch: TaskPatch,
+  ): Promise<TaskRecord | undefined> {
+    const run = () => this.store.transition(taskId, from, patch);
+    if (!running) return run();
+    const next = running.writes.then(run, run);
+    running.writes = next.catch(() => undefined);
+    return next;
+  }
+
+  private wake(taskId: string): void {
+    for (const watcher of [...(this.watchers.get(taskId) ?? [])]) watcher();
+  }
+}
