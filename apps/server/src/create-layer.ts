@@ -31,6 +31,7 @@ import type { Registry as PrometheusRegistry } from 'prom-client';
 import { DatasetSpecError, parseDatasetSpec } from './dataset-spec.js';
 import { createPrometheusRegistry } from './prometheus.js';
 import { readOnlyRegistry } from './read-only.js';
+import { sharedWorkspace } from './shared-workspace.js';
 import { SERVER_VERSION } from './version.js';
 
 export interface ServerLayerOptions {
@@ -59,8 +60,9 @@ export interface ServerLayerOptions {
   /** Seconds; caches read-only idempotent tools. Off by default. */
   cacheTtl?: number;
   /**
-   * State shared with other replicas (`--redis-url`): rate-limit buckets, the vault's mappings
-   * and the response cache live there. Needs `policy` as a source, not a built Policy, since
+   * State shared with other replicas (`--redis-url`): rate-limit buckets, the vault's mappings,
+   * the response cache and the workspace's operations live there (the vault key must be set and
+   * the same on every replica). Needs `policy` as a source, not a built Policy, since
    * the policy is built around the shared stores. Closed by `closeShared()`.
    */
   sharedState?: RedisSharedState;
@@ -181,6 +183,9 @@ export async function createLayerFromOptions(options: ServerLayerOptions = {}): 
   // The server's own files are never read back as datasets, by a tool or by --dataset.
   for (const path of ownFiles(policy, options.auditLog)) workspace.protect(path);
   for (const value of options.datasets ?? []) await preloadDataset(workspace, value, options.cwd);
+  // Every replica preloads its own --dataset values, then applies what the others did since.
+  const follower = shared ? sharedWorkspace(workspace, policy, shared, options.logger) : undefined;
+  await follower?.start();
 
   if (options.restoreLive) {
     configureLive(workspace, { persist: true });
@@ -209,6 +214,8 @@ export async function createLayerFromOptions(options: ServerLayerOptions = {}): 
   const cache = options.cacheTtl
     ? new CachingMiddleware({ ttl: options.cacheTtl, ...(shared ? { store: shared.cacheStore } : {}) })
     : undefined;
+  // Before the cache: a call catches up with the shared workspace before any answer is chosen.
+  if (follower) stack.push(follower.middleware);
   if (cache) stack.push(cache.middleware);
   stack.push(...(options.middleware ?? []));
 
@@ -249,6 +256,7 @@ export async function createLayerFromOptions(options: ServerLayerOptions = {}): 
     },
     sharedState: shared,
     async closeShared() {
+      follower?.stop();
       await shared?.close();
     },
     close() {

@@ -132,6 +132,9 @@ export {
   WorkspaceConfigError,
 } from './workspace/errors.js';
 // ---- the workspace of named datasets ----
+export type { WorkspaceOperation } from './workspace/operations.js';
+export type { LoggedOperation, WorkspaceLease, WorkspaceLog } from './workspace/shared-log.js';
+export { SharedWorkspace, type SharedWorkspaceOptions } from './workspace/shared-workspace.js';
 export {
   type LoadDatasetOptions,
   Workspace,

@@ -9,6 +9,12 @@ export {
   type SharedStateUnavailableData,
   SharedStateUnavailableError,
 } from './errors.js';
+export {
+  type LoggedEntry,
+  type OperationLease,
+  RedisOperationLog,
+  type RedisOperationLogOptions,
+} from './operation-log.js';
 export { RedisBucketStore } from './rate-buckets.js';
 export { RedisResponseCache } from './response-cache.js';
 export {

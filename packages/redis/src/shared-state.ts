@@ -1,7 +1,9 @@
 /** Everything a replica shares through Redis, over one connection. */
+import type { VaultSealer } from '@cloudg/privacy';
 import type { Redis } from 'ioredis';
 import { connectRedis, type RedisConnectOptions } from './connect.js';
 import { describeCause } from './errors.js';
+import { RedisOperationLog, type RedisOperationLogOptions } from './operation-log.js';
 import { RedisBucketStore } from './rate-buckets.js';
 import { RedisResponseCache } from './response-cache.js';
 import { RedisVaultStore } from './vault-store.js';
@@ -19,6 +21,15 @@ export interface RedisSharedState {
   readonly rateStore: RedisBucketStore;
   readonly vaultStore: RedisVaultStore;
   readonly cacheStore: RedisResponseCache;
+  /**
+   * The log named `name` (`workspace`: the catalog's WorkspaceLog), sealed with `sealer` (the
+   * policy vault's, so every replica with the same vault key reads it).
+   */
+  operationLog<T>(
+    name: string,
+    sealer: VaultSealer,
+    options?: RedisOperationLogOptions,
+  ): RedisOperationLog<T>;
   /** PING with the command timeout; never throws. */
   health(): Promise<RedisHealth>;
   close(): Promise<void>;
@@ -31,6 +42,7 @@ export function sharedStateOn(client: Redis, keyPrefix = 'cloudg:'): RedisShared
     rateStore: new RedisBucketStore(client, keyPrefix),
     vaultStore: new RedisVaultStore(client, keyPrefix),
     cacheStore: new RedisResponseCache(client, keyPrefix),
+    operationLog: (name, sealer, options) => new RedisOperationLog(client, keyPrefix, name, sealer, options),
     async health() {
       const start = performance.now();
       try {

@@ -97,20 +97,36 @@ export class SuppressionStore {
    * only after this returns).
    */
   record(dataset: string, decisions: ReadonlyMap<string, SuppressionDecision>): void {
-    if (!this.path || decisions.size === 0) return;
+    if (decisions.size === 0) return;
+    if (this.path) this.#save(this.path, dataset, decisions);
+    // Told after the save, so a decision that could not be kept is never shared either.
+    this.#recorded?.(dataset, decisions);
+  }
+
+  #recorded: ((dataset: string, decisions: ReadonlyMap<string, SuppressionDecision>) => void) | undefined;
+
+  /**
+   * Be told of every decision recorded (a workspace shared by replicas passes them on); one
+   * listener, which replaces any previous one.
+   */
+  onRecord(listener: (dataset: string, decisions: ReadonlyMap<string, SuppressionDecision>) => void): void {
+    this.#recorded = listener;
+  }
+
+  #save(path: string, dataset: string, decisions: ReadonlyMap<string, SuppressionDecision>): void {
     const next = new Map(this.#decisions.get(dataset) ?? []);
     for (const [id, decision] of decisions) next.set(id, decision);
     const previous = this.#decisions.get(dataset);
     this.#decisions.set(dataset, next);
     try {
-      this.#write(this.path);
+      this.#write(path);
     } catch (error) {
       if (previous) this.#decisions.set(dataset, previous);
       else this.#decisions.delete(dataset);
       throw new SuppressionStoreError(
         'state_write_failed',
         'Could not save the suppression to the state directory; nothing was changed.',
-        { path: this.path, cause: error },
+        { path, cause: error },
       );
     }
   }

@@ -13,6 +13,7 @@ import { clientRootsWithin } from './client-roots.js';
 import { type DatasetDiff, diffDatasets } from './diff.js';
 import { DatasetExistsError, NoDatasetError } from './errors.js';
 import { assertDatasetName, freeName } from './names.js';
+import { applyOperation, type WorkspaceOperation } from './operations.js';
 import {
   ALLOWED_ROOTS_ENV,
   checkPathInRoots,
@@ -170,6 +171,40 @@ export class Workspace implements IdentifierSource {
     this.suppressions = new SuppressionStore(stateDir ? realPathLenient(resolve(cwd, stateDir)) : null);
     // The state file holds triage decisions, not data to load.
     if (this.suppressions.path) this.protect(this.suppressions.path);
+    this.suppressions.onRecord((dataset, decisions) =>
+      this.#record({ op: 'triage', dataset, decisions: [...decisions] }),
+    );
+  }
+
+  // ---- operations (a workspace shared by replicas) ---------------------------------------
+
+  #recorder: ((operation: WorkspaceOperation) => void) | undefined;
+  #replaying = 0;
+
+  /**
+   * Hand every change made through this workspace's methods (load, use, unload, snapshot, triage)
+   * to `recorder`, so a shared workspace can pass it on to the other replicas. Changes made by
+   * `replay` are not handed over: they came from elsewhere. Returns a function that stops it.
+   */
+  recordOperations(recorder: (operation: WorkspaceOperation) => void): () => void {
+    this.#recorder = recorder;
+    return () => {
+      if (this.#recorder === recorder) this.#recorder = undefined;
+    };
+  }
+
+  /** Do an operation another replica did (see `applyOperation`), without recording it again. */
+  async replay(operation: WorkspaceOperation): Promise<void> {
+    this.#replaying += 1;
+    try {
+      await applyOperation(this, operation);
+    } finally {
+      this.#replaying -= 1;
+    }
+  }
+
+  #record(operation: WorkspaceOperation): void {
+    if (this.#replaying === 0) this.#recorder?.(operation);
   }
 
   // ---- inspection -------------------------------------------------------------------------
@@ -361,7 +396,17 @@ export class Workspace implements IdentifierSource {
   async load(path: string, options: LoadDatasetOptions = {}): Promise<Dataset> {
     if (options.name) this.checkName(options.name, { replace: options.replace });
     const real = this.checkPath(path);
-    return this.#loadResolved(real, options, loaderAccess(this.allowedRoots, this.#protected));
+    const dataset = await this.#loadResolved(real, options, loaderAccess(this.allowedRoots, this.#protected));
+    this.#record({
+      op: 'load',
+      path: real,
+      name: dataset.name,
+      kind: options.kind ?? 'auto',
+      normalise: options.normalise ?? true,
+      activate: options.activate ?? true,
+      replace: options.replace ?? false,
+    });
+    return dataset;
   }
 
   /**
@@ -457,6 +502,7 @@ export class Workspace implements IdentifierSource {
     const dataset = this.get(name);
     this.#active = dataset.name;
     this.#notifyDataset(dataset.name, false);
+    this.#record({ op: 'use', name: dataset.name });
     return dataset;
   }
 
@@ -467,6 +513,7 @@ export class Workspace implements IdentifierSource {
     if (this.#active === dataset.name) this.#active = this.names().at(-1) ?? null;
     // The dataset is gone, so its summary URI is not announced.
     this.#notifyDataset(dataset.name, true);
+    this.#record({ op: 'unload', name: dataset.name });
     return dataset;
   }
 
@@ -475,7 +522,9 @@ export class Workspace implements IdentifierSource {
     this.checkName(newName, options);
     const source = this.get(name);
     const copy = source.copy({ name: newName, kind: 'snapshot', source: `snapshot of ${source.name}` });
-    return this.add(copy, { activate: false, replace: options.replace ?? false });
+    const added = this.add(copy, { activate: false, replace: options.replace ?? false });
+    this.#record({ op: 'snapshot', from: source.name, name: newName, replace: options.replace ?? false });
+    return added;
   }
 
   /** Compare two datasets; an empty target means the active one. */

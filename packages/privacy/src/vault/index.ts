@@ -15,6 +15,7 @@ export { parseVaultExport, VAULT_FORMAT } from './export-document.js';
 export { refEntity } from './format/cloudg-uri.js';
 export { FORMATTED_ENTITIES } from './format/dispatch.js';
 export { DEFAULT_KEY_ENV } from './keys.js';
+export { createVaultSealer, VaultSealer } from './sealer.js';
 export type { SharedClaim, SharedPseudonym, SharedVaultStore } from './shared-store.js';
 export { saveAllOnExit } from './shutdown.js';
 export {

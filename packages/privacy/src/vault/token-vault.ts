@@ -17,6 +17,7 @@ import type { HmacSha256 } from './hmac.js';
 import { IpPermuter } from './ip/permutation.js';
 import { deriveVaultKeys, type VaultKeys } from './keys.js';
 import { readVaultFile, writeVaultFile } from './persistence.js';
+import { VaultSealer } from './sealer.js';
 import type { SharedVaultStore } from './shared-store.js';
 import { registerForExitSave, unregisterForExitSave } from './shutdown.js';
 import { NamespaceStore, type StoredEntry } from './store.js';
@@ -109,6 +110,14 @@ export class TokenVault {
       if (existsSync(this.path)) this.load();
       if (options.saveOnExit === true) registerForExitSave(this);
     }
+  }
+
+  #sealer: VaultSealer | undefined;
+
+  /** Seals what leaves the process under this vault's key (the stores replicas share). */
+  get sealer(): VaultSealer {
+    this.#sealer ??= new VaultSealer(this.keys);
+    return this.#sealer;
   }
 
   /** 12 hex characters identifying the key without revealing it. */

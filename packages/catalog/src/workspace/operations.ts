@@ -1,0 +1,72 @@
+/**
+ * The workspace's changes as data: what one replica did to its workspace, in a form another
+ * replica can do again to its own (issue 20). A load names the resolved path, never the asset
+ * data: every replica reads the same file itself, so the path must be reachable from all of
+ * them (a shared volume, the same image). Suppressions carry the decisions themselves (who,
+ * when, why), so every replica records the same ones rather than stamping its own time.
+ */
+
+import { applyDecision, type SuppressionDecision } from '../findings/suppression-store.js';
+import { findingsTriaged } from '../findings/triage-cache.js';
+import type { LoadKind } from '../loaders/load.js';
+import type { Finding } from '../model/finding.js';
+import type { Workspace } from './workspace.js';
+
+export type WorkspaceOperation =
+  | {
+      op: 'load';
+      /** The real path the first replica resolved. */
+      path: string;
+      /** The name the dataset got (derived names are settled before they are shared). */
+      name: string;
+      kind: LoadKind;
+      normalise: boolean;
+      activate: boolean;
+      replace: boolean;
+    }
+  | { op: 'use'; name: string }
+  | { op: 'unload'; name: string }
+  | { op: 'snapshot'; from: string; name: string; replace: boolean }
+  | { op: 'triage'; dataset: string; decisions: [findingId: string, decision: SuppressionDecision][] };
+
+/**
+ * Do an operation another replica did. Throws what the workspace throws (a name taken by a
+ * dataset only this replica has, a file this replica cannot read): the caller skips it, since
+ * the other replicas went on without it too.
+ */
+export async function applyOperation(workspace: Workspace, operation: WorkspaceOperation): Promise<void> {
+  switch (operation.op) {
+    case 'load':
+      await workspace.preload(operation.path, {
+        name: operation.name,
+        kind: operation.kind,
+        normalise: operation.normalise,
+        activate: operation.activate,
+        replace: operation.replace,
+      });
+      return;
+    case 'use':
+      workspace.select(operation.name);
+      return;
+    case 'unload':
+      workspace.remove(operation.name);
+      return;
+    case 'snapshot':
+      workspace.snapshot(operation.from, operation.name, { replace: operation.replace });
+      return;
+    case 'triage': {
+      const dataset = workspace.get(operation.dataset);
+      const decisions = new Map(operation.decisions);
+      workspace.suppressions.record(dataset.name, decisions);
+      const changed: Finding[] = [];
+      for (const [id, decision] of decisions) {
+        const finding = dataset.indexes.findingById(id);
+        if (!finding) continue;
+        applyDecision(finding, decision);
+        changed.push(finding);
+      }
+      if (changed.length > 0) findingsTriaged(workspace, dataset, changed);
+      return;
+    }
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * The port of a workspace shared by several replicas (issue 20): an ordered log of workspace
+ * operations, and a lease that lets one caller at a time, on any replica, append to it. This
+ * package defines the port and the replica's side (`SharedWorkspace`); the Redis implementation
+ * lives in @cloudg/redis. Without a log the workspace is the process's own, as it always was.
+ */
+import type { WorkspaceOperation } from './operations.js';
+
+export interface LoggedOperation {
+  /** Position in the log, from 1; every replica applies operations in this order. */
+  seq: number;
+  operation: WorkspaceOperation;
+}
+
+/** The right to append, held by one call on one replica at a time. */
+export interface WorkspaceLease {
+  /**
+   * Append operations after everything the log holds; returns the seq of the last. Refused
+   * (throws) when the lease was lost meanwhile (it expired), so two writers never interleave.
+   */
+  append(operations: readonly WorkspaceOperation[]): Promise<number>;
+  /** Give the lease up; never throws (an unreleased lease expires by itself). */
+  release(): Promise<void>;
+}
+
+export interface WorkspaceLog {
+  /** The seq of the last operation, 0 for an empty log. */
+  head(): Promise<number>;
+  /** Every operation after `seq`, in order. */
+  read(after: number): Promise<LoggedOperation[]>;
+  /**
+   * Wait for the lease and take it, or reject when `signal` aborts. A lease whose replica died
+   * expires by itself after the log's lease time; a live holder keeps renewing it.
+   */
+  lease(signal: AbortSignal): Promise<WorkspaceLease>;
+  /**
+   * Be told when another replica appended (best effort: the shared workspace also polls).
+   * Returns a function that stops it.
+   */
+  watch(listener: (seq: number) => void): () => void;
+}

@@ -1,0 +1,138 @@
+/**
+ * One replica's side of a workspace shared through a `WorkspaceLog` (issue 20).
+ *
+ * Design: replicas share the *operations* on the workspace (load this path under this name, use,
+ * unload, snapshot, triage decisions), not the datasets. Each replica applies the log, in log
+ * order, to its own in-memory workspace, so asset data never travels through the shared store
+ * and a replica's queries stay in-process; the price is that a loaded path must be readable from
+ * every replica.
+ *
+ * Order: a call that may change the workspace (a tool with the `write_state` capability) takes
+ * the log's lease, applies what it has not applied yet, runs, and appends the operations it made
+ * before giving the lease up. So writers are serialised across replicas and each one runs on the
+ * state every earlier write left: two loads of one name on two replicas resolve as they would in
+ * one process (the second is told the name exists), and every replica replays the same order.
+ *
+ * Consistency: every call first asks the log for its head (one round trip) and applies what is
+ * missing before it runs, so a call that starts after a change returned, on any replica, sees it
+ * (read-your-writes and monotonic reads across replicas). Change notifications to listeners of a
+ * replica that received no call arrive when it hears of the append (watch) and at the latest after
+ * one poll interval (default 1 s).
+ */
+import type { CallInfo, CallResult, Middleware, NextFn } from '@cloudg/core';
+import type { WorkspaceOperation } from './operations.js';
+import type { LoggedOperation, WorkspaceLog } from './shared-log.js';
+import type { Workspace } from './workspace.js';
+
+export interface SharedWorkspaceOptions {
+  /** Milliseconds between checks of the log when nothing announced a change. Default 1000. */
+  pollMs?: number;
+  /** Told of an operation this replica could not apply (it goes on without it, as the others did). */
+  onSkipped?: (entry: LoggedOperation, error: unknown) => void;
+}
+
+/** Runs functions one at a time, in the order they were queued. */
+class Queue {
+  #tail: Promise<unknown> = Promise.resolve();
+
+  run<T>(fn: () => Promise<T> | T): Promise<T> {
+    const next = this.#tail.then(fn, fn);
+    this.#tail = next.catch(() => {});
+    return next;
+  }
+}
+
+export class SharedWorkspace {
+  readonly workspace: Workspace;
+  readonly log: WorkspaceLog;
+  readonly #pollMs: number;
+  readonly #onSkipped: SharedWorkspaceOptions['onSkipped'];
+  /** Applying the log, one batch at a time. */
+  readonly #apply = new Queue();
+  /** This replica's writers, one at a time (each then waits for the shared lease). */
+  readonly #writers = new Queue();
+  #applied = 0;
+  #pending: WorkspaceOperation[] | undefined;
+  #stops: (() => void)[] = [];
+
+  constructor(workspace: Workspace, log: WorkspaceLog, options: SharedWorkspaceOptions = {}) {
+    this.workspace = workspace;
+    this.log = log;
+    this.#pollMs = options.pollMs ?? 1000;
+    this.#onSkipped = options.onSkipped;
+  }
+
+  /** The seq of the last operation this replica applied (or made). */
+  get applied(): number {
+    return this.#applied;
+  }
+
+  /**
+   * Apply the log as it stands (a replica started later catches up here), then follow it:
+   * announced appends at once, and a poll in case an announcement was missed.
+   */
+  async start(): Promise<void> {
+    this.#stops.push(this.workspace.recordOperations((op) => this.#pending?.push(op)));
+    await this.catchUp();
+    this.#stops.push(this.log.watch(() => void this.catchUp().catch(() => {})));
+    const timer = setInterval(() => void this.catchUp().catch(() => {}), this.#pollMs);
+    timer.unref?.();
+    this.#stops.push(() => clearInterval(timer));
+  }
+
+  stop(): void {
+    for (const stop of this.#stops.splice(0)) stop();
+  }
+
+  /** Apply every operation the log holds beyond what this replica has. */
+  catchUp(): Promise<void> {
+    return this.#apply.run(async () => {
+      if ((await this.log.head()) <= this.#applied) return;
+      for (const entry of await this.log.read(this.#applied)) {
+        if (entry.seq <= this.#applied) continue;
+        try {
+          await this.workspace.replay(entry.operation);
+        } catch (error) {
+          this.#onSkipped?.(entry, error);
+        }
+        this.#applied = entry.seq;
+      }
+    });
+  }
+
+  /** The layer middleware: reads catch up first; writes run under the lease and are logged. */
+  readonly middleware: Middleware<Workspace> = async (info, next) => {
+    if (info.kind === 'tool' && info.spec.capabilities.has('write_state'))
+      return this.#writers.run(() => this.#write(info, next));
+    await this.catchUp();
+    return next(info);
+  };
+
+  async #write(info: CallInfo<Workspace>, next: NextFn<Workspace>): Promise<CallResult> {
+    const lease = await this.log.lease(info.context.signal);
+    try {
+      await this.catchUp();
+      this.#pending = [];
+      let outcome: { result: CallResult } | { error: unknown };
+      try {
+        outcome = { result: await next(info) };
+      } catch (error) {
+        outcome = { error };
+      }
+      // What the call changed is shared even when it then failed: this replica has it.
+      const made = this.#pending;
+      this.#pending = undefined;
+      if (made.length > 0) {
+        const seq = await lease.append(made);
+        // Inside the apply queue, so no catch-up reads these entries back and applies them twice.
+        await this.#apply.run(() => {
+          this.#applied = seq;
+        });
+      }
+      if ('error' in outcome) throw outcome.error;
+      return outcome.result;
+    } finally {
+      await lease.release();
+    }
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * The workspace shared by replicas through one real redis-server: what is loaded, used,
+ * snapshotted or triaged on one replica is there on the others, a replica started later catches
+ * up, conflicting changes resolve in one order, and Redis holds none of it in clear.
+ */
+import { join } from 'node:path';
+import {
+  createCatalogLayer,
+  SharedWorkspace,
+  sampleEstateDir,
+  Workspace,
+  type WorkspaceOperation,
+} from '@cloudg/catalog';
+import type { Layer, ToolResult } from '@cloudg/core';
+import { createVaultSealer } from '@cloudg/privacy';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisSharedState, type RedisSharedState } from '../src/index.js';
+import { TestRedis } from './support/redis-server.js';
+
+const sealer = createVaultSealer({ key: 'workspace-test-vault-key' });
+const INVENTORY = join(sampleEstateDir(), 'inventory');
+let redis: TestRedis;
+const states: RedisSharedState[] = [];
+const followers: SharedWorkspace[] = [];
+
+interface Replica {
+  layer: Layer<Workspace>;
+  workspace: Workspace;
+  shared: SharedWorkspace;
+}
+
+async function replica(prefix: string, pollMs = 1000): Promise<Replica> {
+  const state = await createRedisSharedState(redis.url, { keyPrefix: prefix });
+  states.push(state);
+  const workspace = new Workspace({ allowedRoots: [sampleEstateDir()] });
+  const shared = new SharedWorkspace(workspace, state.operationLog<WorkspaceOperation>('workspace', sealer), {
+    pollMs,
+  });
+  followers.push(shared);
+  await shared.start();
+  const layer = createCatalogLayer({
+    workspace,
+    middleware: [shared.middleware],
+    logger: pino({ level: 'silent' }),
+  });
+  return { layer, workspace, shared };
+}
+
+function body(result: ToolResult): Record<string, unknown> {
+  expect(result.isError, JSON.stringify(result.content)).toBe(false);
+  return result.structured as Record<string, unknown>;
+}
+
+async function listed(r: Replica): Promise<{ active_dataset: string | null; names: string[] }> {
+  const out = body(await r.layer.callTool('list_datasets', {})) as {
+    active_dataset: string | null;
+    datasets: { name: string }[];
+  };
+  return { active_dataset: out.active_dataset, names: out.datasets.map((d) => d.name) };
+}
+
+beforeAll(async () => {
+  redis = await TestRedis.start();
+});
+afterAll(async () => {
+  for (const f of followers) f.stop();
+  for (const s of states) await s.close();
+  await redis?.stop();
+});
+
+describe('a workspace shared by three replicas', () => {
+  it('lists on B a dataset loaded on A, tells a listener on C without a call, and catches up a late replica', async () => {
+    const [a, b, c] = [await replica('ws1:', 50), await replica('ws1:', 50), await replica('ws1:', 50)];
+    const heard: string[] = [];
+    c.layer.onChange((kind, uri) => heard.push(uri ?? kind));
+    body(await a.layer.callTool('load_dataset', { path: INVENTORY, name: 'estate-one' }));
+    expect(await listed(b)).toEqual({ active_dataset: 'estate-one', names: ['estate-one'] });
+    // C receives no call: the announcement (or, at the latest, its poll) applies the load.
+    await expect.poll(() => heard, { timeout: 3000 }).toContain('cloudg://datasets');
+    expect(c.workspace.names()).toEqual(['estate-one']);
+
+    body(await b.layer.callTool('snapshot_dataset', { dataset: 'estate-one', new_name: 'estate-before' }));
+    body(await c.layer.callTool('select_dataset', { name: 'estate-before' }));
+    const late = await replica('ws1:');
+    expect(await listed(late)).toEqual({
+      active_dataset: 'estate-before',
+      names: ['estate-one', 'estate-before'],
+    });
+    expect(await listed(a)).toEqual(await listed(late));
+    body(await late.layer.callTool('unload_dataset', { name: 'estate-before' }));
+    expect(await listed(a)).toEqual({ active_dataset: 'estate-one', names: ['estate-one'] });
+  });
+
+  it('shows on A a suppression made on B, with the same reason, who and when', async () => {
+    const [a, b] = [await replica('ws2:'), await replica('ws2:')];
+    body(await a.layer.callTool('load_dataset', { path: INVENTORY, name: 'triaged' }));
+    const page = body(await b.layer.callTool('list_findings', { limit: 2 })) as { items: { id: string }[] };
+    const ids = page.items.map((f) => f.id);
+    expect(ids).toHaveLength(2);
+    const done = body(
+      await b.layer.callTool('suppress_findings', { finding_ids: ids, reason: 'accepted risk: lab account' }),
+    );
+    expect(done.suppressed).toEqual(ids);
+    const onB = body(await b.layer.callTool('get_finding', { finding_id: ids[0] }));
+    const onA = body(await a.layer.callTool('get_finding', { finding_id: ids[0] }));
+    expect(onA).toEqual(onB);
+    expect(JSON.stringify(onA)).toContain('accepted risk: lab account');
+    const undone = body(await a.layer.callTool('unsuppress_findings', { finding_ids: [ids[1]] }));
+    expect(undone.unsuppressed).toEqual([ids[1]]);
+    const open = body(await b.layer.callTool('list_findings', { limit: 500 })) as { items: { id: string }[] };
+    expect(open.items.map((f) => f.id)).toContain(ids[1]);
+    expect(open.items.map((f) => f.id)).not.toContain(ids[0]);
+  });
+
+  it('resolves two loads of one name on two replicas in one order: one loads, the other is told it exists', async () => {
+    const [a, b, c] = [await replica('ws3:'), await replica('ws3:'), await replica('ws3:')];
+    const [onA, onB] = await Promise.all([
+      a.layer.callTool('load_dataset', { path: INVENTORY, name: 'contested' }),
+      b.layer.callTool('load_dataset', { path: join(sampleEstateDir(), 'report'), name: 'contested' }),
+    ]);
+    const refused = [onA, onB].filter((r) => r.isError);
+    expect(refused).toHaveLength(1);
+    // The second writer ran on the state the first left: the same refusal as in one process.
+    expect(refused[0]?.meta['cloudg/error_code']).toBe(-32602);
+    expect(JSON.stringify(refused[0]?.content)).toContain('already exists');
+    const sources = await Promise.all(
+      [a, b, c].map(async (r) => {
+        await r.shared.catchUp();
+        return r.workspace.get('contested').source;
+      }),
+    );
+    expect(new Set(sources).size).toBe(1);
+  });
+
+  it('keeps no path, dataset name, finding id or reason in clear in Redis', async () => {
+    const [a, b] = [await replica('ws4:'), await replica('ws4:')];
+    body(await a.layer.callTool('load_dataset', { path: INVENTORY, name: 'secret-estate-name' }));
+    const page = body(await b.layer.callTool('list_findings', { limit: 1 })) as { items: { id: string }[] };
+    const id = page.items[0]?.id as string;
+    body(await b.layer.callTool('suppress_findings', { finding_ids: [id], reason: 'reason-in-clear?' }));
+    const dump = await dumpRedis(states[0] as RedisSharedState, 'ws4:*');
+    expect(dump.length).toBeGreaterThan(0);
+    for (const needle of ['secret-estate-name', INVENTORY, 'sample-estate', id, 'reason-in-clear'])
+      expect(dump, needle).not.toContain(needle);
+  });
+});
+
+/** Every key matching `pattern` and every value it holds, as one string. */
+async function dumpRedis(state: RedisSharedState, pattern: string): Promise<string> {
+  const keys = await state.client.keys(pattern);
+  let out = keys.join('\n');
+  for (const key of keys) {
+    const type = await state.client.type(key);
+    if (type === 'list') out += (await state.client.lrange(key, 0, -1)).join('\n');
+    else if (type === 'hash') out += JSON.stringify(await state.client.hgetall(key));
+    else if (type === 'string') out += (await state.client.get(key)) ?? '';
+    else if (type === 'zset') out += (await state.client.zrange(key, '0', '-1', 'WITHSCORES')).join('\n');
+    else if (type === 'set') out += (await state.client.smembers(key)).join('\n');
+  }
+  return out;
+}
