@@ -3,6 +3,7 @@ import { newCoverage } from './coverage.js';
 import { Governor, type GovernorOptions } from './governor/governor.js';
 import { accountHierarchyEdges } from './link/account-hierarchy.js';
 import { RelationshipLinker } from './link/relationship-linker.js';
+import { relationsOf } from './model/asset-builder.js';
 import {
   type CollectorEngine,
   type EngineCollection,
@@ -115,8 +116,10 @@ export function createCollectorEngine(
 /**
  * Two assets with the same `arn` are one resource (INVENTORY_REFERENCE.md 3.1): the account node
  * the collector adds and the one Organizations returns, say. The first keeps its id; the later
- * one's metadata fills keys the first lacks. Edges already made point at kept ids only, because
- * collector edges are built within one task, where no duplicates occur.
+ * one's metadata fills keys the first lacks, and both keep their declared relations and aliases
+ * (two GCP policies naming one member make one principal with the grants of both). Edges
+ * already made point at kept ids only, because collector edges are built within one task, where
+ * no duplicates occur.
  */
 function dedupeByArn(assets: readonly CloudAsset[]): CloudAsset[] {
   const byArn = new Map<string, CloudAsset>();
@@ -129,9 +132,28 @@ function dedupeByArn(assets: readonly CloudAsset[]): CloudAsset[] {
       out.push(asset);
       continue;
     }
+    const relations = unique([...relationsOf(first), ...relationsOf(asset)]);
+    const aliases = [...new Set([...listOf(first.metadata.aliases), ...listOf(asset.metadata.aliases)])];
     first.metadata = { ...asset.metadata, ...first.metadata };
+    if (relations.length > 0) first.metadata.relations = relations;
+    if (aliases.length > 0) first.metadata.aliases = aliases;
     if (first.name === first.account_id && asset.name) first.name = asset.name;
     first.is_internet_exposed = first.is_internet_exposed || asset.is_internet_exposed;
   }
   return out;
+}
+
+function listOf(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** Relations compared by value: the same grant read twice is one relation. */
+function unique<T>(items: readonly T[]): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const key = JSON.stringify(item);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

@@ -1,6 +1,8 @@
 import { FirewallsClient, InstancesClient, NetworksClient, SubnetworksClient } from '@google-cloud/compute';
 import { ProjectsClient } from '@google-cloud/resource-manager';
+import { SqlInstancesServiceClient } from '@google-cloud/sql';
 import type { AuthClient, GoogleAuth } from 'google-auth-library';
+import { StorageJsonApi, storageBase } from './storage-api.js';
 
 /** How the Google Cloud clients are built. */
 export interface GcpClientSettings {
@@ -19,6 +21,7 @@ const CONSTRUCTORS = {
   networks: NetworksClient,
   subnetworks: SubnetworksClient,
   projects: ProjectsClient,
+  sqlInstances: SqlInstancesServiceClient,
 } as const;
 
 export type GcpClientName = keyof typeof CONSTRUCTORS;
@@ -30,6 +33,7 @@ export type GcpClientOf<S extends GcpClientName> = InstanceType<(typeof CONSTRUC
  */
 export class GcpClients {
   readonly #cache = new Map<string, { close(): Promise<void> }>();
+  #storage: StorageJsonApi | undefined;
 
   constructor(private readonly settings: GcpClientSettings) {}
 
@@ -46,6 +50,17 @@ export class GcpClients {
     const client = new Ctor(options);
     this.#cache.set(name, client as unknown as { close(): Promise<void> });
     return client;
+  }
+
+  /** The Cloud Storage JSON API (see storage-api.ts for why it is not a gax client). */
+  storage(): StorageJsonApi {
+    if (this.#storage) return this.#storage;
+    const { base, emulator } = storageBase(this.settings);
+    this.#storage = new StorageJsonApi(
+      base,
+      emulator ? null : (this.settings.authClient ?? this.settings.auth ?? null),
+    );
+    return this.#storage;
   }
 
   async close(): Promise<void> {

@@ -7,6 +7,7 @@ import { buildAsset } from '../model/asset-builder.js';
 import { safely } from '../port.js';
 import { type ProviderCollection, type ProviderCollector, type ProviderRun, selected } from '../provider.js';
 import { type GcpClientName, type GcpClientOf, type GcpClientSettings, GcpClients } from './clients.js';
+import type { StorageJsonApi } from './storage-api.js';
 import { GCP_TASKS, type GcpTask } from './tasks.js';
 
 export interface GcpCollectorOptions {
@@ -20,10 +21,14 @@ export interface GcpTaskContext {
   project: string;
   signal: AbortSignal;
   client<S extends GcpClientName>(name: S): GcpClientOf<S>;
+  /** The Cloud Storage JSON API. */
+  storage(): StorageJsonApi;
   /** One governed request; `service` is the API (`compute`, `cloudresourcemanager`). */
   call<T>(service: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T>;
   /** Assets collected so far for this project (the firewall task evaluates instances). */
   collected: readonly CloudAsset[];
+  /** Note that part of the task's work was lost (a per-resource call denied): coverage says PARTIAL. */
+  partial(message: string): void;
 }
 
 export interface GcpTaskOutput {
@@ -38,12 +43,15 @@ function context(
   signal: AbortSignal,
   ledger: TaskLedger,
   collected: CloudAsset[],
+  partials: string[],
 ): GcpTaskContext {
   return {
     project,
     signal,
     collected,
+    partial: (message) => partials.push(message),
     client: (name) => clients.get(name),
+    storage: () => clients.storage(),
     call: (service, fn) =>
       governor.call(
         { provider: 'gcp', account: `projects/${project}`, region: null, service },
@@ -110,14 +118,17 @@ export class GcpCollector implements ProviderCollector {
           signal.throwIfAborted();
           safely(() => hooks.progress(`gcp ${project}: ${task.name}`));
           const ledger = newLedger();
+          const partials: string[] = [];
           const started = Date.now();
           try {
-            const out = await task.run(context(project, clients, governor, signal, ledger, projectAssets));
+            const out = await task.run(
+              context(project, clients, governor, signal, ledger, projectAssets, partials),
+            );
             projectAssets.push(...out.assets);
             edges.push(...(out.edges ?? []));
             count += out.assets.length;
             record.services.push(
-              finishedEntry(task.name, out.assets.length, ledger, [], Date.now() - started),
+              finishedEntry(task.name, out.assets.length, ledger, partials, Date.now() - started),
             );
           } catch (error) {
             if (signal.aborted) throw signal.reason;

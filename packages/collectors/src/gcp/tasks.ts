@@ -3,6 +3,9 @@ import { makeEdge } from '../link/relationship-linker.js';
 import { buildAsset } from '../model/asset-builder.js';
 import { type Relation, rel, relations } from '../model/relation.js';
 import type { GcpTaskContext, GcpTaskOutput } from './collector.js';
+import { principalAsset } from './principals.js';
+import { gcpSqlTask } from './sql-task.js';
+import { gcpStorageTask } from './storage-task.js';
 
 export interface GcpTask {
   name: string;
@@ -19,7 +22,7 @@ export function computeName(selfLink: string | null | undefined): string | null 
   return at < 0 ? null : `${COMPUTE}${selfLink.slice(at + 1)}`;
 }
 
-const lastPart = (link: string | null | undefined) => (link ? (link.split('/').pop() ?? '') : '');
+export const lastPart = (link: string | null | undefined) => (link ? (link.split('/').pop() ?? '') : '');
 
 /** The region of a zone (`europe-west1-b` -> `europe-west1`). */
 function regionOfZone(zone: string): string {
@@ -30,7 +33,7 @@ function regionOfZone(zone: string): string {
  * A non-aggregated list, page by page (`autoPaginate: false`), one governed request per page,
  * the client's own retries off.
  */
-async function listPages<T>(
+export async function listPages<T>(
   ctx: GcpTaskContext,
   service: string,
   send: (pageToken: string | undefined) => Promise<[T[], { pageToken?: string | null } | null, unknown]>,
@@ -313,13 +316,6 @@ export const gcpFirewallTask: GcpTask = {
   },
 };
 
-const PRINCIPAL_TYPES: Record<string, string> = {
-  user: 'IDENTITY_USER',
-  group: 'IDENTITY_GROUP',
-  serviceAccount: 'SERVICE_ACCOUNT',
-  domain: 'IDENTITY_GROUP',
-};
-
 /**
  * The project's IAM policy: each member of each binding becomes a principal placeholder
  * (`gcp-principal:<member>`, the member itself as an alias so `serviceAccount:<email>` references
@@ -343,27 +339,17 @@ export const gcpIamTask: GcpTask = {
         });
         if (r) byMember.set(member, [...(byMember.get(member) ?? []), r]);
       }
-    const assets = [...byMember].map(([member, rels]) => {
-      const kind = member.split(':')[0] ?? '';
-      return buildAsset({
-        arn: `gcp-principal:${member}`,
-        name: member.split(':').slice(1).join(':') || member,
-        asset_type: PRINCIPAL_TYPES[kind] ?? 'IDENTITY_USER',
-        provider: 'GCP',
-        account_id: kind === 'serviceAccount' ? ctx.project : null,
-        metadata: {
-          member,
-          principal_type: kind,
-          discovered_via: 'iam_policy',
-          roles: rels.map((r) => r.properties?.role),
-        },
-        aliases: [member],
-        relations: rels,
-      });
-    });
+    const assets = [...byMember].map(([member, rels]) => principalAsset(member, ctx.project, rels));
     return { assets };
   },
 };
 
 /** In run order: the firewall evaluation needs the instances. */
-export const GCP_TASKS: readonly GcpTask[] = [gcpNetworkTask, gcpComputeTask, gcpFirewallTask, gcpIamTask];
+export const GCP_TASKS: readonly GcpTask[] = [
+  gcpNetworkTask,
+  gcpComputeTask,
+  gcpFirewallTask,
+  gcpIamTask,
+  gcpStorageTask,
+  gcpSqlTask,
+];

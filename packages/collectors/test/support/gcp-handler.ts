@@ -38,7 +38,12 @@ const API = `https://www.googleapis.com/compute/v1/projects/${PROJECT}`;
 const C = `/compute/v1/projects/${PROJECT}`;
 const WORKER_SA = 'worker@proj-analytics.iam.gserviceaccount.com';
 
-/** The Google Cloud part of the sample estate (worker-1 and its network), plus a second page of instances. */
+/**
+ * The Google Cloud part of the sample estate (worker-1 and its network, the public raw-uploads
+ * bucket), plus a second page of instances, a private bucket whose policy names allUsers but whose
+ * public access prevention is enforced, and two Cloud SQL instances: one open to 0.0.0.0/0 over
+ * a public IP, one private read replica.
+ */
 export function sampleGcpRoutes(): GcpRoutes {
   return {
     [`${C}/global/networks`]: {
@@ -161,5 +166,147 @@ export function sampleGcpRoutes(): GcpRoutes {
         ],
       },
     },
+    // Cloud Storage JSON API: two pages of buckets, then each bucket's IAM policy.
+    '/storage/v1/b': (_req, url) =>
+      url.searchParams.get('pageToken') === 'b2'
+        ? {
+            body: {
+              kind: 'storage#buckets',
+              items: [
+                {
+                  kind: 'storage#bucket',
+                  id: 'analytics-exports',
+                  name: 'analytics-exports',
+                  projectNumber: '123456789012',
+                  location: 'EU',
+                  locationType: 'multi-region',
+                  storageClass: 'STANDARD',
+                  iamConfiguration: {
+                    uniformBucketLevelAccess: { enabled: true, lockedTime: '2026-04-01T00:00:00Z' },
+                    publicAccessPrevention: 'enforced',
+                  },
+                  encryption: {
+                    defaultKmsKeyName: `projects/${PROJECT}/locations/eu/keyRings/data/cryptoKeys/exports`,
+                  },
+                  logging: { logBucket: 'raw-uploads', logObjectPrefix: 'access/' },
+                  versioning: { enabled: true },
+                },
+              ],
+            },
+          }
+        : url.searchParams.get('project') === PROJECT
+          ? {
+              body: {
+                kind: 'storage#buckets',
+                items: [
+                  {
+                    kind: 'storage#bucket',
+                    id: 'raw-uploads',
+                    name: 'raw-uploads',
+                    projectNumber: '123456789012',
+                    location: 'EUROPE-WEST1',
+                    locationType: 'region',
+                    storageClass: 'STANDARD',
+                    labels: { team: 'analytics' },
+                    iamConfiguration: {
+                      uniformBucketLevelAccess: { enabled: false },
+                      publicAccessPrevention: 'inherited',
+                    },
+                  },
+                ],
+                nextPageToken: 'b2',
+              },
+            }
+          : { status: 400, body: { error: { code: 400, message: 'Required parameter: project' } } },
+    '/storage/v1/b/raw-uploads/iam': {
+      body: {
+        kind: 'storage#policy',
+        resourceId: 'projects/_/buckets/raw-uploads',
+        version: 1,
+        etag: 'CAE=',
+        bindings: [
+          { role: 'roles/storage.objectViewer', members: ['allUsers'] },
+          { role: 'roles/storage.objectAdmin', members: [`serviceAccount:${WORKER_SA}`] },
+        ],
+      },
+    },
+    '/storage/v1/b/analytics-exports/iam': {
+      body: {
+        kind: 'storage#policy',
+        resourceId: 'projects/_/buckets/analytics-exports',
+        version: 1,
+        etag: 'CAE=',
+        bindings: [{ role: 'roles/storage.objectViewer', members: ['allUsers', 'user:alice@example.com'] }],
+      },
+    },
+    // SQL Admin API v1: two pages of instances.
+    [`/v1/projects/${PROJECT}/instances`]: (_req, url) =>
+      url.searchParams.get('pageToken') === 's2'
+        ? {
+            body: {
+              items: [
+                {
+                  kind: 'sql#instance',
+                  name: 'reporting-replica',
+                  project: PROJECT,
+                  region: 'europe-west1',
+                  databaseVersion: 'POSTGRES_15',
+                  state: 'RUNNABLE',
+                  instanceType: 'READ_REPLICA_INSTANCE',
+                  masterInstanceName: `${PROJECT}:analytics-sql`,
+                  connectionName: `${PROJECT}:europe-west1:reporting-replica`,
+                  ipAddresses: [{ type: 'PRIVATE', ipAddress: '10.30.0.7' }],
+                  diskEncryptionConfiguration: {
+                    kmsKeyName: `projects/${PROJECT}/locations/europe-west1/keyRings/data/cryptoKeys/sql`,
+                  },
+                  settings: {
+                    tier: 'db-custom-2-7680',
+                    availabilityType: 'ZONAL',
+                    ipConfiguration: {
+                      ipv4Enabled: false,
+                      privateNetwork: `projects/${PROJECT}/global/networks/analytics-vpc`,
+                      sslMode: 'ENCRYPTED_ONLY',
+                      requireSsl: true,
+                    },
+                    backupConfiguration: { enabled: false },
+                  },
+                },
+              ],
+            },
+          }
+        : {
+            body: {
+              items: [
+                {
+                  kind: 'sql#instance',
+                  name: 'analytics-sql',
+                  project: PROJECT,
+                  region: 'europe-west1',
+                  gceZone: 'europe-west1-b',
+                  databaseVersion: 'POSTGRES_15',
+                  state: 'RUNNABLE',
+                  instanceType: 'CLOUD_SQL_INSTANCE',
+                  connectionName: `${PROJECT}:europe-west1:analytics-sql`,
+                  ipAddresses: [{ type: 'PRIMARY', ipAddress: '203.0.113.60' }],
+                  settings: {
+                    tier: 'db-custom-2-7680',
+                    availabilityType: 'REGIONAL',
+                    userLabels: { env: 'prod' },
+                    ipConfiguration: {
+                      ipv4Enabled: true,
+                      requireSsl: false,
+                      sslMode: 'ALLOW_UNENCRYPTED_AND_ENCRYPTED',
+                      authorizedNetworks: [
+                        { kind: 'sql#aclEntry', name: 'anywhere', value: '0.0.0.0/0' },
+                        { kind: 'sql#aclEntry', name: 'office', value: '198.51.100.0/24' },
+                      ],
+                    },
+                    backupConfiguration: { enabled: true, pointInTimeRecoveryEnabled: true },
+                  },
+                },
+              ],
+              nextPageToken: 's2',
+            },
+          },
   };
 }
