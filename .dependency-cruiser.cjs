@@ -135,15 +135,15 @@ module.exports = {
     {
       name: 'adapters-frameworks-on-their-entry-points',
       comment:
-        'A framework (the MCP SDK, openai, @anthropic-ai/sdk, ai) is an optional peer dependency of ' +
-        '@cloudg/adapters, reached only from its own entry point (src/sdk, src/formats/<name>.ts), ' +
+        'A framework (the MCP SDK, fastmcp, openai, @anthropic-ai/sdk, ai) is an optional peer dependency of ' +
+        '@cloudg/adapters, reached only from its own entry point (src/sdk, src/fastmcp, src/formats/<name>.ts), ' +
         'so that the framework-free entry point loads without any of them.',
       severity: 'error',
       from: {
         path: '^packages/adapters/src/',
-        pathNot: ['^packages/adapters/src/(sdk|formats)/', NOT_SHIPPED],
+        pathNot: ['^packages/adapters/src/(sdk|fastmcp|formats)/', NOT_SHIPPED],
       },
-      to: { path: 'node_modules/(@modelcontextprotocol/server|openai|@anthropic-ai/sdk|ai)/' },
+      to: { path: 'node_modules/(@modelcontextprotocol/server|fastmcp|openai|@anthropic-ai/sdk|ai)/' },
     },
     {
       name: 'collectors-direction',
