@@ -247,6 +247,7 @@ describe('2026-07-28 era', () => {
           prompts: { listChanged: true },
           logging: {},
           completions: {},
+          extensions: { 'io.modelcontextprotocol/tasks': {} },
         },
         instructions: server.layer.identity.instructions,
         resultType: 'complete',

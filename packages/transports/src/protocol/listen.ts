@@ -4,6 +4,7 @@
  */
 import { invalidParams } from '../jsonrpc/errors.js';
 import { isObject, notification, type RequestId } from '../jsonrpc/messages.js';
+import { acceptsTask, tasksExtensionRequired } from '../tasks/task-call.js';
 import type { ChangeEvent } from './changes.js';
 import { MetaKeys } from './envelope.js';
 import type { RequestContext } from './request-context.js';
@@ -87,6 +88,17 @@ export class ListenStream {
 
 /** The `subscriptions/listen` method: acknowledge, forward events until the stream ends. */
 export async function listen(rc: RequestContext): Promise<Record<string, unknown>> {
+  // Task status notifications are not sent (the extension makes them optional: clients poll), so
+  // no task id is acknowledged; asking for them without the extension is still refused.
+  if (
+    isObject(rc.params.notifications) &&
+    rc.params.notifications.taskIds !== undefined &&
+    !acceptsTask(rc)
+  ) {
+    throw tasksExtensionRequired(
+      'Task status notifications need the tasks extension declared in the request',
+    );
+  }
   const filter = acceptFilter(rc.params.notifications);
   const server = rc.session.server;
   const resources = new SubscribedUris();

@@ -38,13 +38,11 @@ export function acceptsTask(rc: RequestContext): boolean {
   return rc.session.protocolVersion === LATEST_HANDSHAKE_VERSION && isObject(rc.params.task);
 }
 
-/** -32021 naming the extension, for a task-only tool called by a client without it. */
-function tasksRequired(): ProtocolError {
-  return new ProtocolError(
-    ErrorCode.MissingRequiredClientCapability,
-    'This tool runs only as a task and the client did not declare the tasks extension',
-    { data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } },
-  );
+/** -32021 naming the extension: what a request needs that its client did not declare. */
+export function tasksExtensionRequired(message: string): ProtocolError {
+  return new ProtocolError(ErrorCode.MissingRequiredClientCapability, message, {
+    data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+  });
 }
 
 /**
@@ -62,7 +60,11 @@ export async function callToolAsTask(
   const wanted = acceptsTask(rc);
   if (support === 'required' && !wanted) {
     // 2025-11-25 says -32601 for a task-only tool called without `task`; 2026 says -32021.
-    throw rc.era === 'modern' ? tasksRequired() : methodNotFound('tools/call');
+    throw rc.era === 'modern'
+      ? tasksExtensionRequired(
+          'This tool runs only as a task and the client did not declare the tasks extension',
+        )
+      : methodNotFound('tools/call');
   }
   if (!wanted || support === 'forbidden') {
     // A handshake-era `task` for a tool that cannot run as one: -32601, as 2025-11-25 advises.

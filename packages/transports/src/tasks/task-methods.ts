@@ -10,16 +10,12 @@ import { isObject } from '../jsonrpc/messages.js';
 import { paginate } from '../paging/cursor.js';
 import type { MethodHandler } from '../protocol/methods.js';
 import type { RequestContext } from '../protocol/request-context.js';
-import { acceptsTask } from './task-call.js';
-import { legacyTask, modernDetailedTask, RELATED_TASK_META, TASKS_EXTENSION } from './task-wire.js';
+import { acceptsTask, tasksExtensionRequired } from './task-call.js';
+import { legacyTask, modernDetailedTask, RELATED_TASK_META } from './task-wire.js';
 
 function requireExtension(rc: RequestContext): void {
-  if (acceptsTask(rc)) return;
-  throw new ProtocolError(
-    ErrorCode.MissingRequiredClientCapability,
-    'Task methods need the tasks extension declared in the request',
-    { data: { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } } },
-  );
+  if (!acceptsTask(rc))
+    throw tasksExtensionRequired('Task methods need the tasks extension declared in the request');
 }
 
 export const modernTaskMethods: Record<string, MethodHandler> = {

@@ -1,0 +1,43 @@
+/** The in-process task store: its bounds in count and age, and conditional status changes. */
+import { describe, expect, it } from 'vitest';
+import { MemoryTaskStore, RateLimitedError, type TaskRecord } from '../src/index.js';
+
+function record(taskId: string, owner = 'alice', createdAt = 0): TaskRecord {
+  return { taskId, owner, status: 'working', createdAt, lastUpdatedAt: createdAt, ttlMs: 1_000, pollIntervalMs: 10 };
+}
+
+describe('MemoryTaskStore', () => {
+  it('keeps at most maxPerOwner tasks per owner: finished ones make room, running ones refuse', async () => {
+    const store = new MemoryTaskStore({ maxPerOwner: 2, now: () => 0 });
+    await store.create(record('a'));
+    await store.create(record('b'));
+    await expect(store.create(record('c'))).rejects.toBeInstanceOf(RateLimitedError);
+    // Another owner is not affected.
+    await store.create(record('x', 'bob'));
+    await store.transition('a', ['working'], { status: 'completed', result: {}, lastUpdatedAt: 1 });
+    await store.create(record('c'));
+    expect((await store.list('alice')).map((r) => r.taskId)).toEqual(['b', 'c']);
+  });
+
+  it('forgets a task once its time to live has passed', async () => {
+    let now = 0;
+    const store = new MemoryTaskStore({ now: () => now });
+    await store.create(record('a'));
+    now = 1_000;
+    expect(await store.get('a')).toMatchObject({ taskId: 'a' });
+    now = 1_001;
+    expect(await store.get('a')).toBeUndefined();
+  });
+
+  it('changes a status only from the statuses given: a cancelled task stays cancelled', async () => {
+    const store = new MemoryTaskStore({ now: () => 0 });
+    await store.create(record('a'));
+    expect(await store.transition('a', ['working'], { status: 'cancelled', lastUpdatedAt: 1 })).toMatchObject({
+      status: 'cancelled',
+    });
+    expect(
+      await store.transition('a', ['working', 'input_required'], { status: 'completed', lastUpdatedAt: 2 }),
+    ).toBeUndefined();
+    expect(await store.get('a')).toMatchObject({ status: 'cancelled', lastUpdatedAt: 1 });
+  });
+});
