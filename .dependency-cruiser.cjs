@@ -167,10 +167,11 @@ module.exports = {
       name: 'redis-direction',
       comment:
         '@cloudg/redis implements the shared-state ports of core (response cache), policy (rate ' +
-        'buckets) and privacy (vault store): it depends on those and nothing above them.',
+        'buckets), privacy (vault store) and transports (sessions, change fan-out): it depends on ' +
+        'those and nothing above them.',
       severity: 'error',
       from: { path: '^packages/redis/', pathNot: NOT_SHIPPED },
-      to: { path: cloudg('catalog|transports|adapters|collectors') },
+      to: { path: cloudg('catalog|adapters|collectors') },
     },
     {
       name: 'nothing-below-redis',

@@ -2,7 +2,7 @@
  * Serving a layer over stdio or Streamable HTTP, with the start-up line, the warning for an
  * unauthenticated non-loopback bind, and the vault saved however serving ends.
  */
-import type { RedisSharedState } from '@cloudg/redis';
+import type { RedisChangeFanout, RedisSessionStore, RedisSharedState } from '@cloudg/redis';
 import {
   type DependencyChecks,
   isLoopbackAddress,
@@ -136,6 +136,14 @@ function redisCheck(state: RedisSharedState): DependencyChecks {
 }
 
 export async function serve(server: ServerLayer, options: ServeOptions = {}): Promise<void> {
+/** The HTTP options that share sessions and changes through Redis. */
+function sharedServing(server: ServerLayer): { sessions: RedisSessionStore; changes: RedisChangeFanout } {
+  const state = server.sharedState as RedisSharedState;
+  state.changes.onError = (error) =>
+    server.layer.logger.warn({ err: error }, 'change not spread to the other replicas');
+  return { sessions: state.sessions, changes: state.changes };
+}
+
   const { flavor, auth } = checkServeOptions(options);
   const announce = options.announce ?? ((line: string) => process.stderr.write(`${line}\n`));
   const transport = options.transport ?? 'stdio';
@@ -246,6 +254,8 @@ export async function serve(server: ServerLayer, options: ServeOptions = {}): Pr
     });
     const url = describeUrl(running.host, running.port, path);
     announce(
+      // Sessions continue on any replica, and a change made on one is announced by all.
+      ...(server.sharedState ? sharedServing(server) : {}),
       `cloudg MCP server (${flavor}, ${transport === 'streamable-http' ? 'http' : transport}) listening on ${url}`,
     );
     if (options.oauth) {

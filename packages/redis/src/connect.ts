@@ -14,6 +14,11 @@ export interface RedisConnectOptions {
   connectTimeoutMs?: number;
   /** Prefix of every key this replica writes. Default `cloudg:`. */
   keyPrefix?: string;
+  /**
+   * How often this replica proves to the others that it is alive (shared sessions): a stream it
+   * held is free for another replica three beats after it dies. Default 5000 ms.
+   */
+  heartbeatMs?: number;
 }
 
 /** Redis was not reachable when the server started (code `redis_unreachable`). */

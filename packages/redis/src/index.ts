@@ -3,6 +3,7 @@
  * port owned by the package whose concept it is (rate-limit buckets: @cloudg/policy; the vault's
  * store: @cloudg/privacy; the response cache: @cloudg/core).
  */
+export { RedisChangeFanout } from './change-fanout.js';
 export { connectRedis, type RedisConnectOptions, RedisStartError, redactRedisUrl } from './connect.js';
 export {
   SHARED_STATE_UNAVAILABLE,
@@ -23,4 +24,5 @@ export {
   type RedisSharedState,
   sharedStateOn,
 } from './shared-state.js';
+export { RedisSessionStore, type RedisSessionStoreOptions } from './session-store.js';
 export { RedisVaultStore } from './vault-store.js';

@@ -1,12 +1,15 @@
 /** Everything a replica shares through Redis, over one connection. */
 import type { VaultSealer } from '@cloudg/privacy';
 import type { Redis } from 'ioredis';
+import { RedisChangeFanout } from './change-fanout.js';
 import { connectRedis, type RedisConnectOptions } from './connect.js';
 import { describeCause } from './errors.js';
 import { RedisOperationLog, type RedisOperationLogOptions } from './operation-log.js';
 import { RedisBucketStore } from './rate-buckets.js';
 import { RedisResponseCache } from './response-cache.js';
+import { ReplicaBus } from './replica-bus.js';
 import { RedisVaultStore } from './vault-store.js';
+import { RedisSessionStore, type RedisSessionStoreOptions } from './session-store.js';
 
 export interface RedisHealth {
   ok: boolean;
@@ -19,6 +22,10 @@ export interface RedisHealth {
 export interface RedisSharedState {
   readonly client: Redis;
   readonly rateStore: RedisBucketStore;
+  /** Handshake-era sessions shared by the replicas (the HTTP server's `sessions` option). */
+  readonly sessions: RedisSessionStore;
+  /** Change fan-out to every replica (the HTTP server's `changes` option). */
+  readonly changes: RedisChangeFanout;
   readonly vaultStore: RedisVaultStore;
   readonly cacheStore: RedisResponseCache;
   /**
@@ -36,12 +43,21 @@ export interface RedisSharedState {
 }
 
 /** Build the stores over an existing client (the caller owns its connection). */
-export function sharedStateOn(client: Redis, keyPrefix = 'cloudg:'): RedisSharedState {
+export function sharedStateOn(
+  client: Redis,
+  keyPrefix = 'cloudg:',
+  options: RedisSessionStoreOptions = {},
+): RedisSharedState {
+  // One subscriber connection serves the sessions' signals and the changes.
+  const bus = new ReplicaBus(client, keyPrefix);
+  const sessions = new RedisSessionStore(client, keyPrefix, bus, options);
   return {
     client,
     rateStore: new RedisBucketStore(client, keyPrefix),
     vaultStore: new RedisVaultStore(client, keyPrefix),
     cacheStore: new RedisResponseCache(client, keyPrefix),
+    sessions,
+    changes: new RedisChangeFanout(client, keyPrefix, bus),
     operationLog: (name, sealer, options) => new RedisOperationLog(client, keyPrefix, name, sealer, options),
     async health() {
       const start = performance.now();
@@ -58,6 +74,8 @@ export function sharedStateOn(client: Redis, keyPrefix = 'cloudg:'): RedisShared
         await client.quit();
       } catch {
         client.disconnect();
+      await sessions.close();
+      bus.close();
       }
     },
   };
@@ -69,5 +87,9 @@ export async function createRedisSharedState(
   options: RedisConnectOptions = {},
 ): Promise<RedisSharedState> {
   const client = await connectRedis(url, options);
-  return sharedStateOn(client, options.keyPrefix);
+  return sharedStateOn(
+    client,
+    options.keyPrefix,
+    options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs },
+  );
 }

@@ -35,6 +35,15 @@ export {
 export type { HttpMetrics, HttpMetricsOptions } from './http/metrics.js';
 export { createMcpRequestHandler, type McpRequestHandler, type MountOptions } from './http/mount.js';
 export { HTTP_DEFAULTS, type HttpServerOptions } from './http/options.js';
+export type {
+  SharedSessionAdmission,
+  SharedSessionChange,
+  SharedSessionEvent,
+  SharedSessionLimits,
+  SharedSessionSignal,
+  SharedSessionState,
+  SharedSessionStore,
+} from './http/shared-session-store.js';
 export { ProtocolError } from './jsonrpc/errors.js';
 export type {
   JsonRpcErrorObject,
@@ -48,6 +57,7 @@ export type {
 } from './jsonrpc/messages.js';
 export { decodeCursor, encodeCursor, type ListKind, paginate } from './paging/cursor.js';
 export { DEFAULT_MAX_BATCH_ITEMS, DEFAULT_MAX_BATCH_RESPONSE_BYTES } from './protocol/batch-limits.js';
+export type { ChangeFanout } from './protocol/change-fanout.js';
 export { MetaKeys } from './protocol/envelope.js';
 export {
   type RequestOutcome,
@@ -62,6 +72,7 @@ export {
   type Send,
   Session,
   type SessionInit,
+  type SessionRelay,
   type TransportKind,
 } from './protocol/session.js';
 export {

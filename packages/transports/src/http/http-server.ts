@@ -7,7 +7,7 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { ErrorCode, type Layer, Principal } from '@cloudg/core';
+import { ErrorCode, isMcpLayerError, type Layer, type McpLayerError, Principal } from '@cloudg/core';
 import { AuthConfigError } from '../auth/errors.js';
 import { accessTokenInfo } from '../auth/oauth/claims.js';
 import { OAuthResourceServer } from '../auth/oauth/resource-server.js';
@@ -42,6 +42,7 @@ import {
   sendTooManySessions,
 } from './responses.js';
 import { HttpSession, SessionStore } from './session-store.js';
+import { type SharedEntry, SharedSessions } from './shared-sessions.js';
 import { SseStream } from './sse-stream.js';
 
 export interface BoundAddress {
@@ -63,6 +64,8 @@ export class McpHttpServer {
   private readonly resolver: PrincipalResolver | undefined;
   private readonly store: SessionStore;
   private readonly legacy: LegacySseEndpoints;
+  /** Handshake-era sessions shared with other replicas (`options.sessions`). */
+  private readonly shared: SharedSessions | undefined;
   private readonly sockets = new Set<Socket>();
   /** The response being written on each connection (Node serves a connection's requests one at a time). */
   private readonly responding = new WeakMap<Socket, ServerResponse>();
@@ -104,6 +107,19 @@ export class McpHttpServer {
       this.options.maxSessionsPerPrincipal,
     );
     this.legacy = new LegacySseEndpoints(this.protocol, this.store, this.options);
+    this.shared = options.sessions
+      ? new SharedSessions(
+          options.sessions,
+          this.store,
+          this.protocol,
+          {
+            maxSessions: this.options.maxSessions,
+            maxPerPrincipal: this.options.maxSessionsPerPrincipal,
+            idleMs: this.options.sessionIdleTimeoutMs,
+          },
+          this.options.keepaliveIntervalMs,
+        )
+      : undefined;
     this.admission = new RequestAdmission({
       maxInFlight: this.options.maxInFlightRequests,
       maxQueueWaitMs: this.options.maxQueueWaitMs,
@@ -126,6 +142,19 @@ export class McpHttpServer {
         this.responding.set(req.socket, res);
         this.metrics?.track(req, res);
         this.handle(req, res).catch((error: unknown) => {
+          if (retryable(error)) {
+            // Shared state out of reach (the shared session store): the client may send it again.
+            layer.logger.warn({ err: error }, 'HTTP request refused: shared state unavailable');
+            if (!res.headersSent) {
+              const wire = error.toJsonRpc();
+              sendRpcError(res, 503, wire.message, {
+                code: wire.code,
+                data: wire.data,
+                headers: { 'Retry-After': '1' },
+              });
+            } else res.end();
+            return;
+          }
           layer.logger.error({ err: error }, 'HTTP request failed');
           if (!res.headersSent) sendRpcError(res, 500, 'Internal error', { code: ErrorCode.InternalError });
           else res.end();
@@ -226,6 +255,7 @@ export class McpHttpServer {
     this.protocol.endListens();
     // Let the listen requests write their final results before the sockets go.
     await new Promise((resolve) => setImmediate(resolve));
+    await this.shared?.close();
     this.store.closeAll();
     this.admission.close();
     this.protocol.close();
@@ -478,6 +508,23 @@ export class McpHttpServer {
       return respond(res, session, message, this.respondOptions(accepts, false, req));
     }
 
+    if (initialize && this.shared) {
+      const opened = await this.shared.open(principal);
+      if (typeof opened === 'string') return this.refuseSession(res, opened);
+      const shared = this.shared;
+      const headers: Record<string, string> = { 'Mcp-Session-Id': opened.entry.id };
+      return respond(res, opened.entry.session, message, {
+        ...this.respondOptions(accepts, false, req),
+        headers,
+        onResult: async (result) => {
+          if (!result || (isObject(result) && 'error' in result)) {
+            delete headers['Mcp-Session-Id'];
+            await shared.end(opened.entry);
+          } else await shared.save(opened);
+        },
+      });
+    }
+
     if (initialize) {
       if (!this.admitSession(res, principal)) return;
       const entry = new HttpSession(this.protocol, 'streamable', principal);
@@ -496,8 +543,9 @@ export class McpHttpServer {
       });
     }
 
-    const entry = this.findSession(req, res, principal);
-    if (!entry) return;
+    const found = await this.findSession(req, res, principal);
+    if (!found) return;
+    const { entry } = found;
     const negotiated = entry.session.protocolVersion;
     if (version !== undefined && version !== negotiated) {
       return sendRpcError(
@@ -512,7 +560,12 @@ export class McpHttpServer {
     entry.touch();
     // The session was opened with this id and these roles; the request runs as the credential
     // that sent it, so a session never lends its creator's identity to a later caller.
-    await respond(res, entry.session, message, { ...this.respondOptions(accepts, false, req), principal });
+    const shared = this.shared;
+    await respond(res, entry.session, message, {
+      ...this.respondOptions(accepts, false, req),
+      principal,
+      ...(shared && found.before ? { onResult: () => shared.save(found as SharedEntry) } : {}),
+    });
     entry.touch();
   }
 
@@ -520,9 +573,13 @@ export class McpHttpServer {
   private admitSession(res: ServerResponse, principal: Principal): boolean {
     const admission = this.store.admit(principal.id);
     if (admission === 'ok') return true;
+    this.refuseSession(res, admission);
+    return false;
+  }
+
+  private refuseSession(res: ServerResponse, admission: 'quota' | 'full'): void {
     if (admission === 'quota') sendTooManySessions(res, this.store.maxPerPrincipal);
     else sendRpcError(res, 503, 'Service Unavailable: too many sessions');
-    return false;
   }
 
   /**
@@ -530,29 +587,39 @@ export class McpHttpServer {
    * another principal's, or opened with other roles than the caller's (MCP.md 6.2; a 404 tells a
    * client to start a session of its own, which then carries its own roles).
    */
-  private findSession(
+  private async findSession(
     req: IncomingMessage,
     res: ServerResponse,
     principal: Principal,
-  ): HttpSession | undefined {
+  ): Promise<{ entry: HttpSession; before?: SharedEntry['before'] } | undefined> {
     const id = headerValue(req.headers, 'mcp-session-id');
     if (!id) {
       sendRpcError(res, 400, 'Bad Request: Mcp-Session-Id header is required');
       return undefined;
     }
-    const entry = this.store.find(id, 'streamable', principal);
-    if (!entry) sendRpcError(res, 404, 'Session not found');
-    return entry;
+    // Shared by replicas: the store's state now, whichever replica served the session before.
+    const found = this.shared
+      ? await this.shared.find(id, principal)
+      : ((entry) => (entry ? { entry } : undefined))(this.store.find(id, 'streamable', principal));
+    if (!found) sendRpcError(res, 404, 'Session not found');
+    return found;
   }
 
   /** GET: the session's standalone stream for change notifications. */
-  private get(req: IncomingMessage, res: ServerResponse, principal: Principal): void {
+  private async get(req: IncomingMessage, res: ServerResponse, principal: Principal): Promise<void> {
     if (!parseAccept(headerValue(req.headers, 'accept')).sse) {
       sendRpcError(res, 406, 'Not Acceptable: GET requires Accept: text/event-stream');
       return;
     }
-    const entry = this.findSession(req, res, principal);
-    if (!entry) return;
+    const found = await this.findSession(req, res, principal);
+    if (!found) return;
+    const { entry } = found;
+    if (this.shared) {
+      // Resumable: the events after Last-Event-ID come from the session's log, on any replica.
+      if (!(await this.shared.attach(entry, res, headerValue(req.headers, 'last-event-id'))))
+        sendRpcError(res, 409, 'Conflict: only one GET stream per session');
+      return;
+    }
     if (entry.stream && !entry.stream.closed) {
       sendRpcError(res, 409, 'Conflict: only one GET stream per session');
       return;
@@ -566,11 +633,12 @@ export class McpHttpServer {
     });
   }
 
-  /** DELETE: end the session. */
-  private delete(req: IncomingMessage, res: ServerResponse, principal: Principal): void {
-    const entry = this.findSession(req, res, principal);
-    if (!entry) return;
-    this.store.delete(entry.id);
+  /** DELETE: end the session (on every replica, when they share sessions). */
+  private async delete(req: IncomingMessage, res: ServerResponse, principal: Principal): Promise<void> {
+    const found = await this.findSession(req, res, principal);
+    if (!found) return;
+    if (this.shared) await this.shared.end(found.entry);
+    else this.store.delete(found.entry.id);
     sendEmpty(res, 200);
   }
 
@@ -584,6 +652,13 @@ export class McpHttpServer {
       ...(this.protocol.tracing ? { carrier: req.headers } : {}),
     };
   }
+}
+
+/** A layer error the client may retry (shared state out of reach), answered 503. */
+function retryable(error: unknown): error is McpLayerError {
+  if (!isMcpLayerError(error)) return false;
+  const data = error.data;
+  return typeof data === 'object' && data !== null && (data as { retryable?: unknown }).retryable === true;
 }
 
 /** Whether a POST body holds work to admit: any request other than a `subscriptions/listen` stream. */

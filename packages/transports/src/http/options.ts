@@ -6,6 +6,7 @@ import type { TokenAuth } from '../auth/token-auth.js';
 import type { ProtocolOptions } from '../protocol/server.js';
 import type { DependencyChecks } from './dependency-checks.js';
 import type { HttpMetricsOptions } from './metrics.js';
+import type { SharedSessionStore } from './shared-session-store.js';
 
 export interface HttpServerOptions extends ProtocolOptions {
   /** Bind address. Default `127.0.0.1`. */
@@ -66,6 +67,13 @@ export interface HttpServerOptions extends ProtocolOptions {
   maxHeaderBytes?: number;
   /** Default one hour. */
   sessionIdleTimeoutMs?: number;
+  /**
+   * Handshake-era sessions shared with other replicas behind one address (`RedisSessionStore` of
+   * @cloudg/redis): a session opened on one continues on any, its stream is resumable with
+   * `Last-Event-ID`, and `maxSessions` and `maxSessionsPerPrincipal` count every replica's
+   * sessions. In the process by default. The deprecated HTTP+SSE transport's sessions stay local.
+   */
+  sessions?: SharedSessionStore;
   /** Default 1000; more get 503. */
   maxSessions?: number;
   /**

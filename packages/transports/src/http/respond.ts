@@ -24,8 +24,11 @@ export interface RespondOptions {
   headers?: Record<string, string>;
   /** The caller of this request, when it is not the session's own principal. */
   principal?: Principal;
-  /** Called with the result before it is written (for example to drop a failed session). */
-  onResult?: (result: HandleResult) => void;
+  /**
+   * Called with the result before it is written (to drop a failed session, or to write a shared
+   * session's changes before the client can send its next request elsewhere); awaited.
+   */
+  onResult?: (result: HandleResult) => void | Promise<void>;
   /** The request's headers, for the W3C trace context when tracing is on. */
   carrier?: TraceCarrier;
 }
@@ -60,7 +63,7 @@ export async function respond(
 
   if (!items.some(looksLikeRequest)) {
     const result = await session.handle(message, principal);
-    options.onResult?.(result);
+    await options.onResult?.(result);
     if (result === undefined) sendEmpty(res, 202, headers);
     else sendJson(res, statusOf(result, modern), result, headers);
     return;
@@ -90,7 +93,7 @@ export async function respond(
 
   if (!useSse) {
     const result = await session.handle(message, principal);
-    options.onResult?.(result);
+    await options.onResult?.(result);
     if (res.destroyed) return;
     if (result === undefined) sendEmpty(res, 202, headers);
     else sendJson(res, statusOf(result, modern), result, headers);
@@ -111,7 +114,7 @@ export async function respond(
   });
   const result = await session.handle(message, { ...principal, sink: (m) => open().send(m) });
   done = true;
-  options.onResult?.(result);
+  await options.onResult?.(result);
   if (!stream && modern && accepts.json && result !== undefined && statusOf(result, modern) !== 200) {
     sendJson(res, statusOf(result, modern), result, headers);
     return;

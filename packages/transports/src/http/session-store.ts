@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Principal } from '@cloudg/core';
 import type { JsonRpcMessage } from '../jsonrpc/messages.js';
 import type { McpProtocolServer } from '../protocol/server.js';
-import type { Session } from '../protocol/session.js';
+import type { Session, SessionRelay } from '../protocol/session.js';
 import type { SseStream } from './sse-stream.js';
 
 /** Notifications kept for a session without an open GET stream. */
@@ -18,15 +18,27 @@ export type SessionKind = 'streamable' | 'sse';
 let useCounter = 0;
 
 /** What a session is bound to: the principal id and its exact set of roles. */
-function bindingOf(principal: Principal): string {
+export function bindingOf(principal: Principal): string {
   // JSON of [id, sorted roles]: no separator inside an id or a role can make two bindings equal.
   return JSON.stringify([principal.id, principal.sortedRoles()]);
 }
 
+/** A view of a session shared by replicas (see shared-sessions.ts). */
+export interface SharedView {
+  /** The session's id, from the shared store. */
+  id: string;
+  /** Where its server-initiated messages go: the shared store, which routes them to its stream. */
+  deliver: (message: JsonRpcMessage | JsonRpcMessage[]) => void;
+  relay: SessionRelay;
+  questionPrefix: string;
+}
+
 export class HttpSession {
-  readonly id = randomBytes(16).toString('hex');
+  readonly id: string;
   readonly principalId: string;
-  private readonly binding: string;
+  readonly binding: string;
+  /** Set for the view of a session shared by replicas. */
+  private readonly deliver: ((message: JsonRpcMessage | JsonRpcMessage[]) => void) | undefined;
   readonly session: Session;
   lastSeen = Date.now();
   /** Order of last use (many uses share a millisecond), for ending the least recently used. */
@@ -34,24 +46,36 @@ export class HttpSession {
   stream: SseStream | undefined;
   private readonly outbox: Array<JsonRpcMessage | JsonRpcMessage[]> = [];
 
-  /** A new session id with its protocol session, whose server-initiated messages go through `send`. */
+  /**
+   * A new session id with its protocol session, whose server-initiated messages go through `send`;
+   * or, with `shared`, this replica's view of a session the replicas share. A view hears no
+   * change notifications itself: the shared store writes them to the session's stream once.
+   */
   constructor(
     protocol: McpProtocolServer,
     readonly kind: SessionKind,
     principal: Principal,
+    shared?: SharedView,
   ) {
+    this.id = shared?.id ?? randomBytes(16).toString('hex');
     this.principalId = principal.id;
     this.binding = bindingOf(principal);
+    this.deliver = shared?.deliver;
     this.session = protocol.createSession({
       transport: kind === 'sse' ? 'sse' : 'http',
       principal,
       id: this.id,
       send: (message) => this.send(message),
+      ...(shared ? { register: false, relay: shared.relay, questionPrefix: shared.questionPrefix } : {}),
     });
   }
 
   /** Deliver a server-initiated message: on the open stream, or queued until one opens. */
   send(message: JsonRpcMessage | JsonRpcMessage[]): void {
+    if (this.deliver) {
+      this.deliver(message);
+      return;
+    }
     if (this.stream && !this.stream.closed) {
       this.stream.send(message);
       return;
@@ -137,6 +161,11 @@ export class SessionStore {
       this.byPrincipal.set(entry.principalId, own);
     }
     own.add(entry);
+  }
+
+  /** The local session or view with this id, whoever it belongs to. */
+  get(id: string): HttpSession | undefined {
+    return this.sessions.get(id);
   }
 
   /**

@@ -44,10 +44,13 @@ export class SseStream {
     return this.ended || this.res.destroyed || this.res.writableEnded;
   }
 
-  /** One message frame (a JSON-RPC message, or any string for named events). */
-  send(data: unknown, event = 'message'): void {
+  /**
+   * One message frame (a JSON-RPC message, or any string for named events); `id` is the event id
+   * a client sends back as `Last-Event-ID` to resume.
+   */
+  send(data: unknown, event = 'message', id?: string): void {
     if (this.closed) return;
-    this.res.write(frame(data, event));
+    this.res.write(frame(data, event, id));
   }
 
   comment(text: string): void {
@@ -73,7 +76,7 @@ export class SseStream {
   }
 }
 
-function frame(data: unknown, event: string): string {
+function frame(data: unknown, event: string, id: string | undefined): string {
   const text = typeof data === 'string' ? data : JSON.stringify(data);
-  return `event: ${event}\ndata: ${text}\n\n`;
+  return `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${text}\n\n`;
 }

@@ -35,6 +35,9 @@ export class OutgoingRequests {
   private next = 0;
   private readonly waiting = new Map<RequestId, Waiting>();
 
+  /** `prefix` starts every id (a replica's id goes in it, so its answers can be routed back). */
+  constructor(private readonly prefix = 'cloudg-') {}
+
   /** Send `method` through `send` and wait for the client's response, or `signal`. */
   request(
     method: string,
@@ -44,7 +47,7 @@ export class OutgoingRequests {
   ): Promise<JsonValue> {
     this.next += 1;
     // A prefix the client's own ids are unlikely to share, so its responses are easy to tell apart.
-    const id = `cloudg-${this.next}`;
+    const id = `${this.prefix}${this.next}`;
     return new Promise<JsonValue>((resolve, reject) => {
       if (signal.aborted) {
         reject(signal.reason);

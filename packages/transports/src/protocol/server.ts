@@ -7,6 +7,7 @@ import { DEFAULT_PAGE_SIZE } from '../paging/cursor.js';
 import { TaskEngine } from '../tasks/task-engine.js';
 import { checkLimit, DEFAULT_MAX_BATCH_ITEMS, DEFAULT_MAX_BATCH_RESPONSE_BYTES } from './batch-limits.js';
 import { serverInfo } from './capabilities.js';
+import type { ChangeFanout } from './change-fanout.js';
 import { type ChangeEvent, expandChange } from './changes.js';
 import type { ListenStream } from './listen.js';
 import type { TracingOptions } from './observe.js';
@@ -41,6 +42,12 @@ export interface ProtocolOptions {
    * transport's headers (`traceparent`). Off when absent.
    */
   tracing?: TracingOptions;
+  /**
+   * Spread the layer's changes to other replicas and hear theirs (`RedisChangeFanout` of
+   * @cloudg/redis), so listeners on every replica are told. One fan-out per layer. Default: this
+   * server hears its own layer only.
+   */
+  changes?: ChangeFanout;
   /**
    * HMAC key (at least 32 bytes) signing the `requestState` of 2026 `input_required` results.
    * Replicas behind one endpoint must share it. Default: the environment variable
@@ -107,9 +114,20 @@ export class McpProtocolServer {
       ...(options.taskTtlMs === undefined ? {} : { ttlMs: options.taskTtlMs }),
       ...(options.taskPollIntervalMs === undefined ? {} : { pollIntervalMs: options.taskPollIntervalMs }),
     });
-    this.stopListening = layer.onChange((kind, uri) => {
+    const hear: Parameters<Layer<unknown>['onChange']>[0] = (kind, uri) => {
       for (const event of expandChange(kind, uri)) this.dispatch(event);
-    });
+    };
+    const fanout = options.changes;
+    if (fanout) {
+      // The layer's changes go out through the fan-out, which brings them back here with every
+      // other replica's.
+      const stopAnnouncing = layer.onChange((kind, uri) => fanout.announce(kind, uri));
+      const stopHearing = fanout.subscribe(hear);
+      this.stopListening = () => {
+        stopAnnouncing();
+        stopHearing();
+      };
+    } else this.stopListening = layer.onChange(hear);
   }
 
   #serverInfo: Readonly<Record<string, unknown>> | undefined;

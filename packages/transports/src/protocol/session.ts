@@ -64,6 +64,20 @@ export interface SessionInit {
    * the `file:` URIs over (stdio's `clientRoots` option). Needs the client's `roots` capability.
    */
   clientRoots?: (uris: string[]) => void;
+  /**
+   * Where a message goes that this replica cannot settle here (a session shared by replicas):
+   * a client's response to a question another replica asked, a cancellation of a request that
+   * does not run here.
+   */
+  relay?: SessionRelay;
+  /** Prefix of the ids of questions this session asks its client. Default `cloudg-`. */
+  questionPrefix?: string;
+}
+
+/** See `SessionInit.relay`. */
+export interface SessionRelay {
+  response(message: Record<string, unknown>): void;
+  cancel(id: RequestId): void;
 }
 
 export interface HandleOptions {
@@ -103,8 +117,9 @@ export class Session {
   logLevel: LogLevel;
   readonly subscriptions = new SubscribedUris();
   /** Questions this session sent its client (handshake era) that wait for a response. */
-  readonly outgoing = new OutgoingRequests();
+  readonly outgoing: OutgoingRequests;
   private readonly send: Send | undefined;
+  private readonly relay: SessionRelay | undefined;
   private readonly clientRoots: ((uris: string[]) => void) | undefined;
   /**
    * Requests being served, by id. A client may wrongly reuse an id while its first request still
@@ -120,6 +135,8 @@ export class Session {
     this.principal = init.principal;
     this.send = init.send;
     this.clientRoots = init.clientRoots;
+    this.relay = init.relay;
+    this.outgoing = new OutgoingRequests(init.questionPrefix);
     this.logLevel = server.defaultLogLevel;
     if (init.presetVersion !== undefined) {
       this.era = 'legacy';
@@ -196,7 +213,7 @@ export class Session {
     if (!('method' in message)) {
       // A response settles the question it answers; one to something never asked is ignored.
       if ('result' in message || 'error' in message) {
-        this.outgoing.settle(message);
+        if (!this.outgoing.settle(message)) this.relay?.response(message);
         return undefined;
       }
       return errorResponse(null, invalidRequest().toJsonRpc());
@@ -229,7 +246,9 @@ export class Session {
       if (this.initialized) this.refreshRoots();
     } else if (method === 'notifications/cancelled') {
       const id = params.requestId;
-      if (isValidId(id)) this.cancel(id);
+      if (!isValidId(id)) return;
+      if (this.inflight.has(id)) this.cancel(id);
+      else this.relay?.cancel(id);
     }
     // Every other notification is ignored, as JSON-RPC allows.
   }

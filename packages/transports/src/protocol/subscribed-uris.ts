@@ -28,6 +28,17 @@ export class SubscribedUris {
     return this.byReal.get(realUri);
   }
 
+  /** Every subscription, real URI → client URI (what a replica needs to continue the session). */
+  entries(): Record<string, string> {
+    return Object.fromEntries(this.byReal);
+  }
+
+  /** Replace every subscription with these (real URI → client URI), as another replica left them. */
+  replace(entries: Record<string, string>): void {
+    this.byReal.clear();
+    for (const [real, uri] of Object.entries(entries)) this.byReal.set(real, uri);
+  }
+
   get size(): number {
     return this.byReal.size;
   }

@@ -1,0 +1,56 @@
+/**
+ * The Lua of the shared sessions, in one place because the change fan-out writes into sessions
+ * too. Every script starts with PRELUDE; ARGV[1] is always the key prefix.
+ *
+ * Keys (P is the prefix): `P session:<id>` a hash (b binding, pid principal id, v version,
+ * i initialized, ci client info, cc client capabilities, ll log level, ttl idle ms, sh the replica
+ * holding the stream, dl the last event handed to a stream); `P session:<id>:subs` the
+ * subscriptions (real URI → client URI); `P session:<id>:log` the stream's event log (a Redis
+ * stream, capped); `P sessions` and `P sessions:principal:<pid>` sorted sets of ids by expiry
+ * time; `P replica:<id>` a replica's heartbeat, which is also the channel of its signals.
+ * Times come from Redis (TIME), so replicas' clocks do not matter here.
+ */
+export const PRELUDE = `
+local P = ARGV[1]
+local function nowms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local function skey(id) return P .. 'session:' .. id end
+local function alive(replica)
+  return replica and replica ~= '' and redis.call('EXISTS', P .. 'replica:' .. replica) == 1
+end
+local function drop(id)
+  local k = skey(id)
+  local pid = redis.call('HGET', k, 'pid')
+  redis.call('DEL', k, k .. ':subs', k .. ':log')
+  redis.call('ZREM', P .. 'sessions', id)
+  if pid then redis.call('ZREM', P .. 'sessions:principal:' .. pid, id) end
+  redis.call('PUBLISH', P .. 'bus', cjson.encode({type = 'ended', session = id}))
+end
+local function touch(id, k, now)
+  local ttl = tonumber(redis.call('HGET', k, 'ttl'))
+  redis.call('PEXPIRE', k, ttl)
+  redis.call('PEXPIRE', k .. ':subs', ttl)
+  redis.call('PEXPIRE', k .. ':log', ttl)
+  redis.call('ZADD', P .. 'sessions', now + ttl, id)
+  local pk = P .. 'sessions:principal:' .. redis.call('HGET', k, 'pid')
+  redis.call('ZADD', pk, now + ttl, id)
+  redis.call('PEXPIRE', pk, ttl)
+end
+-- Log a message of the session's stream and route it to the replica holding the stream.
+local function push(id, k, json, maxlen)
+  local eid = redis.call('XADD', k .. ':log', 'MAXLEN', maxlen, '*', 'm', json)
+  redis.call('PEXPIRE', k .. ':log', tonumber(redis.call('HGET', k, 'ttl')))
+  local holder = redis.call('HGET', k, 'sh')
+  if alive(holder) then
+    redis.call('HSET', k, 'dl', eid)
+    redis.call('PUBLISH', P .. 'replica:' .. holder,
+      '{"type":"event","session":"' .. id .. '","event":{"id":"' .. eid .. '","message":' .. json .. '}}')
+  end
+  return eid
+end
+`;
+
+/** Events a session's log keeps for resumption (the in-process outbox keeps as many). */
+export const LOG_LENGTH = 1024;

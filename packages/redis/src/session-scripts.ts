@@ -1,0 +1,99 @@
+/** The scripts of RedisSessionStore (see session-lua.ts for the keys). */
+
+import { LuaScript } from './script.js';
+import { PRELUDE } from './session-lua.js';
+
+// ARGV: P, id, pid, binding, maxSessions, maxPerPrincipal, ttl, logLevel.
+// At the principal's quota its least recently used session without a live stream is ended.
+export const OPEN = new LuaScript(`${PRELUDE}
+local now = nowms()
+local id, pid = ARGV[2], ARGV[3]
+local all, pk = P .. 'sessions', P .. 'sessions:principal:' .. pid
+redis.call('ZREMRANGEBYSCORE', all, '-inf', now)
+redis.call('ZREMRANGEBYSCORE', pk, '-inf', now)
+if redis.call('ZCARD', pk) >= tonumber(ARGV[6]) then
+  local victim = nil
+  for _, other in ipairs(redis.call('ZRANGE', pk, 0, -1)) do
+    if not alive(redis.call('HGET', skey(other), 'sh')) then victim = other break end
+  end
+  if not victim then return 'quota' end
+  drop(victim)
+end
+if redis.call('ZCARD', all) >= tonumber(ARGV[5]) then return 'full' end
+local k = skey(id)
+redis.call('HSET', k, 'b', ARGV[4], 'pid', pid, 'i', '0', 'll', ARGV[8], 'ttl', ARGV[7])
+touch(id, k, now)
+return 'ok'
+`);
+
+// ARGV: P, id. The hash and the subscriptions, expiry pushed back; nil when gone.
+export const LOAD = new LuaScript(`${PRELUDE}
+local k = skey(ARGV[2])
+local fields = redis.call('HGETALL', k)
+if #fields == 0 then return false end
+touch(ARGV[2], k, nowms())
+return {fields, redis.call('HGETALL', k .. ':subs')}
+`);
+
+// ARGV: P, id, fields (JSON object), subscribed (JSON object), unsubscribed (JSON list).
+export const UPDATE = new LuaScript(`${PRELUDE}
+local k = skey(ARGV[2])
+if redis.call('EXISTS', k) == 0 then return 0 end
+for field, value in pairs(cjson.decode(ARGV[3])) do redis.call('HSET', k, field, value) end
+for real, uri in pairs(cjson.decode(ARGV[4])) do redis.call('HSET', k .. ':subs', real, uri) end
+for _, real in ipairs(cjson.decode(ARGV[5])) do redis.call('HDEL', k .. ':subs', real) end
+redis.call('PEXPIRE', k .. ':subs', tonumber(redis.call('HGET', k, 'ttl')))
+return 1
+`);
+
+// ARGV: P, id.
+export const DELETE = new LuaScript(`${PRELUDE}
+if redis.call('EXISTS', skey(ARGV[2])) == 1 then drop(ARGV[2]) end
+return 1
+`);
+
+// ARGV: P, id, replica. 1 held here now, 0 a live replica holds it, -1 no such session.
+export const CLAIM = new LuaScript(`${PRELUDE}
+local k = skey(ARGV[2])
+if redis.call('EXISTS', k) == 0 then return -1 end
+local holder = redis.call('HGET', k, 'sh')
+if holder and holder ~= ARGV[3] and alive(holder) then return 0 end
+redis.call('HSET', k, 'sh', ARGV[3])
+return 1
+`);
+
+// ARGV: P, id, replica.
+export const RELEASE = new LuaScript(`${PRELUDE}
+local k = skey(ARGV[2])
+if redis.call('HGET', k, 'sh') == ARGV[3] then redis.call('HDEL', k, 'sh') end
+return 1
+`);
+
+// ARGV: P, id, message JSON, log length. The event id, or nil when the session is gone.
+export const APPEND = new LuaScript(`${PRELUDE}
+local k = skey(ARGV[2])
+if redis.call('EXISTS', k) == 0 then return false end
+return push(ARGV[2], k, ARGV[3], ARGV[4])
+`);
+
+// ARGV: P, id, after ('' for "what no stream was handed"). The entries, marked handed over.
+export const REPLAY = new LuaScript(`${PRELUDE}
+local k = skey(ARGV[2])
+local after = ARGV[3]
+if after == '' then after = redis.call('HGET', k, 'dl') or '0-0' end
+local entries = redis.call('XRANGE', k .. ':log', '(' .. after, '+')
+if #entries > 0 and redis.call('EXISTS', k) == 1 then redis.call('HSET', k, 'dl', entries[#entries][1]) end
+return entries
+`);
+
+// ARGV: P, replica, heartbeat ttl, ids of the sessions whose stream this replica holds.
+// Keeps the replica alive and those sessions from expiring; returns the ids that are gone.
+export const HEARTBEAT = new LuaScript(`${PRELUDE}
+redis.call('SET', P .. 'replica:' .. ARGV[2], '1', 'PX', ARGV[3])
+local now, gone = nowms(), {}
+for i = 4, #ARGV do
+  local k = skey(ARGV[i])
+  if redis.call('EXISTS', k) == 1 then touch(ARGV[i], k, now) else gone[#gone + 1] = ARGV[i] end
+end
+return gone
+`);

@@ -1,0 +1,107 @@
+/**
+ * Replicas as real HTTP servers sharing one Redis: each its own layer, connection, session view
+ * and change fan-out, as separate processes would have. `kill` stops one abruptly: its sockets
+ * are cut and its Redis connection dropped without a word, so its heartbeat lapses as a dead
+ * process's would.
+ */
+import { createLogger, Layer, Registry } from '@cloudg/core';
+import { type HttpServerOptions, type RunningHttpServer, serveHttp } from '@cloudg/transports';
+import * as z from 'zod';
+import { createRedisSharedState, type RedisSharedState } from '../../src/index.js';
+
+export interface HttpReplica {
+  name: string;
+  port: number;
+  layer: Layer;
+  state: RedisSharedState;
+  running: RunningHttpServer;
+  /** Tool calls this replica ran. */
+  calls: number;
+  /** Gone without a goodbye: sockets cut, Redis connection dropped, no claim released. */
+  kill(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Beats this short let a killed replica's stream claim lapse within a test. */
+export const HEARTBEAT_MS = 150;
+
+function layerFor(replica: { calls: number }): Layer {
+  const registry = new Registry();
+  registry.tool({
+    name: 'work',
+    description: 'Reports progress, then answers with the replica that ran it.',
+    readOnly: true,
+    input: { ms: z.number().int().min(0).max(5000).default(0) },
+    handler: async (ctx, args) => {
+      replica.calls += 1;
+      ctx.reportProgress(1, 2, 'started');
+      await new Promise((resolve, reject) => {
+        const timer = setTimeout(resolve, args.ms);
+        ctx.signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          reject(ctx.signal.reason);
+        });
+      });
+      return { done: true };
+    },
+  });
+  registry.tool({
+    name: 'confirm',
+    description: 'Asks the person to confirm.',
+    handler: async (ctx) => ({ confirmed: await ctx.confirm('Go ahead?') }),
+  });
+  registry.resource({
+    uri: 'memo://status',
+    name: 'status',
+    description: 'A resource to subscribe to.',
+    handler: () => ({ status: 'ok' }),
+  });
+  return new Layer({ registry, logger: createLogger({ level: 'silent' }) });
+}
+
+export async function startReplicas(
+  url: string,
+  names: string[],
+  keyPrefix: string,
+  options: HttpServerOptions = {},
+): Promise<HttpReplica[]> {
+  const out: HttpReplica[] = [];
+  for (const name of names) {
+    const state = await createRedisSharedState(url, { keyPrefix, heartbeatMs: HEARTBEAT_MS });
+    const counter = { calls: 0 };
+    const layer = layerFor(counter);
+    const running = await serveHttp(layer, {
+      port: 0,
+      authTokens: ['atok::alice', 'btok::bob'],
+      keepaliveIntervalMs: 60_000,
+      ...options,
+      sessions: state.sessions,
+      changes: state.changes,
+    });
+    let gone = false;
+    out.push({
+      name,
+      port: running.port,
+      layer,
+      state,
+      running,
+      get calls() {
+        return counter.calls;
+      },
+      async kill() {
+        gone = true;
+        state.client.disconnect();
+        running.server.httpServer.closeAllConnections();
+        running.server.httpServer.close();
+        await state.close();
+      },
+      async close() {
+        if (gone) return;
+        gone = true;
+        await running.close();
+        await state.close();
+      },
+    });
+  }
+  return out;
+}

@@ -1,0 +1,214 @@
+/**
+ * Handshake-era sessions shared by replicas, on this replica: a local view of each session it
+ * serves, read from the shared store at every request and written back before the response
+ * leaves; the standalone stream of the sessions whose GET this replica holds; and the signals
+ * of the other replicas (events for those streams, answers to this replica's questions,
+ * cancellations, sessions ended elsewhere). The consistency model is in shared-session-store.ts.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { Principal } from '@cloudg/core';
+import type { McpProtocolServer } from '../protocol/server.js';
+import { captureState, restoreState, stateChange } from './session-state.js';
+import { bindingOf, HttpSession, type SessionStore } from './session-store.js';
+import type {
+  SharedSessionAdmission,
+  SharedSessionEvent,
+  SharedSessionLimits,
+  SharedSessionSignal,
+  SharedSessionState,
+  SharedSessionStore,
+} from './shared-session-store.js';
+import { SseStream } from './sse-stream.js';
+
+/** A view and the state it was read in, to tell what a request changed. */
+export interface SharedEntry {
+  entry: HttpSession;
+  before: SharedSessionState;
+}
+
+interface HeldStream {
+  stream: SseStream;
+  /** The id of the last event written. */
+  last: string | undefined;
+  /** Events heard while the log is replayed, written after it. */
+  buffer: SharedSessionEvent[] | undefined;
+}
+
+/** Whether stream id `a` ("ms-seq") comes after `b`. */
+function isAfter(a: string, b: string): boolean {
+  const [am = 0, as = 0] = a.split('-').map(Number);
+  const [bm = 0, bs = 0] = b.split('-').map(Number);
+  return am > bm || (am === bm && as > bs);
+}
+
+/** The replica in the id of a question (`cloudg-<replica>-<n>`), if it is one. */
+function replicaOf(id: unknown): string | undefined {
+  if (typeof id !== 'string') return undefined;
+  return /^cloudg-([0-9a-f]+)-\d+$/.exec(id)?.[1];
+}
+
+export class SharedSessions {
+  private readonly held = new Map<string, HeldStream>();
+  private readonly stopSignals: () => void;
+
+  constructor(
+    readonly store: SharedSessionStore,
+    private readonly local: SessionStore,
+    private readonly protocol: McpProtocolServer,
+    private readonly limits: SharedSessionLimits,
+    private readonly keepaliveMs: number,
+  ) {
+    this.stopSignals = store.onSignal((signal) => this.hear(signal));
+  }
+
+  private lost(error: unknown, what: string): void {
+    this.protocol.layer.logger.warn({ err: error }, what);
+  }
+
+  private view(id: string, principal: Principal): HttpSession {
+    const forward = (replica: string | undefined, signal: SharedSessionSignal) =>
+      this.store
+        .signal(replica, signal)
+        .catch((error: unknown) => this.lost(error, 'relay to a replica failed'));
+    return new HttpSession(this.protocol, 'streamable', principal, {
+      id,
+      deliver: (message) => {
+        this.store
+          .append(id, message)
+          .catch((error: unknown) => this.lost(error, 'session stream message lost'));
+      },
+      relay: {
+        response: (message) => {
+          const replica = replicaOf(message.id);
+          if (replica !== undefined && replica !== this.store.replica)
+            forward(replica, { type: 'response', session: id, message });
+        },
+        // Where a request runs is not recorded: every replica hears the cancellation, the one
+        // running it acts.
+        cancel: (requestId) => forward(undefined, { type: 'cancel', session: id, requestId }),
+      },
+      questionPrefix: `cloudg-${this.store.replica}-`,
+    });
+  }
+
+  /** A new session for this caller (quota counted across replicas), or why not. */
+  async open(principal: Principal): Promise<SharedEntry | Exclude<SharedSessionAdmission, 'ok'>> {
+    const entry = this.view(randomBytes(16).toString('hex'), principal);
+    const before = captureState(entry.session, entry.binding, principal.id);
+    const admission = await this.store.open(entry.id, before, this.limits);
+    if (admission !== 'ok') {
+      entry.session.close();
+      return admission;
+    }
+    this.local.add(entry);
+    return { entry, before };
+  }
+
+  /**
+   * The caller's session as the store holds it now. Undefined when it is gone (deleted or
+   * expired, on any replica), or another principal's, or opened with other roles.
+   */
+  async find(id: string, principal: Principal): Promise<SharedEntry | undefined> {
+    const state = await this.store.load(id);
+    const existing = this.local.get(id);
+    if (!state) {
+      if (existing) this.local.delete(id);
+      return undefined;
+    }
+    if (state.binding !== bindingOf(principal)) return undefined;
+    let entry = existing?.kind === 'streamable' ? existing : undefined;
+    if (!entry) {
+      entry = this.view(id, principal);
+      this.local.add(entry);
+    }
+    restoreState(entry.session, state);
+    return { entry, before: state };
+  }
+
+  /** Write back what a request changed, before its response leaves. */
+  async save({ entry, before }: SharedEntry): Promise<void> {
+    const change = stateChange(before, captureState(entry.session, entry.binding, entry.principalId));
+    if (change) await this.store.update(entry.id, change);
+  }
+
+  /** End the session on every replica (DELETE, a failed initialize). */
+  async end(entry: HttpSession): Promise<void> {
+    await this.store.delete(entry.id);
+    this.local.delete(entry.id);
+  }
+
+  /**
+   * GET: hold the session's standalone stream here and write what the client has not seen
+   * (after `lastEventId`, else what no stream was handed). False when another live replica holds it.
+   */
+  async attach(entry: HttpSession, res: ServerResponse, lastEventId: string | undefined): Promise<boolean> {
+    if (!(await this.store.claimStream(entry.id))) return false;
+    const stream = new SseStream(res, this.keepaliveMs, { 'Mcp-Session-Id': entry.id });
+    const held: HeldStream = { stream, last: undefined, buffer: [] };
+    this.held.set(entry.id, held);
+    entry.attach(stream);
+    entry.touch();
+    res.on('close', () => {
+      if (this.held.get(entry.id) === held) {
+        this.held.delete(entry.id);
+        this.store
+          .releaseStream(entry.id)
+          .catch((error: unknown) => this.lost(error, 'stream release failed'));
+      }
+      if (entry.stream === stream) entry.stream = undefined;
+      entry.touch();
+    });
+    try {
+      for (const event of await this.store.replay(entry.id, lastEventId)) this.write(held, event);
+    } finally {
+      const buffered = held.buffer ?? [];
+      held.buffer = undefined;
+      for (const event of buffered) this.write(held, event);
+    }
+    return true;
+  }
+
+  private write(held: HeldStream, event: SharedSessionEvent): void {
+    if (held.buffer) {
+      held.buffer.push(event);
+      return;
+    }
+    // An event both replayed and heard is written once.
+    if (held.last !== undefined && !isAfter(event.id, held.last)) return;
+    held.stream.send(event.message, 'message', event.id);
+    held.last = event.id;
+  }
+
+  private hear(signal: SharedSessionSignal): void {
+    switch (signal.type) {
+      case 'event': {
+        const held = this.held.get(signal.session);
+        if (held) this.write(held, signal.event);
+        return;
+      }
+      case 'ended':
+        this.held.delete(signal.session);
+        this.local.delete(signal.session);
+        return;
+      case 'response':
+        this.local.get(signal.session)?.session.outgoing.settle(signal.message);
+        return;
+      case 'cancel':
+        this.local.get(signal.session)?.session.cancel(signal.requestId);
+        return;
+    }
+  }
+
+  /** Stop hearing signals and give up the streams held here, so clients reconnect elsewhere at once. */
+  async close(): Promise<void> {
+    this.stopSignals();
+    const ids = [...this.held.keys()];
+    this.held.clear();
+    await Promise.all(
+      ids.map((id) =>
+        this.store.releaseStream(id).catch((error: unknown) => this.lost(error, 'stream release failed')),
+      ),
+    );
+  }
+}

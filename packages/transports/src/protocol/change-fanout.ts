@@ -1,0 +1,17 @@
+/**
+ * Change fan-out: the port through which a change announced on one replica reaches the listeners
+ * of every replica (2026 `subscriptions/listen` streams, handshake-era sessions). Without one, a
+ * protocol server hears its own layer's changes only, as a single process always has.
+ */
+import type { ChangeKind, ChangeListener } from '@cloudg/core';
+
+export interface ChangeFanout {
+  /**
+   * Announce a change made on this replica. Every subscriber hears it once: this replica's at
+   * once, the other replicas' as soon as the announcement reaches them. Never throws: a change
+   * that cannot be spread is logged by the implementation and stays local.
+   */
+  announce(kind: ChangeKind, uri?: string): void;
+  /** Hear every announced change, from this replica or another. Returns the way to stop. */
+  subscribe(listener: ChangeListener): () => void;
+}
