@@ -4,7 +4,15 @@
  * are cut and its Redis connection dropped without a word, so its heartbeat lapses as a dead
  * process's would.
  */
-import { createLogger, Layer, Registry } from '@cloudg/core';
+import {
+  allowAllPolicy,
+  createLogger,
+  Layer,
+  type PipelineRun,
+  type PolicyPort,
+  Registry,
+  type TransformPipeline,
+} from '@cloudg/core';
 import { type HttpServerOptions, type RunningHttpServer, serveHttp } from '@cloudg/transports';
 import * as z from 'zod';
 import { createRedisSharedState, type RedisSharedState } from '../../src/index.js';
@@ -25,7 +33,25 @@ export interface HttpReplica {
 /** Beats this short let a killed replica's stream claim lapse within a test. */
 export const HEARTBEAT_MS = 150;
 
-function layerFor(replica: { calls: number }): Layer {
+/**
+ * A stand-in for a strict policy: the client knows item `alpha` only as `p-1` (its input is
+ * mapped back to the real value before use), while changes are announced under real URIs.
+ */
+function unmask(value: unknown): unknown {
+  if (typeof value === 'string') return value.replaceAll('p-1', 'alpha');
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unmask(v)]));
+}
+
+const PSEUDONYMISING: PolicyPort = {
+  ...allowAllPolicy,
+  inputPipeline: (): TransformPipeline => ({
+    isEmpty: false,
+    run: (value: unknown): PipelineRun => ({ value: unmask(value), report: {} }),
+  }),
+};
+
+function layerFor(replica: { calls: number }, pseudonymise: boolean): Layer {
   const registry = new Registry();
   registry.tool({
     name: 'work',
@@ -56,25 +82,36 @@ function layerFor(replica: { calls: number }): Layer {
     description: 'A resource to subscribe to.',
     handler: () => ({ status: 'ok' }),
   });
-  return new Layer({ registry, logger: createLogger({ level: 'silent' }) });
+  registry.resourceTemplate({
+    uriTemplate: 'memo://items/{id}',
+    name: 'item',
+    description: 'One item.',
+    handler: (_ctx, vars) => ({ id: vars.id }),
+  });
+  return new Layer({
+    registry,
+    ...(pseudonymise ? { policy: PSEUDONYMISING } : {}),
+    logger: createLogger({ level: 'silent' }),
+  });
 }
 
 export async function startReplicas(
   url: string,
   names: string[],
   keyPrefix: string,
-  options: HttpServerOptions = {},
+  options: HttpServerOptions & { pseudonymise?: boolean } = {},
 ): Promise<HttpReplica[]> {
+  const { pseudonymise = false, ...serverOptions } = options;
   const out: HttpReplica[] = [];
   for (const name of names) {
     const state = await createRedisSharedState(url, { keyPrefix, heartbeatMs: HEARTBEAT_MS });
     const counter = { calls: 0 };
-    const layer = layerFor(counter);
+    const layer = layerFor(counter, pseudonymise);
     const running = await serveHttp(layer, {
       port: 0,
       authTokens: ['atok::alice', 'btok::bob'],
       keepaliveIntervalMs: 60_000,
-      ...options,
+      ...serverOptions,
       sessions: state.sessions,
       changes: state.changes,
     });
