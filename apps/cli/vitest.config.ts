@@ -11,6 +11,7 @@ export const cliTestOptions = {
     'test/serve-http-options.test.ts',
     'test/shutdown.test.ts',
     'test/stdio-client.test.ts',
+    'test/startup-imports.test.ts',
     'test/stdio-isolation.test.ts',
   ],
 };

@@ -1,4 +1,6 @@
 // @cloudg/cli: the cloudg-mcp command, usable from code too.
+
+export { CliError } from './cli-error.js';
 export {
   CLIENT_HINTS,
   CLIENTS,
@@ -7,6 +9,6 @@ export {
   clientConfig,
   launchCommand,
 } from './client-config.js';
-export { CliError, type CliIo, processIo } from './io.js';
+export { type CliIo, processIo } from './io.js';
 export { run } from './program.js';
 export { renderTable } from './table.js';

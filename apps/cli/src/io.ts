@@ -1,6 +1,7 @@
-/** Where the CLI reads and writes, so tests can run it in-process. */
-import { McpLayerError } from '@cloudg/core';
-import { relaunchIsolated, wantsStdioIsolation } from '@cloudg/server';
+/**
+ * Where the CLI reads and writes, so tests can run it in-process. Imports nothing of the
+ * workspace: every command, `--help` included, starts here.
+ */
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -17,7 +18,8 @@ export interface CliIo {
   logStream?: NodeJS.WritableStream & { isTTY?: boolean };
   /**
    * Run this command again as a stdio server whose descriptor 1 is stderr (see `relaunchIsolated`
-   * in @cloudg/server); resolves with its exit status. Absent in-process and when turned off.
+   * in @cloudg/server); resolves with its exit status. Absent in-process; `serve` uses it only
+   * when `wantsStdioIsolation` agrees (not turned off, not already relaunched, not Windows).
    */
   relaunchIsolated?: () => Promise<number>;
 }
@@ -34,22 +36,7 @@ export function processIo(): CliIo {
     env: process.env,
     cwd: process.cwd(),
     stderrIsTTY: Boolean(process.stderr.isTTY),
-    ...(wantsStdioIsolation(process.env) ? { relaunchIsolated: () => relaunchIsolated() } : {}),
+    // Loaded when `serve` asks for it: the server package is most of the CLI's start-up time.
+    relaunchIsolated: async () => (await import('@cloudg/server')).relaunchIsolated(),
   };
-}
-
-/**
- * A failure the CLI reports as `Error: <message>` with an exit status: code `cli_error`,
- * `data.exit_code`.
- */
-export class CliError extends McpLayerError {
-  override readonly code = 'cli_error';
-  declare readonly data: { exit_code: number };
-
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message, { data: { exit_code: exitCode } });
-  }
 }

@@ -6,8 +6,8 @@
  */
 import type { OAuthOptions } from '@cloudg/transports';
 import type { Command } from 'commander';
-import { CliError } from './io.js';
-import { collect } from './options.js';
+import { CliError } from './cli-error.js';
+import { collect } from './option-values.js';
 
 export interface OAuthFlags {
   oauthIssuer?: string;

@@ -1,4 +1,7 @@
-/** The options shared by serve, tools, resources, prompts, call and read (MCP.md 5.1 and 5.2). */
+/**
+ * From the flags of the layer commands (layer-flags.ts) to server options: paths checked, policy,
+ * config, registry and engine loaded, so that a bad value stops the command with status 2.
+ */
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,127 +16,14 @@ import {
 import { type Logger, Principal, Registry } from '@cloudg/core';
 import { Policy, PolicyError } from '@cloudg/policy';
 import { DatasetSpecError, parseDatasetSpec, type ServerLayerOptions } from '@cloudg/server';
-import type { Command } from 'commander';
-import { CliError, type CliIo } from './io.js';
-import { addLogLevelOption, cliLogger } from './logging.js';
-
-export function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
-
-/** A parser for a number of seconds (0 or more) that names its own option in the error. */
-export function parseSecondsFor(flag: string) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (value.trim() === '' || !Number.isFinite(n) || n < 0)
-      throw new CliError(`Invalid value for ${flag}: '${value}' is not a number of seconds`, 2);
-    return n;
-  };
-}
-
-export const parseSeconds = parseSecondsFor('--timeout');
-
-/** A parser for a whole number in `[min, max]` that names its own option in the error. */
-export function parseCount(flag: string, min = 0, max = Number.MAX_SAFE_INTEGER) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (value.trim() === '' || !Number.isInteger(n) || n < 0)
-      throw new CliError(`Invalid value for ${flag}: '${value}' is not a whole number`, 2);
-    if (n < min || n > max) {
-      const range = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `between ${min} and ${max}`;
-      throw new CliError(`Invalid value for ${flag}: '${value}' is not ${range}`, 2);
-    }
-    return n;
-  };
-}
-
-/** Options for every command that builds a layer. */
-export function addLayerOptions(command: Command): Command {
-  return command
-    .option(
-      '-c, --config <PATH>',
-      'cloudg config.yaml: providers, credentials, report directory, rulesets (rules_dir) and state (dir, where suppressions are kept)',
-    )
-    .option(
-      '--policy <NAME_OR_FILE>',
-      'profile name, .yaml/.yml/.json file or inline JSON (env CLOUDG_MCP_POLICY; default standard)',
-    )
-    .option('--dataset <[NAME=]PATH>', 'preload a dataset; repeatable', collect, [])
-    .option('--prefix <TEXT>', 'prepended to every tool and prompt name', '')
-    .option('--include-category <CAT>', 'only expose these categories; repeatable', collect)
-    .option('--exclude-category <CAT>', 'hide these categories; repeatable', collect)
-    .option('--include-tool <NAME>', 'only expose these tools; repeatable', collect)
-    .option('--exclude-tool <NAME>', 'hide these tools; repeatable', collect)
-    .option('--read-only', 'drop tools that write files, reach cloud APIs, run programs or are destructive')
-    .option('--audit-log <FILE>', 'append a JSONL audit trail (env CLOUDG_MCP_AUDIT_LOG)')
-    .option('--timeout <SECONDS>', 'default per-call tool timeout; 0 disables', parseSeconds, 300)
-    .option('--registry <MODULE:ATTR>', 'serve a custom Registry (ATTR defaults to defaultRegistry)')
-    .option(
-      '--engine <MODULE:ATTR>',
-      'live collection engine: enables map_inventory, collect_assets and run_pipeline (ATTR defaults to engine)',
-    )
-    .option(
-      '--restore-live',
-      'keep live datasets across restarts: save each under the output directory and load them on start',
-    )
-    .option(
-      '--pretty-json',
-      'indent the JSON text of tool results (default compact, about a third fewer tokens)',
-    )
-    .option(
-      '--sample',
-      `also load the bundled sample estate (fictitious assets) as dataset '${SAMPLE_DATASET_NAME}'`,
-    )
-    .option(
-      '--no-sample-estate',
-      'tools, resources, prompts, call, read: without --dataset, start empty instead of with the sample estate',
-    );
-}
-
-/** The layer options plus `--log-level`: every command that builds a layer. */
-export function addLayerAndLogOptions(command: Command): Command {
-  return addLogLevelOption(addLayerOptions(command));
-}
-
-/** The dataset name the bundled sample estate gets when no --dataset is given. */
-export const SAMPLE_DATASET_NAME = 'sample';
+import { CliError } from './cli-error.js';
+import type { CliIo } from './io.js';
+import { type LayerFlags, SAMPLE_DATASET_NAME } from './layer-flags.js';
+import { cliLogger } from './logging.js';
 
 /** `NAME=PATH` of the bundled sample estate's inventory map. */
 export function sampleEstateSpec(): string {
   return `${SAMPLE_DATASET_NAME}=${join(sampleEstateDir(), 'inventory', 'inventory-map.json')}`;
-}
-
-export function addPrincipalOptions(command: Command): Command {
-  return command
-    .option('--role <ROLE>', 'act as a principal with this role; repeatable', collect)
-    .option('--principal-id <ID>', 'principal id to act as');
-}
-
-export interface LayerFlags {
-  config?: string;
-  policy?: string;
-  dataset: string[];
-  prefix: string;
-  includeCategory?: string[];
-  excludeCategory?: string[];
-  includeTool?: string[];
-  excludeTool?: string[];
-  readOnly?: boolean;
-  auditLog?: string;
-  timeout: number;
-  registry?: string;
-  /** `--engine MODULE:ATTR`: a CloudgEngine, or a function returning one. */
-  engine?: string;
-  restoreLive?: boolean;
-  /** `--sample`: load the bundled sample estate besides any --dataset. */
-  sample?: boolean;
-  /** Commander's spelling of `--no-sample-estate`: false when the flag is given. */
-  sampleEstate?: boolean;
-  /** `--log-level`, as given (any case); CLOUDG_LOG_LEVEL, else WARNING, when absent. */
-  logLevel?: string;
-  prettyJson?: boolean;
-  role?: string[];
-  principalId?: string;
 }
 
 /** Without --role and --principal-id: the local user. With either: `cli` / `default` filled in. */

@@ -10,8 +10,10 @@ import {
 } from '@cloudg/core';
 import { createLayerFromOptions } from '@cloudg/server';
 import { type RequestOutcome, requestOutcome } from '@cloudg/transports';
-import { CliError, type CliIo } from '../io.js';
-import { type LayerFlags, layerOptionsFrom, principalFrom } from '../options.js';
+import { CliError } from '../cli-error.js';
+import type { CliIo } from '../io.js';
+import type { LayerFlags } from '../layer-flags.js';
+import { layerOptionsFrom, principalFrom } from '../options.js';
 
 /** `--args`: a JSON object literal, `@path/to.json`, or `-` for stdin. */
 export async function readArgs(value: string | undefined, io: CliIo): Promise<Record<string, unknown>> {
@@ -63,11 +65,9 @@ function logRequest(
   );
 }
 
-export async function callCommand(
-  tool: string,
-  flags: LayerFlags & { args?: string; raw?: boolean },
-  io: CliIo,
-): Promise<number> {
+export type CallFlags = LayerFlags & { args?: string; raw?: boolean };
+
+export async function callCommand(tool: string, flags: CallFlags, io: CliIo): Promise<number> {
   const args = await readArgs(flags.args, io);
   const server = await createLayerFromOptions(await layerOptionsFrom(flags, io));
   try {

@@ -2,10 +2,11 @@
 import type { JsonObject } from '@cloudg/core';
 import { createLayerFromOptions } from '@cloudg/server';
 import type { CliIo } from '../io.js';
-import { type LayerFlags, layerOptionsFrom, principalFrom } from '../options.js';
+import type { LayerFlags } from '../layer-flags.js';
+import { layerOptionsFrom, principalFrom } from '../options.js';
 import { renderTable } from '../table.js';
 
-type ListFlags = LayerFlags & { json?: boolean; category?: string[] };
+export type ListFlags = LayerFlags & { json?: boolean; category?: string[] };
 
 const meta = (wire: JsonObject, key: string) => String((wire._meta as JsonObject | undefined)?.[key] ?? '');
 

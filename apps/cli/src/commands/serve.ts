@@ -12,13 +12,16 @@ import {
   type TransportName,
   takeProtocolFd,
   traceExporterFrom,
+  wantsStdioIsolation,
 } from '@cloudg/server';
 import { AuthConfigError } from '@cloudg/transports';
+import { CliError } from '../cli-error.js';
 import { userCommand } from '../client-config.js';
-import { CliError, type CliIo } from '../io.js';
-import { pinoLevelFor } from '../logging.js';
+import type { CliIo } from '../io.js';
+import type { LayerFlags } from '../layer-flags.js';
+import { pinoLevelFor } from '../log-level.js';
 import { type OAuthFlags, oauthOptionsFrom } from '../oauth-options.js';
-import { type LayerFlags, layerOptionsFrom } from '../options.js';
+import { layerOptionsFrom } from '../options.js';
 
 export interface ServeFlags extends LayerFlags, OAuthFlags {
   transport: string;
@@ -84,9 +87,11 @@ export async function serveCommand(flags: ServeFlags, io: CliIo): Promise<number
   // stdio from a real process: serve from a relaunched child whose descriptor 1 is stderr, so
   // nothing but protocol messages can reach the client's stdout (MCP.md 6.1).
   if ((options.transport ?? 'stdio') === 'stdio') {
+    // Asked before takeProtocolFd removes the variable that marks an already relaunched server.
+    const relaunch = io.relaunchIsolated !== undefined && wantsStdioIsolation(io.env);
     const fd = takeProtocolFd(io.env);
     if (fd !== undefined) options.stdioFd = fd;
-    else if (io.relaunchIsolated) return io.relaunchIsolated();
+    else if (relaunch) return io.relaunchIsolated!();
   }
   // Without --dataset or --sample the server starts empty; workspace_status tells the agent how
   // to load data. The sample estate is fictitious and must not pass for an operator's own.
