@@ -1,5 +1,7 @@
 import { AuthorizationManagementClient } from '@azure/arm-authorization';
 import { ComputeManagementClient } from '@azure/arm-compute';
+import { CosmosDBManagementClient } from '@azure/arm-cosmosdb';
+import { KeyVaultManagementClient } from '@azure/arm-keyvault';
 import { NetworkManagementClient } from '@azure/arm-network';
 import { SqlManagementClient } from '@azure/arm-sql';
 import { StorageManagementClient } from '@azure/arm-storage';
@@ -18,6 +20,8 @@ export interface AzureClientSettings {
 const CONSTRUCTORS = {
   authorization: AuthorizationManagementClient,
   compute: ComputeManagementClient,
+  cosmosdb: CosmosDBManagementClient,
+  keyvault: KeyVaultManagementClient,
   network: NetworkManagementClient,
   sql: SqlManagementClient,
   storage: StorageManagementClient,

@@ -52,8 +52,8 @@ function linkGrants(assets: CloudAsset[], grants: readonly RoleGrant[]): CloudAs
       });
       placeholders.set(key, holder);
     }
-    const relation = rel(g.scope, 'GRANTS_ACCESS', 'ROLE_ASSIGNMENT', {
-      properties: {
+    const relation = rel(g.scope, 'GRANTS_ACCESS', g.relationship ?? 'ROLE_ASSIGNMENT', {
+      properties: g.properties ?? {
         role_definition_id: g.roleDefinitionId,
         principal_type: g.principalType,
         assignment_id: g.assignmentId,

@@ -2,13 +2,21 @@ import type { CloudAsset, NetworkEdge } from '@cloudg/catalog';
 import type { Governor, TaskLedger } from '../governor/governor.js';
 import type { AzureClientOf, AzureClients, AzureServiceName } from './clients.js';
 
-/** A role assignment as the authorization task reads it; linked once every task has run. */
+/**
+ * A grant to an Entra principal on a scope, linked once every task has run: a role assignment
+ * (the authorization task), or a Key Vault access policy (`relationship` and `properties` say
+ * which permissions).
+ */
 export interface RoleGrant {
   principalId: string;
   principalType: string | undefined;
   scope: string;
   roleDefinitionId: string | undefined;
   assignmentId: string | undefined;
+  /** The edge's relationship; `ROLE_ASSIGNMENT` when absent. */
+  relationship?: string;
+  /** The edge's properties; the role assignment's fields when absent. */
+  properties?: Record<string, unknown>;
 }
 
 export interface AzureTaskOutput {
@@ -97,6 +105,30 @@ export function parseResourceId(id: string): { subscription: string; resourceGro
     resourceGroup: at('resourcegroups'),
     name: parts[parts.length - 1] ?? '',
   };
+}
+
+/**
+ * Is a resource open to the internet at the network level? Public network access not disabled
+ * and no deny-by-default rule set (the reference's "public network access without a deny ACL"),
+ * or an IP rule that admits everyone.
+ */
+export function publicNetworkOpen(
+  publicNetworkAccess: string | undefined,
+  defaultAction: string | undefined,
+  ipRules: readonly string[],
+): boolean {
+  if (publicNetworkAccess?.toLowerCase() === 'disabled') return false;
+  return defaultAction?.toLowerCase() !== 'deny' || ipRules.some((r) => r === '0.0.0.0/0' || r === '::/0');
+}
+
+/** The host of a URL, lower case (`https://hub-kv.vault.azure.net/` -> `hub-kv.vault.azure.net`), or null. */
+export function hostOf(url: string | undefined): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url).host.toLowerCase() || null;
+  } catch {
+    return null;
+  }
 }
 
 export function azureTags(tags: Record<string, string> | undefined): Record<string, string> {

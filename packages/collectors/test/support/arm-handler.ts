@@ -53,11 +53,21 @@ export const IDS = {
   worker: `${RG}/providers/Microsoft.Compute/virtualMachines/worker-vm`,
   storage: `${RG}/providers/Microsoft.Storage/storageAccounts/archive`,
   sql: `${RG}/providers/Microsoft.Sql/servers/orders-sql`,
+  kv: `${RG}/providers/Microsoft.KeyVault/vaults/hub-kv`,
+  opsKv: `${RG}/providers/Microsoft.KeyVault/vaults/ops-kv`,
+  cosmos: `${RG}/providers/Microsoft.DocumentDB/databaseAccounts/orders-cosmos`,
+  events: `${RG}/providers/Microsoft.DocumentDB/databaseAccounts/events-cosmos`,
 };
 const VM_PRINCIPAL = '11111111-2222-3333-4444-555555555555';
+const TENANT = '99999999-0000-0000-0000-000000000000';
 const list = (path: string) => `/subscriptions/${SUB}/providers/${path}`;
 
-/** The Azure part of the sample estate (hub-vnet, jump-nsg open on 3389, jump-vm, archive) and a SQL server. */
+/**
+ * The Azure part of the sample estate (hub-vnet, jump-nsg open on 3389, jump-vm, archive, hub-kv
+ * with an access policy for jump-vm's identity) and a SQL server, a second vault on a second page
+ * (RBAC, no network rules), and two Cosmos DB accounts: one open to every network, one behind IP
+ * rules with key-based authentication off.
+ */
 export function sampleArmRoutes(): ArmRoutes {
   return {
     [list('Microsoft.Network/virtualNetworks')]: {
@@ -267,6 +277,118 @@ export function sampleArmRoutes(): ArmRoutes {
               principalType: 'User',
               scope: `/subscriptions/${SUB}`,
               roleDefinitionId: `/subscriptions/${SUB}/providers/Microsoft.Authorization/roleDefinitions/acdd72a7-3385-48ef-bd42-f606fba81ae7`,
+            },
+          },
+        ],
+      },
+    },
+    // Two pages of vaults: the collector must follow nextLink.
+    [list('Microsoft.KeyVault/vaults')]: (_req, url) =>
+      url.searchParams.get('$skiptoken') === 'kv2'
+        ? {
+            body: {
+              value: [
+                {
+                  id: IDS.opsKv,
+                  name: 'ops-kv',
+                  type: 'Microsoft.KeyVault/vaults',
+                  location: 'westeurope',
+                  properties: {
+                    tenantId: TENANT,
+                    sku: { family: 'A', name: 'premium' },
+                    accessPolicies: [
+                      {
+                        tenantId: TENANT,
+                        objectId: 'bbbbbbbb-0000-0000-0000-000000000003',
+                        permissions: { secrets: ['get'] },
+                      },
+                    ],
+                    vaultUri: 'https://ops-kv.vault.azure.net/',
+                    enableSoftDelete: true,
+                    softDeleteRetentionInDays: 90,
+                    enablePurgeProtection: true,
+                    enableRbacAuthorization: true,
+                    publicNetworkAccess: 'Enabled',
+                  },
+                },
+              ],
+            },
+          }
+        : {
+            body: {
+              value: [
+                {
+                  id: IDS.kv,
+                  name: 'hub-kv',
+                  type: 'Microsoft.KeyVault/vaults',
+                  location: 'westeurope',
+                  tags: { owner: 'it-ops' },
+                  properties: {
+                    tenantId: TENANT,
+                    sku: { family: 'A', name: 'standard' },
+                    accessPolicies: [
+                      {
+                        tenantId: TENANT,
+                        objectId: VM_PRINCIPAL,
+                        permissions: { keys: [], secrets: ['get', 'list'], certificates: [] },
+                      },
+                    ],
+                    vaultUri: 'https://hub-kv.vault.azure.net/',
+                    enableSoftDelete: true,
+                    softDeleteRetentionInDays: 7,
+                    enableRbacAuthorization: false,
+                    publicNetworkAccess: 'Enabled',
+                    networkAcls: {
+                      bypass: 'AzureServices',
+                      defaultAction: 'Deny',
+                      ipRules: [{ value: '198.51.100.0/24' }],
+                      virtualNetworkRules: [{ id: IDS.subnet }],
+                    },
+                  },
+                },
+              ],
+              nextLink: `https://management.azure.com${list('Microsoft.KeyVault/vaults')}?api-version=2025-05-01&$skiptoken=kv2`,
+            },
+          },
+    [list('Microsoft.DocumentDB/databaseAccounts')]: {
+      body: {
+        value: [
+          {
+            id: IDS.cosmos,
+            name: 'orders-cosmos',
+            type: 'Microsoft.DocumentDB/databaseAccounts',
+            location: 'westeurope',
+            kind: 'GlobalDocumentDB',
+            properties: {
+              documentEndpoint: 'https://orders-cosmos.documents.azure.com:443/',
+              publicNetworkAccess: 'Enabled',
+              ipRules: [],
+              isVirtualNetworkFilterEnabled: false,
+              disableLocalAuth: false,
+              minimalTlsVersion: 'Tls12',
+              keyVaultKeyUri: 'https://hub-kv.vault.azure.net/keys/cosmos-cmk',
+              backupPolicy: { type: 'Periodic' },
+              consistencyPolicy: { defaultConsistencyLevel: 'Session' },
+              locations: [{ locationName: 'West Europe', failoverPriority: 0 }],
+              databaseAccountOfferType: 'Standard',
+            },
+          },
+          {
+            id: IDS.events,
+            name: 'events-cosmos',
+            type: 'Microsoft.DocumentDB/databaseAccounts',
+            location: 'westeurope',
+            kind: 'MongoDB',
+            properties: {
+              documentEndpoint: 'https://events-cosmos.documents.azure.com:443/',
+              publicNetworkAccess: 'Enabled',
+              ipRules: [{ ipAddressOrRange: '0.0.0.0' }, { ipAddressOrRange: '203.0.113.0/24' }],
+              isVirtualNetworkFilterEnabled: true,
+              virtualNetworkRules: [{ id: IDS.subnet, ignoreMissingVNetServiceEndpoint: false }],
+              disableLocalAuth: true,
+              capabilities: [{ name: 'EnableMongo' }],
+              backupPolicy: { type: 'Continuous' },
+              databaseAccountOfferType: 'Standard',
             },
           },
         ],
