@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { generateEstate } from '../../bench/estate/index.js';
+import { seededEstate } from '../../test/graph/seeded-estate.js';
 import { sampleWorkspace } from '../../test/support/estate.js';
+import { Dataset } from '../dataset/dataset.js';
 import { dependencyGraph, walkDependencies } from '../graph/index.js';
 import { dependentCounter } from './dependents.js';
 
@@ -15,5 +18,16 @@ describe('dependentCounter', () => {
         );
     }
     expect(dependentCounter(dataset, 6)('no-such-asset')).toBe(0);
+  });
+
+  it('counts what walkDependencies lists on the generated and seeded estates', () => {
+    const estates = [generateEstate({ seed: 4, assets: 2000, scans: false }), seededEstate(9, 40)];
+    for (const { assets, edges } of estates) {
+      const dataset = new Dataset({ name: 'estate', kind: 'inventory', source: 'inline', assets, edges });
+      const graph = dependencyGraph(dataset);
+      const count = dependentCounter(dataset, 6);
+      for (const asset of dataset.assets)
+        expect(count(asset.id), asset.id).toBe(walkDependencies(graph, asset.id, 'down', 6).length);
+    }
   });
 });

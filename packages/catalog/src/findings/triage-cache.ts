@@ -29,12 +29,13 @@ const KEPT = new Set([
   'graph.internet_entry_points',
   'centrality',
   'inventory:search-text',
-  'findings:internet_reach',
+  'graph.internet_reach',
   'findings:search-text',
   'findings:controls',
   'findings:transitive-dependents',
   'findings:dependent-rows',
   'findings:facts',
+  'findings:id-ranks',
   'findings:suppressed-flags',
 ]);
 const KEPT_PREFIXES = ['findings:sorted:', 'findings:columns:', 'findings:group-keys:'];

@@ -1,24 +1,24 @@
 import type { Dataset } from '../dataset/dataset.js';
 import { type CompactGraph, compactGraph } from './compact.js';
-import { flowGraph, hopLabel } from './flow-graph.js';
+import { compactFlowFromEdges } from './compact-edges.js';
 import { relationshipGraph } from './relationship-graph.js';
 
 /**
  * The compact forms of the views the path searches walk, cached on the dataset beside the
- * graphology graphs they are built from (and dropped with them when the dataset changes).
+ * graphology graphs (and dropped with them when the dataset changes). The two flow views are
+ * built straight from the edges (compact-edges.ts), the same arrays as converting the graphology
+ * flow graph but without paying for that graph when nothing else needs it.
  */
 
 /** The flow graph: traffic hops and identity pivots, labelled as paths show them. */
 export function compactFlow(dataset: Dataset, signal?: AbortSignal): CompactGraph {
-  return dataset.derived('graph.compact.flow', (ds) =>
-    compactGraph(flowGraph(ds, signal), hopLabel, { signal }),
-  );
+  return dataset.derived('graph.compact.flow', (ds) => compactFlowFromEdges(ds, { identity: true, signal }));
 }
 
 /** The flow graph without identity pivots: where traffic alone goes (the exposure analysis). */
 export function compactTraffic(dataset: Dataset, signal?: AbortSignal): CompactGraph {
   return dataset.derived('graph.compact.traffic', (ds) =>
-    compactGraph(flowGraph(ds, signal), hopLabel, { keep: (hop) => !hop.identity, signal }),
+    compactFlowFromEdges(ds, { identity: false, signal }),
   );
 }
 

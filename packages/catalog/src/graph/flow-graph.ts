@@ -51,6 +51,45 @@ function typeOf(graph: RelationshipGraph, node: string): string | null {
   return graph.getNodeAttribute(node, 'asset')?.asset_type ?? null;
 }
 
+/** How one relationship edge carries traffic: along it, against it, or as an identity pivot. */
+export interface HopRule {
+  /** The hop runs from the edge's target to its source (a group admitting its members). */
+  reversed: boolean;
+  identity: boolean;
+}
+
+const ALONG: HopRule = Object.freeze({ reversed: false, identity: false });
+const AGAINST: HopRule = Object.freeze({ reversed: true, identity: false });
+const PIVOT: HopRule = Object.freeze({ reversed: false, identity: true });
+
+/**
+ * The hop table above for one relationship edge, given the asset types of its ends (null for a
+ * placeholder), or null when the edge makes no hop. Shared by the graphology flow graph and the
+ * compact views built straight from the edges (compact-edges.ts), so both read one table.
+ */
+export function flowHopRule(
+  edge: Pick<GraphEdge, 'edge_type' | 'direction' | 'relationship'>,
+  sourceType: () => string | null,
+  targetType: () => string | null,
+): HopRule | null {
+  const type = edge.edge_type;
+  if (FORWARD_TRAFFIC.has(type)) return ALONG;
+  if (RULES.has(type)) return edge.direction.toLowerCase() === 'egress' ? null : ALONG;
+  if (type === 'ATTACHED_TO') {
+    const target = targetType();
+    if ((target !== null && GROUPS.has(target)) || GROUP_RELATIONSHIPS.has(edge.relationship ?? ''))
+      return AGAINST;
+    const source = sourceType();
+    return source !== null && ATTACHMENT_SOURCES.has(source) ? ALONG : null;
+  }
+  if (type === 'CONTAINS') {
+    const source = sourceType();
+    return source !== null && NETWORK_CONTAINERS.has(source) ? ALONG : null;
+  }
+  if (IDENTITY_EDGE_TYPES.has(type)) return PIVOT;
+  return null;
+}
+
 /** The flow hop one relationship edge makes, as [from, to, hop], or null. */
 function hopOf(
   graph: RelationshipGraph,
@@ -58,27 +97,14 @@ function hopOf(
   target: string,
   edge: GraphEdge,
 ): [string, string, FlowHop] | null {
-  const type = edge.edge_type;
-  const forward = (identity = false): [string, string, FlowHop] => [
-    source,
-    target,
-    { edge_type: type, reversed: false, identity },
-  ];
-  if (FORWARD_TRAFFIC.has(type)) return forward();
-  if (RULES.has(type)) return edge.direction.toLowerCase() === 'egress' ? null : forward();
-  if (type === 'ATTACHED_TO') {
-    const targetType = typeOf(graph, target);
-    if ((targetType !== null && GROUPS.has(targetType)) || GROUP_RELATIONSHIPS.has(edge.relationship ?? ''))
-      return [target, source, { edge_type: type, reversed: true, identity: false }];
-    const sourceType = typeOf(graph, source);
-    return sourceType !== null && ATTACHMENT_SOURCES.has(sourceType) ? forward() : null;
-  }
-  if (type === 'CONTAINS') {
-    const sourceType = typeOf(graph, source);
-    return sourceType !== null && NETWORK_CONTAINERS.has(sourceType) ? forward() : null;
-  }
-  if (IDENTITY_EDGE_TYPES.has(type)) return forward(true);
-  return null;
+  const rule = flowHopRule(
+    edge,
+    () => typeOf(graph, source),
+    () => typeOf(graph, target),
+  );
+  if (rule === null) return null;
+  const hop: FlowHop = { edge_type: edge.edge_type, reversed: rule.reversed, identity: rule.identity };
+  return rule.reversed ? [target, source, hop] : [source, target, hop];
 }
 
 /** Build the flow graph over a relationship graph. */

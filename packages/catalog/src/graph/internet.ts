@@ -17,6 +17,7 @@ const INTERNET_SOURCES = new Set(['0.0.0.0/0', '::/0', 'internet', 'any', '*']);
 
 /** Placeholder nodes that are the internet itself. */
 const INTERNET_NODES = ['0.0.0.0/0', '::/0'];
+const INTERNET_NODE_SET: ReadonlySet<string> = new Set(INTERNET_NODES);
 
 export function isInternetAlias(ref: string): boolean {
   return INTERNET_ALIASES.has(ref.trim().toLowerCase());
@@ -44,15 +45,19 @@ export function isInternetIngress(edge: NetworkEdge): boolean {
 export function internetEntryPoints(dataset: Dataset): readonly string[] {
   return dataset.derived('graph.internet_entry_points', (ds) => {
     const idx = ds.indexes;
-    const out = new Set<string>();
-    for (const node of INTERNET_NODES) {
-      if (idx.outgoing(node).length > 0 || idx.incoming(node).length > 0) out.add(node);
-    }
+    // One pass over the edges (not the per-endpoint edge index, which nothing else on the way to
+    // a first top_risks needs): which internet placeholders occur at all, and the entry sources.
+    const present = new Set<string>();
+    const sources: string[] = [];
     for (const e of ds.edges) {
+      if (INTERNET_NODE_SET.has(e.source_id)) present.add(e.source_id);
+      if (INTERNET_NODE_SET.has(e.target_id)) present.add(e.target_id);
       if (isEgress(e)) continue;
-      if (isInternetSource(e.cidr)) out.add(e.source_id);
-      else if (isInternetSource(e.source_id) && !idx.assetById(e.source_id)) out.add(e.source_id);
+      if (isInternetSource(e.cidr)) sources.push(e.source_id);
+      else if (isInternetSource(e.source_id) && !idx.assetById(e.source_id)) sources.push(e.source_id);
     }
+    const out = new Set<string>(INTERNET_NODES.filter((node) => present.has(node)));
+    for (const source of sources) out.add(source);
     return [...out];
   });
 }

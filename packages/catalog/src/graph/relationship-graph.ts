@@ -93,7 +93,15 @@ function merge(existing: GraphEdge, existingPorts: number[], edge: NetworkEdge):
   };
 }
 
-function mergeable(existing: GraphEdge, edge: NetworkEdge): boolean {
+/**
+ * Whether `edge`, landing on a pair that already holds `existing`, merges into it (and leaves its
+ * type, CIDR, direction and relationship as they are) rather than replacing it. Also read by the
+ * compact views built straight from the edges (compact-edges.ts).
+ */
+export function mergeable(
+  existing: Pick<GraphEdge, 'edge_type' | 'cidr' | 'direction'>,
+  edge: Pick<NetworkEdge, 'edge_type' | 'cidr' | 'direction'>,
+): boolean {
   return (
     MERGED_TYPES.has(existing.edge_type) &&
     MERGED_TYPES.has(edge.edge_type) &&

@@ -564,7 +564,15 @@ describe('suppress_findings and unsuppress_findings', () => {
     await call(layer, 'list_findings');
     const dataset = ws.get('sample');
     await call(layer, 'suppress_findings', { finding_ids: ['f-web-cve'], reason: 'patched in AMI v42' });
-    for (const key of ['dependency_graph', 'flow_graph', 'findings:facts', 'findings:columns:risk'])
+    // What top_risks and list_findings read: the dependents' rows, the traffic graph and the
+    // internet walk over it, the findings columns and a sort order.
+    for (const key of [
+      'findings:dependent-rows',
+      'graph.compact.traffic',
+      'graph.internet_reach',
+      'findings:facts',
+      'findings:columns:risk',
+    ])
       expect(dataset.isCached(key), key).toBe(true);
     expect(dataset.isCached('summary')).toBe(false);
     expect(await call(layer, 'get_asset', { ref: 'web-1', include_findings: false })).toMatchObject({
