@@ -1,13 +1,14 @@
 /**
- * Which implementation speaks MCP (MCP.md 7): the native server of @cloudg/transports, or the
- * official SDK's low-level `Server` with the layer registered into it (@cloudg/adapters/sdk). The
- * layer, the policy and the results are the same; what differs is the wire code and which serve
+ * Which implementation speaks MCP (MCP.md 7): the native server of @cloudg/transports, the
+ * official SDK's low-level `Server` with the layer registered into it (@cloudg/adapters/sdk), or a
+ * `FastMCP` server of the npm fastmcp framework (@cloudg/adapters/fastmcp). The layer, the policy
+ * and the results are the same; what differs is the wire code, the protocol eras and which serve
  * options apply.
  */
 import { McpLayerError } from '@cloudg/core';
 
 /** The flavors this build serves; `--flavor` help lists these and `auto`. */
-export const AVAILABLE_FLAVORS = ['native', 'sdk'] as const;
+export const AVAILABLE_FLAVORS = ['native', 'sdk', 'fastmcp'] as const;
 export const FLAVOR_NAMES = ['auto', ...AVAILABLE_FLAVORS] as const;
 export type Flavor = (typeof FLAVOR_NAMES)[number];
 export type ResolvedFlavor = (typeof AVAILABLE_FLAVORS)[number];
@@ -32,6 +33,7 @@ export function resolveFlavor(flavor: string | undefined): ResolvedFlavor {
   const value = (flavor ?? 'auto').toLowerCase();
   if (value === 'auto' || value === 'native') return 'native';
   if (value === 'sdk') return 'sdk';
+  if (value === 'fastmcp') return 'fastmcp';
   throw new ServeOptionsError(`Unknown flavor '${value}'; choose one of: ${FLAVOR_NAMES.join(', ')}`, {
     flavor: value,
   });
@@ -42,6 +44,7 @@ export interface FlavorSensitiveOptions {
   corsOrigins?: readonly string[];
   jsonResponse?: boolean;
   stateless?: boolean;
+  clientRoots?: boolean;
 }
 
 /** Refuse option combinations the requested flavor cannot serve (MCP.md 7, "Which serve options each flavor honors"). */
@@ -51,13 +54,32 @@ export function checkFlavorCombination(
   options: FlavorSensitiveOptions,
 ): void {
   const value = (flavor ?? 'auto').toLowerCase();
-  if (value === 'sdk' && (options.corsOrigins?.length ?? 0) > 0) {
+  if ((value === 'sdk' || value === 'fastmcp') && (options.corsOrigins?.length ?? 0) > 0) {
     throw new ServeOptionsError('--cors-origin is only supported by the native flavor (use --flavor native)');
   }
   // The SDK 2.x has no server for the old HTTP+SSE transport (the reference's Python SDK had one).
   if (value === 'sdk' && transport === 'sse') {
     throw new ServeOptionsError(
       '--transport sse is only supported by the native flavor: the SDK has no legacy SSE server (use --flavor native)',
+    );
+  }
+  // fastmcp 4.x for Node serves stdio and its HTTP stream only (the reference's Python fastmcp had SSE).
+  if (value === 'fastmcp' && transport === 'sse') {
+    throw new ServeOptionsError(
+      '--transport sse is only supported by the native flavor: fastmcp 4 has no legacy SSE server (use --flavor native)',
+    );
+  }
+  // MCP.md 7 lists --stateless for fastmcp; fastmcp 4.20 does not announce the per-request sessions
+  // of its stateless mode, so cloudg could not be put on them: refused instead of serving without it.
+  if (value === 'fastmcp' && options.stateless) {
+    throw new ServeOptionsError(
+      '--stateless is not supported by the fastmcp flavor: fastmcp does not announce stateless sessions (use --flavor native or sdk)',
+    );
+  }
+  // Client roots are read by the native stdio server only.
+  if (value === 'fastmcp' && options.clientRoots) {
+    throw new ServeOptionsError(
+      '--client-roots is only supported by the native flavor (use --flavor native)',
     );
   }
 }

@@ -14,6 +14,7 @@ import {
 } from '@cloudg/transports';
 import type { ServerLayer } from './create-layer.js';
 import { checkFlavorCombination, type ResolvedFlavor, resolveFlavor, ServeOptionsError } from './flavors.js';
+import { serveFastmcp } from './serve-fastmcp.js';
 import { serveSdk } from './serve-sdk.js';
 
 export const TRANSPORTS = ['stdio', 'http', 'streamable-http', 'sse'] as const;
@@ -104,9 +105,11 @@ export function checkServeOptions(options: ServeOptions): {
   if (options.pageSize !== undefined && !(Number.isInteger(options.pageSize) && options.pageSize >= 0)) {
     throw new ServeOptionsError('--page-size must be a whole number, 0 or more');
   }
-  // The SDK flavor has its own auth model; sign-in is the native server's.
-  if (options.oauth && flavor === 'sdk')
-    throw new ServeOptionsError('--oauth-issuer is served by the native flavor only; drop --flavor sdk');
+  // The SDK and fastmcp flavors have their own auth models; sign-in is the native server's.
+  if (options.oauth && flavor !== 'native')
+    throw new ServeOptionsError(
+      `--oauth-issuer is served by the native flavor only; drop --flavor ${flavor}`,
+    );
   // Every spec is read whatever the transport, so a bad one (an empty env: variable) stops start-up
   // over stdio too, where tokens are then ignored.
   const specs = options.authTokens ?? [];
@@ -175,13 +178,14 @@ function sharedServing(server: ServerLayer): { sessions: RedisSessionStore; chan
   );
 
   try {
-    if (flavor === 'sdk') {
-      // The SDK answers lists in one page and has no health, readiness or metrics endpoints. The
-      // CLI always passes its default page size, so only a size someone chose is worth a note.
+    if (flavor === 'sdk' || flavor === 'fastmcp') {
+      // The SDK and fastmcp answer lists in one page and have no health, readiness or metrics
+      // endpoints. The CLI always passes its default page size, so only a size someone chose is
+      // worth a note.
       if (options.pageSize !== undefined && options.pageSize !== 100)
-        announce('Note: --page-size is not applied by the sdk flavor (lists come in one page)');
+        announce(`Note: --page-size is not applied by the ${flavor} flavor (lists come in one page)`);
       if (options.tracing)
-        announce('Note: --traces is not applied by the sdk flavor (no spans are recorded)');
+        announce(`Note: --traces is not applied by the ${flavor} flavor (no spans are recorded)`);
       const host = options.host ?? '127.0.0.1';
       const path = options.path ?? '/mcp';
       if (transport !== 'stdio' && !auth && !isLoopbackAddress(host)) {
@@ -189,7 +193,8 @@ function sharedServing(server: ServerLayer): { sessions: RedisSessionStore; chan
           `Warning: listening on ${host} without --auth-token: anyone who can reach this address can call every tool the policy allows`,
         );
       }
-      await serveSdk(server.layer, {
+      const serveFlavor = flavor === 'sdk' ? serveSdk : serveFastmcp;
+      await serveFlavor(server.layer, {
         transport: transport === 'stdio' ? 'stdio' : 'http',
         host,
         port: options.port ?? 8765,
@@ -202,7 +207,7 @@ function sharedServing(server: ServerLayer): { sessions: RedisSessionStore; chan
         stop: stop.signal,
         onListening: (bound) => {
           const url = describeUrl(bound.host, bound.port, path);
-          announce(`cloudg MCP server (sdk, http) listening on ${url}`);
+          announce(`cloudg MCP server (${flavor}, http) listening on ${url}`);
           options.onListening?.({ host: bound.host, port: bound.port, url });
         },
       });

@@ -37,6 +37,23 @@ function header(request: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/**
+ * fastmcp's log lines on the layer's logger. Its default is `console`, whose `info` and `debug`
+ * write to stdout, which on stdio is the protocol stream.
+ */
+function fastmcpLogger(layer: Layer<unknown>) {
+  const text = (args: unknown[]) =>
+    args.map((arg) => (arg instanceof Error ? arg.message : String(arg))).join(' ');
+  const { logger } = layer;
+  return {
+    debug: (...args: unknown[]) => logger.debug({ fastmcp: true }, text(args)),
+    info: (...args: unknown[]) => logger.info({ fastmcp: true }, text(args)),
+    log: (...args: unknown[]) => logger.info({ fastmcp: true }, text(args)),
+    warn: (...args: unknown[]) => logger.warn({ fastmcp: true }, text(args)),
+    error: (...args: unknown[]) => logger.error({ fastmcp: true }, text(args)),
+  };
+}
+
 /** fastmcp wants `major.minor.patch`; a layer's version may carry more (a pre-release tag). */
 function semver(version: string): `${number}.${number}.${number}` {
   const match = /^(\d+)\.(\d+)\.(\d+)/.exec(version);
@@ -57,18 +74,23 @@ export function createFastMCPServer<TApp>(
     ...(identity.instructions ? { instructions: identity.instructions } : {}),
     // The native server has no health route on its MCP port for this flavor, nor pings its clients.
     health: { enabled: false },
+    logger: fastmcpLogger(layer as Layer<unknown>),
     ping: { enabled: false },
     // fastmcp would ask every client with the roots capability for its roots; cloudg does not use them.
     roots: { enabled: false },
     authenticate: async (request) => {
+      // The host's checks first (Origin, Host, token), as the native server orders them.
+      const auth = (await authenticate?.(request)) ?? {};
       const version = header(request, 'mcp-protocol-version');
       if (version !== undefined && !(HANDSHAKE_VERSIONS as readonly string[]).includes(version)) {
+        // The body is not readable here, so the error cannot name the request's id (null, as
+        // JSON-RPC allows when the id cannot be determined).
         throw new Response(JSON.stringify(unsupportedVersionError(null, version)), {
           status: 400,
           headers: { 'content-type': 'application/json' },
         });
       }
-      return (await authenticate?.(request)) ?? {};
+      return auth;
     },
   });
   const binding = registerInto(server, layer, register);
