@@ -61,6 +61,13 @@ export class DatasetIndexes {
   #findingAssetAt?: (CloudAsset | null)[];
   #findingsByAsset?: Map<string, Finding[]>;
   #stats?: Map<string, AssetFindingStats>;
+  /** The finding map while `findingMapSteps` is building it. */
+  #findingMapDraft?: {
+    next: number;
+    byFinding: Map<string, CloudAsset | null>;
+    byAsset: Map<string, Finding[]>;
+    at: (CloudAsset | null)[];
+  };
 
   constructor(source: IndexSource) {
     this.#source = source;
@@ -251,22 +258,44 @@ export class DatasetIndexes {
   }
 
   #buildFindingMap(): void {
-    const matcher = this.matcher;
-    const byFinding = new Map<string, CloudAsset | null>();
-    const byAsset = new Map<string, Finding[]>();
-    const at: (CloudAsset | null)[] = [];
-    for (const f of this.#source.findings) {
-      let asset: CloudAsset | null = null;
-      for (const ref of [f.resource_arn, f.resource_id]) {
-        if (ref) asset = matcher.find(ref);
-        if (asset) break;
+    // Finish what findingMapSteps started, or do it all now.
+    const steps = this.findingMapSteps(Number.POSITIVE_INFINITY);
+    while (!steps.next().done);
+  }
+
+  /**
+   * Match every finding to its asset, `size` findings per step: for a caller that builds the map
+   * ahead of need without holding the event loop for the whole pass (findings/prepare.ts runs it
+   * when a dataset is loaded). A reader that needs the map before the steps are done finishes it
+   * at once, where they left off.
+   */
+  *findingMapSteps(size = 10_000): Generator<void, void, void> {
+    const findings = this.#source.findings;
+    while (!this.#findingAsset) {
+      const matcher = this.matcher;
+      this.#findingMapDraft ??= { next: 0, byFinding: new Map(), byAsset: new Map(), at: [] };
+      const draft = this.#findingMapDraft;
+      const end = Math.min(findings.length, draft.next + size);
+      for (let i = draft.next; i < end; i += 1) {
+        const f = findings[i] as Finding;
+        let asset: CloudAsset | null = null;
+        for (const ref of [f.resource_arn, f.resource_id]) {
+          if (ref) asset = matcher.find(ref);
+          if (asset) break;
+        }
+        draft.byFinding.set(f.id, asset);
+        draft.at.push(asset);
+        if (asset) push(draft.byAsset, asset.id, f);
       }
-      byFinding.set(f.id, asset);
-      at.push(asset);
-      if (asset) push(byAsset, asset.id, f);
+      draft.next = end;
+      if (end === findings.length) {
+        this.#findingAsset = draft.byFinding;
+        this.#findingAssetAt = draft.at;
+        this.#findingsByAsset = draft.byAsset;
+        this.#findingMapDraft = undefined;
+        return;
+      }
+      yield;
     }
-    this.#findingAsset = byFinding;
-    this.#findingAssetAt = at;
-    this.#findingsByAsset = byAsset;
   }
 }

@@ -1,6 +1,7 @@
 import type { Registry } from '@cloudg/core';
 import { z } from 'zod';
 import { datasetSummary } from '../../dataset/summary.js';
+import { prepareFindings } from '../../findings/prepare.js';
 import { LOAD_KINDS } from '../../loaders/load.js';
 import { datasetSummaryUri, type Workspace } from '../../workspace/workspace.js';
 
@@ -41,6 +42,9 @@ export function registerLoadTool(registry: Registry<Workspace>): void {
         activate: args.activate,
         replace: args.replace,
       });
+      // The findings columns are built now, a slice at a time, so the first list_findings or
+      // findings_summary of the dataset answers in its usual time (findings/prepare.ts).
+      await prepareFindings(dataset, ctx.signal);
       ctx.link(datasetSummaryUri(dataset.name), `${dataset.name} summary`, {
         title: 'Dataset summary',
         mimeType: 'application/json',
