@@ -73,7 +73,7 @@ describe('tasks on 2026-07-28 (the tasks extension)', () => {
     expect(created).toMatchObject({
       resultType: 'task',
       status: 'working',
-      ttlMs: 3_600_000,
+      ttlMs: 10_800_000,
       pollIntervalMs: 10,
     });
     expect(created.taskId).toMatch(/^[0-9a-f-]{36}$/);
@@ -205,7 +205,7 @@ describe('experimental tasks on 2025-11-25', () => {
     const created = (
       await call('tools/call', { name: 'crunch', arguments: { ms: 20 }, task: { ttl: 60_000 } })
     ).result as { task: Record<string, unknown> };
-    expect(created.task).toMatchObject({ status: 'working', ttl: 3_600_000, pollInterval: 10 });
+    expect(created.task).toMatchObject({ status: 'working', ttl: 10_800_000, pollInterval: 10 });
     const taskId = created.task.taskId;
     const final = await call('tasks/result', { taskId });
     expect(final.result).toMatchObject({

@@ -62,7 +62,7 @@ export interface ProtocolOptions {
    * it. A store shared by replicas makes `tasks/get` work on any of them.
    */
   taskStore?: TaskStore;
-  /** How long a task is kept after it is created, in milliseconds. Default one hour. */
+  /** How long a task is kept after it is created, in milliseconds. Default three hours. */
   taskTtlMs?: number;
   /** The poll interval suggested to clients, in milliseconds. Default 1000. */
   taskPollIntervalMs?: number;

@@ -111,6 +111,13 @@ export async function callToolAsTask(
   if (task === undefined) {
     unlink();
     const settled = first as Awaited<typeof outcome>;
+    // Done before it became a task (a declined confirmation, a refusal): 2026 allows the result
+    // itself; 2025-11-25 promises a task to a request that asked for one, so it gets a finished one.
+    if (settled.ok && rc.era === 'legacy') {
+      const finished = await tasks.create(rc.principal, cancellation);
+      await tasks.finish(finished.taskId, taskOutcome(rc, settled));
+      return { task: legacyTask(await tasks.find(finished.taskId, rc.principal)) };
+    }
     if (settled.ok) return settled.wire;
     if (asking && settled.error instanceof InputRequiredSignal) {
       return {

@@ -25,8 +25,8 @@ import { ProtocolError } from '../jsonrpc/errors.js';
 
 const ACTIVE: readonly TaskStatus[] = ['working', 'input_required'];
 
-/** How long a task is kept after it is created: long enough for a live collection and a look at its result. */
-export const DEFAULT_TASK_TTL_MS = 60 * 60_000;
+/** How long a task is kept after it is created: the longest live tool (two hours) and an hour to fetch its result. */
+export const DEFAULT_TASK_TTL_MS = 3 * 60 * 60_000;
 /** How often clients are asked to poll. */
 export const DEFAULT_TASK_POLL_INTERVAL_MS = 1_000;
 

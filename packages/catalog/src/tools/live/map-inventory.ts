@@ -39,6 +39,9 @@ export function registerMapInventory(registry: Registry<Workspace>, engine: Clou
     idempotent: false,
     openWorld: true,
     timeoutSeconds: 3600,
+    // Minutes of work: a client that supports tasks gets a handle at once and polls (progress
+    // shows as the task's status message); any other client waits for the result as before.
+    taskSupport: 'optional',
     input: {
       providers: providersArg(),
       regions: regionsArg(),

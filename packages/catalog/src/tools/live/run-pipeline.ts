@@ -35,6 +35,9 @@ export function registerRunPipeline(registry: Registry<Workspace>, engine: Cloud
     idempotent: false,
     openWorld: true,
     timeoutSeconds: 7200,
+    // Minutes of work: a client that supports tasks gets a handle at once and polls (progress
+    // shows as the task's status message); any other client waits for the result as before.
+    taskSupport: 'optional',
     input: {
       providers: providersArg(),
       regions: regionsArg(),
