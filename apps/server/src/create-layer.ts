@@ -31,7 +31,7 @@ import type { Registry as PrometheusRegistry } from 'prom-client';
 import { DatasetSpecError, parseDatasetSpec } from './dataset-spec.js';
 import { createPrometheusRegistry } from './prometheus.js';
 import { readOnlyRegistry } from './read-only.js';
-import { sharedWorkspace } from './shared-workspace.js';
+import { sharedWorkspace, shareLiveGuard, vaultSealer } from './shared-workspace.js';
 import { SERVER_VERSION } from './version.js';
 
 export interface ServerLayerOptions {
@@ -184,8 +184,10 @@ export async function createLayerFromOptions(options: ServerLayerOptions = {}): 
   for (const path of ownFiles(policy, options.auditLog)) workspace.protect(path);
   for (const value of options.datasets ?? []) await preloadDataset(workspace, value, options.cwd);
   // Every replica preloads its own --dataset values, then applies what the others did since.
-  const follower = shared ? sharedWorkspace(workspace, policy, shared, options.logger) : undefined;
+  const sealer = shared ? vaultSealer(policy) : undefined;
+  const follower = shared && sealer ? sharedWorkspace(workspace, sealer, shared, options.logger) : undefined;
   await follower?.start();
+  if (shared && sealer) shareLiveGuard(workspace, sealer, shared);
 
   if (options.restoreLive) {
     configureLive(workspace, { persist: true });

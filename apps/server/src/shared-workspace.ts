@@ -1,10 +1,11 @@
 /**
- * With `--redis-url`, the workspace is shared too (issue 20): each replica applies the log of
- * workspace operations in Redis (see SharedWorkspace in @cloudg/catalog). The log is sealed with
- * the policy vault's key, which every replica must therefore share: a server whose vault key is
- * random (none configured) could not read what the others write, so it does not start.
+ * With `--redis-url`, the workspace and the live operation guard are shared too (issue 20): each
+ * replica applies the log of workspace operations in Redis (SharedWorkspace in @cloudg/catalog),
+ * and the guard decides admissions in a ledger there. Both are sealed or keyed with the policy
+ * vault's key, which every replica must therefore share: a server whose vault key is random
+ * (none configured) could not read what the others write, so it does not start.
  */
-import { SharedWorkspace, type Workspace, type WorkspaceOperation } from '@cloudg/catalog';
+import { configureLive, SharedWorkspace, type Workspace, type WorkspaceOperation } from '@cloudg/catalog';
 import type { Logger } from '@cloudg/core';
 import type { Policy } from '@cloudg/policy';
 import type { RedisSharedState } from '@cloudg/redis';
@@ -12,7 +13,7 @@ import { ServeOptionsError } from './flavors.js';
 
 type Sealer = Parameters<RedisSharedState['operationLog']>[1];
 
-function vaultSealer(policy: Policy): Sealer {
+export function vaultSealer(policy: Policy): Sealer {
   const vault = policy.vault as { readonly sealer?: Sealer };
   const keySource = policy.vault.stats?.().key_source;
   if (!vault.sealer || keySource === 'random') {
@@ -24,13 +25,18 @@ function vaultSealer(policy: Policy): Sealer {
   return vault.sealer;
 }
 
+/** The live guard of `workspace` decides in the shared ledger from now on. */
+export function shareLiveGuard(workspace: Workspace, sealer: Sealer, state: RedisSharedState): void {
+  configureLive(workspace, { shared: { ledger: state.liveGuardLedger(sealer) } });
+}
+
 export function sharedWorkspace(
   workspace: Workspace,
-  policy: Policy,
+  sealer: Sealer,
   state: RedisSharedState,
   logger: Logger | undefined,
 ): SharedWorkspace {
-  const log = state.operationLog<WorkspaceOperation>('workspace', vaultSealer(policy));
+  const log = state.operationLog<WorkspaceOperation>('workspace', sealer);
   return new SharedWorkspace(workspace, log, {
     onSkipped: (entry, error) =>
       logger?.warn(

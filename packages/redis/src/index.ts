@@ -11,6 +11,12 @@ export {
   SharedStateUnavailableError,
 } from './errors.js';
 export {
+  type LiveLedgerAdmission,
+  type LiveLedgerClaim,
+  RedisLiveGuardLedger,
+  type RedisLiveGuardLedgerOptions,
+} from './live-guard-ledger.js';
+export {
   type LoggedEntry,
   type OperationLease,
   RedisOperationLog,
@@ -18,11 +24,11 @@ export {
 } from './operation-log.js';
 export { RedisBucketStore } from './rate-buckets.js';
 export { RedisResponseCache } from './response-cache.js';
+export { RedisSessionStore, type RedisSessionStoreOptions } from './session-store.js';
 export {
   createRedisSharedState,
   type RedisHealth,
   type RedisSharedState,
   sharedStateOn,
 } from './shared-state.js';
-export { RedisSessionStore, type RedisSessionStoreOptions } from './session-store.js';
 export { RedisVaultStore } from './vault-store.js';

@@ -2,14 +2,15 @@
 import type { VaultSealer } from '@cloudg/privacy';
 import type { Redis } from 'ioredis';
 import { RedisChangeFanout } from './change-fanout.js';
-import { connectRedis, type RedisConnectOptions } from './connect.js';
+import { connectRedis, type RedisConnectOptions, RedisStartError, redactRedisUrl } from './connect.js';
 import { describeCause } from './errors.js';
+import { RedisLiveGuardLedger, type RedisLiveGuardLedgerOptions } from './live-guard-ledger.js';
 import { RedisOperationLog, type RedisOperationLogOptions } from './operation-log.js';
 import { RedisBucketStore } from './rate-buckets.js';
-import { RedisResponseCache } from './response-cache.js';
 import { ReplicaBus } from './replica-bus.js';
-import { RedisVaultStore } from './vault-store.js';
+import { RedisResponseCache } from './response-cache.js';
 import { RedisSessionStore, type RedisSessionStoreOptions } from './session-store.js';
+import { RedisVaultStore } from './vault-store.js';
 
 export interface RedisHealth {
   ok: boolean;
@@ -21,11 +22,11 @@ export interface RedisHealth {
 
 export interface RedisSharedState {
   readonly client: Redis;
-  readonly rateStore: RedisBucketStore;
   /** Handshake-era sessions shared by the replicas (the HTTP server's `sessions` option). */
   readonly sessions: RedisSessionStore;
   /** Change fan-out to every replica (the HTTP server's `changes` option). */
   readonly changes: RedisChangeFanout;
+  readonly rateStore: RedisBucketStore;
   readonly vaultStore: RedisVaultStore;
   readonly cacheStore: RedisResponseCache;
   /**
@@ -37,6 +38,8 @@ export interface RedisSharedState {
     sealer: VaultSealer,
     options?: RedisOperationLogOptions,
   ): RedisOperationLog<T>;
+  /** The live operation guard's ledger (the catalog's LiveGuardLedger), keyed with `sealer`. */
+  liveGuardLedger(sealer: VaultSealer, options?: RedisLiveGuardLedgerOptions): RedisLiveGuardLedger;
   /** PING with the command timeout; never throws. */
   health(): Promise<RedisHealth>;
   close(): Promise<void>;
@@ -53,12 +56,13 @@ export function sharedStateOn(
   const sessions = new RedisSessionStore(client, keyPrefix, bus, options);
   return {
     client,
+    sessions,
+    changes: new RedisChangeFanout(client, keyPrefix, bus),
     rateStore: new RedisBucketStore(client, keyPrefix),
     vaultStore: new RedisVaultStore(client, keyPrefix),
     cacheStore: new RedisResponseCache(client, keyPrefix),
-    sessions,
-    changes: new RedisChangeFanout(client, keyPrefix, bus),
     operationLog: (name, sealer, options) => new RedisOperationLog(client, keyPrefix, name, sealer, options),
+    liveGuardLedger: (sealer, options) => new RedisLiveGuardLedger(client, keyPrefix, sealer, options),
     async health() {
       const start = performance.now();
       try {
@@ -70,12 +74,12 @@ export function sharedStateOn(
       }
     },
     async close() {
+      await sessions.close();
+      bus.close();
       try {
         await client.quit();
       } catch {
         client.disconnect();
-      await sessions.close();
-      bus.close();
       }
     },
   };
@@ -87,9 +91,17 @@ export async function createRedisSharedState(
   options: RedisConnectOptions = {},
 ): Promise<RedisSharedState> {
   const client = await connectRedis(url, options);
-  return sharedStateOn(
+  const state = sharedStateOn(
     client,
     options.keyPrefix,
     options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs },
   );
+  // A replica serves only once it hears the others: a change announced meanwhile would be missed.
+  try {
+    await state.sessions.ready();
+  } catch (error) {
+    await state.close();
+    throw new RedisStartError(redactRedisUrl(url), error);
+  }
+  return state;
 }

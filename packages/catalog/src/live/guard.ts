@@ -1,6 +1,7 @@
 import type { CloudgConfig } from '../config/schema.js';
 import { type LiveClock, systemClock } from './clock.js';
 import { LIVE_PROVIDERS, type LiveProvider } from './engine.js';
+import type { LedgerAdmission, LiveGuardLedger } from './guard-ledger.js';
 import { LiveOperationRefusedError, type LiveRefusalData } from './refusal.js';
 
 /** The guard's limits, from the config's `ratelimit` section (`guardSettings`). */
@@ -94,13 +95,31 @@ export class LiveOperationGuard {
   #started = 0;
   #joined = 0;
 
-  constructor(settings: LiveGuardSettings, clock: LiveClock = systemClock) {
+  readonly #ledger: LiveGuardLedger | undefined;
+  readonly #leaseMs: number;
+
+  /**
+   * With a `ledger` (replicas sharing the guard), admissions are decided there, across replicas;
+   * this guard still runs its own flights. `leaseMs`: how long a flight's claim outlives its
+   * last renewal, so a replica that dies frees its scopes (default 30 s; renewed every third).
+   */
+  constructor(
+    settings: LiveGuardSettings,
+    clock: LiveClock = systemClock,
+    shared?: { ledger: LiveGuardLedger; leaseMs?: number },
+  ) {
     this.settings = settings;
     this.#clock = clock;
+    this.#ledger = shared?.ledger;
+    this.#leaseMs = shared?.leaseMs ?? 30_000;
   }
 
-  static fromConfig(config: CloudgConfig, clock?: LiveClock): LiveOperationGuard {
-    return new LiveOperationGuard(guardSettings(config), clock);
+  static fromConfig(
+    config: CloudgConfig,
+    clock?: LiveClock,
+    shared?: { ledger: LiveGuardLedger; leaseMs?: number },
+  ): LiveOperationGuard {
+    return new LiveOperationGuard(guardSettings(config), clock, shared);
   }
 
   /**
@@ -120,9 +139,91 @@ export class LiveOperationGuard {
       this.#joined += 1;
       return { value: (await this.#await(running, request.signal)) as T, joined: true };
     }
+    if (this.#ledger) return this.#runShared(this.#ledger, id, request, work);
     this.#admit(request);
     const flight = this.#start(id, request, work);
     return { value: (await this.#await(flight, request.signal)) as T, joined: false };
+  }
+
+  /** `run` with the admission decided by the shared ledger. */
+  async #runShared<T>(
+    ledger: LiveGuardLedger,
+    id: string,
+    request: LiveOperationRequest,
+    work: (signal: AbortSignal) => Promise<T>,
+  ): Promise<{ value: T; joined: boolean }> {
+    const s = this.settings;
+    const admission = await ledger.admit({
+      flight: id,
+      scopes: request.scopes,
+      cooldownMs: request.scopes.map((scope) => this.#cooldownFor(scope) * 1000),
+      caller: request.caller,
+      force: request.force,
+      now: this.#clock.now(),
+      maxPerScope: s.maxConcurrentPerScope,
+      maxTotal: s.maxConcurrentTotal,
+      callerMax: s.callerMaxOperations,
+      callerWindowMs: s.callerWindowSeconds * 1000,
+      leaseMs: this.#leaseMs,
+    });
+    if (admission.admitted) {
+      const flight = this.#start(id, request, work, { ledger, token: admission.token });
+      return { value: (await this.#await(flight, request.signal)) as T, joined: false };
+    }
+    // A flight admitted meanwhile on this replica is joined here, as in one process.
+    const local = this.#flights.get(id);
+    if (local) {
+      local.callers += 1;
+      this.#joined += 1;
+      return { value: (await this.#await(local, request.signal)) as T, joined: true };
+    }
+    if (admission.reason !== 'running') throw this.#refusal(request, admission);
+    this.#joined += 1;
+    const result = await ledger.awaitResult(id, admission.token, request.signal);
+    if (result === undefined) {
+      throw this.#refuse({
+        reason: 'busy',
+        scopes: [...request.scopes],
+        caller: request.caller,
+        message: `the same live operation of ${providersOf(request.scopes).join(', ') || 'these providers'} was running on another replica and ended without a result; retry or use the cached dataset`,
+      });
+    }
+    return { value: JSON.parse(result) as T, joined: true };
+  }
+
+  /** The refusal for a ledger's answer: the same reasons and words as `#admit`. */
+  #refusal(request: LiveOperationRequest, answer: Exclude<LedgerAdmission, { admitted: true }>) {
+    const base = { scopes: [...request.scopes], caller: request.caller };
+    switch (answer.reason) {
+      case 'busy':
+        return this.#refuse(
+          answer.scopes.length > 0
+            ? { ...base, scopes: answer.scopes, reason: 'busy', message: busyScopesMessage(answer.scopes) }
+            : { ...base, reason: 'busy', message: busyTotalMessage(answer.total) },
+        );
+      case 'cooldown':
+        return this.#refuse({
+          ...base,
+          scopes: answer.scopes,
+          reason: 'cooldown',
+          retry_after_seconds: seconds(answer.waitMs),
+          message: coolingMessage(answer.scopes, seconds(answer.waitMs)),
+        });
+      case 'quota':
+        return this.#refuse({
+          ...base,
+          reason: 'quota',
+          retry_after_seconds: seconds(answer.waitMs),
+          message: this.#quotaMessage(seconds(answer.waitMs)),
+        });
+      default:
+        return this.#refuse({ ...base, reason: 'busy', message: busyScopesMessage(request.scopes) });
+    }
+  }
+
+  #quotaMessage(after: number): string {
+    const s = this.settings;
+    return `this caller has started ${s.callerMaxOperations} live operation(s) in the last ${s.callerWindowSeconds}s, its quota; retry in ${Math.ceil(after)}s or use the cached dataset`;
   }
 
   /** Refuse before anything starts: caps, then cooldown, then quota. */
@@ -134,14 +235,14 @@ export class LiveOperationGuard {
         ...base,
         scopes: busy,
         reason: 'busy',
-        message: `a live operation is already running for ${providersOf(busy).join(', ')}; retry when it finishes or use the cached dataset`,
+        message: busyScopesMessage(busy),
       });
     }
     if (this.#flights.size >= this.settings.maxConcurrentTotal) {
       throw this.#refuse({
         ...base,
         reason: 'busy',
-        message: `${this.#flights.size} live operations are already running, the most this server allows at once; retry when one finishes or use the cached dataset`,
+        message: busyTotalMessage(this.#flights.size),
       });
     }
     const now = this.#clock.now();
@@ -162,7 +263,7 @@ export class LiveOperationGuard {
           scopes: cooling,
           reason: 'cooldown',
           retry_after_seconds: after,
-          message: `live collection of ${providersOf(cooling).join(', ')} ran recently; cooling down, retry in ${Math.ceil(after)}s or use the cached dataset`,
+          message: coolingMessage(cooling, after),
         });
       }
     }
@@ -177,7 +278,7 @@ export class LiveOperationGuard {
           ...base,
           reason: 'quota',
           retry_after_seconds: after,
-          message: `this caller has started ${max} live operation(s) in the last ${this.settings.callerWindowSeconds}s, its quota; retry in ${Math.ceil(after)}s or use the cached dataset`,
+          message: this.#quotaMessage(after),
         });
       }
     }
@@ -187,10 +288,26 @@ export class LiveOperationGuard {
     return new LiveOperationRefusedError(data);
   }
 
-  #start<T>(id: string, request: LiveOperationRequest, work: (signal: AbortSignal) => Promise<T>): Flight {
+  #start<T>(
+    id: string,
+    request: LiveOperationRequest,
+    work: (signal: AbortSignal) => Promise<T>,
+    shared?: { ledger: LiveGuardLedger; token: string },
+  ): Flight {
     const controller = new AbortController();
     this.#started += 1;
-    if (this.settings.callerMaxOperations > 0) {
+    // With a ledger, the quota and cooldowns are kept there; the claim is renewed while it runs.
+    let result: string | undefined;
+    let stopRenewing = () => {};
+    if (shared) {
+      const renew = () => {
+        stopRenewing = this.#clock.schedule(() => {
+          void shared.ledger.renew(id, shared.token, this.#clock.now(), this.#leaseMs).catch(() => {});
+          renew();
+        }, this.#leaseMs / 3);
+      };
+      renew();
+    } else if (this.settings.callerMaxOperations > 0) {
       const list = this.#starts.get(request.caller) ?? [];
       list.push(this.#clock.now());
       this.#starts.set(request.caller, list);
@@ -203,6 +320,11 @@ export class LiveOperationGuard {
       if (this.#flights.get(id) === flight) this.#flights.delete(id);
       const now = this.#clock.now();
       for (const scope of request.scopes) this.#finished.set(scope, now);
+      if (shared) {
+        stopRenewing();
+        // Best effort: a finish Redis never hears of frees the scopes when the claim expires.
+        void shared.ledger.finish(id, shared.token, request.scopes, now, result).catch(() => {});
+      }
     };
     const stopped = new Promise<never>((_, reject) => {
       controller.signal.addEventListener(
@@ -239,7 +361,9 @@ export class LiveOperationGuard {
     this.#flights.set(id, flight);
     flight.promise = (async () => {
       try {
-        return await work(controller.signal);
+        const value = await work(controller.signal);
+        if (shared) result = JSON.stringify(value);
+        return value;
       } finally {
         end();
       }
@@ -322,6 +446,18 @@ export class LiveOperationGuard {
 
 function flightId(r: LiveOperationRequest): string {
   return JSON.stringify([r.operation, [...r.providers].sort(), [...r.scopes].sort(), r.key]);
+}
+
+function busyScopesMessage(scopes: readonly string[]): string {
+  return `a live operation is already running for ${providersOf(scopes).join(', ')}; retry when it finishes or use the cached dataset`;
+}
+
+function busyTotalMessage(total: number): string {
+  return `${total} live operations are already running, the most this server allows at once; retry when one finishes or use the cached dataset`;
+}
+
+function coolingMessage(scopes: readonly string[], after: number): string {
+  return `live collection of ${providersOf(scopes).join(', ')} ran recently; cooling down, retry in ${Math.ceil(after)}s or use the cached dataset`;
 }
 
 function providersOf(scopes: readonly string[]): string[] {

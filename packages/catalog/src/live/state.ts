@@ -1,6 +1,7 @@
 import type { Workspace } from '../workspace/workspace.js';
 import type { LiveClock } from './clock.js';
 import { LiveOperationGuard } from './guard.js';
+import type { LiveGuardLedger } from './guard-ledger.js';
 import { defaultPreflightEnvironment, type PreflightEnvironment } from './preflight-env.js';
 import { ThrottlingLedger } from './throttling.js';
 
@@ -41,20 +42,23 @@ export function liveState(workspace: Workspace): LiveState {
 /**
  * Replace parts of a workspace's live state: a guard with another clock or limits, a preflight
  * environment (tests, embedders). `clock` alone rebuilds the guard from the config with it and
- * bounds the preflight with it too.
+ * bounds the preflight with it too; `shared` rebuilds it on a ledger shared by replicas.
  */
 export function configureLive(
   workspace: Workspace,
   parts: {
     guard?: LiveOperationGuard;
     clock?: LiveClock;
+    /** Decide admissions in a ledger shared by replicas (see LiveGuardLedger). */
+    shared?: { ledger: LiveGuardLedger; leaseMs?: number };
     preflight?: Partial<PreflightEnvironment>;
     persist?: boolean;
   },
 ): LiveState {
   const state = liveState(workspace);
   if (parts.guard) state.guard = parts.guard;
-  else if (parts.clock) state.guard = LiveOperationGuard.fromConfig(workspace.config, parts.clock);
+  else if (parts.clock || parts.shared)
+    state.guard = LiveOperationGuard.fromConfig(workspace.config, parts.clock, parts.shared);
   const clock = parts.clock ? { clock: parts.clock } : {};
   if (parts.persist !== undefined) state.persist = parts.persist;
   if (parts.preflight || parts.clock) state.preflight = { ...state.preflight, ...clock, ...parts.preflight };
