@@ -111,6 +111,15 @@ export class RedisSessionStore implements SharedSessionStore {
     }
   }
 
+  /**
+   * Resolves once this replica hears its signals and has proved it is alive; rejects when Redis
+   * did not let it. createRedisSharedState waits for it before a replica serves.
+   */
+  async ready(): Promise<void> {
+    await this.bus.ready;
+    await this.alive();
+  }
+
   async open(
     id: string,
     state: SharedSessionState,
