@@ -1,6 +1,4 @@
 import { packageTestConfig } from '../../vitest.shared.ts';
 
-export default packageTestConfig({
-  // It adds and removes process signal listeners.
-  isolated: ['test/serve-signals.test.ts'],
-});
+// Files that need a fresh module graph say so with `@isolated` in their leading comment.
+export default packageTestConfig();

@@ -1,6 +1,4 @@
 import { packageTestConfig } from '../../vitest.shared.ts';
 
-export default packageTestConfig({
-  // It registers a detector in @cloudg/privacy's process-wide registry.
-  isolated: ['test/introspection-detectors.test.ts'],
-});
+// Files that need a fresh module graph say so with `@isolated` in their leading comment.
+export default packageTestConfig();

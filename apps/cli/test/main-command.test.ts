@@ -1,6 +1,8 @@
 /**
  * The README's main command (`pnpm start`) as a subprocess: wait for the start-up line, then list
  * tools and call find_assets with the official MCP client in both protocol eras.
+ *
+ * @dist it runs `pnpm start`, which serves the built CLI.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

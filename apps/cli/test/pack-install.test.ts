@@ -4,6 +4,8 @@
  * package it depends on), `npm install` all the tarballs into an empty project outside the
  * monorepo, and run the installed `cloudg-mcp` there. Nothing here builds: run it through turbo,
  * or build first, or it tests whatever dist/ happens to be on disk.
+ *
+ * @dist it packs the built packages and installs them.
  */
 import { type ChildProcess, type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
 import {

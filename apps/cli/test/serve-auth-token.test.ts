@@ -2,6 +2,8 @@
  * MCP.md 5.3: token specs are validated before the server starts, whatever the transport. Over
  * stdio the tokens are then ignored, but a spec naming an empty variable still stops start-up,
  * here with a real `cloudg-mcp serve` whose stdin stays open as a desktop client's would.
+ *
+ * @dist it runs the built `cloudg-mcp`.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -1,6 +1,8 @@
 /**
  * MCP.md 5.3: the HTTP options of `serve` reach the server. Runs the built command as a real
  * process with several options at once and checks each through plain HTTP.
+ *
+ * @dist it runs the built `cloudg-mcp`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';

@@ -2,6 +2,8 @@
  * MCP.md 5.3: a real `cloudg-mcp serve` process stopped by SIGINT saves the pseudonym vault to the
  * policy's `vault.path` and exits 0. The signal is sent twice, as a terminal's Ctrl-C and a
  * relaunching launcher both deliver it.
+ *
+ * @dist it runs the built `cloudg-mcp`.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, statSync } from 'node:fs';

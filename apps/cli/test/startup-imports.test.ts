@@ -3,6 +3,8 @@
  * server, the catalog or the policy engine (most of the start-up time; bench/startup.ts measures
  * it), and `config --dataset` loads the server, which parses the value. A resolve hook records
  * every module a fresh process imports.
+ *
+ * @dist it runs the built `cloudg-mcp`.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

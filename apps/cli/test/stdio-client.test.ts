@@ -2,6 +2,8 @@
  * MCP.md 3 and 6.1: a desktop client launches `cloudg-mcp serve` over stdio, exactly as the
  * generated configuration says, and talks to it with the official client in both protocol eras.
  * The launch goes through the stdio isolation relaunch.
+ *
+ * @dist it runs the built `cloudg-mcp`.
  */
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';

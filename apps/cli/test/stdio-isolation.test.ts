@@ -2,6 +2,8 @@
  * MCP.md 6.1: `cloudg-mcp serve` over stdio keeps stdout for protocol messages even when a tool
  * writes to descriptor 1 directly or runs a child process that inherits it. Runs the built
  * command as a real process, as a desktop client launches it.
+ *
+ * @dist it runs the built `cloudg-mcp`.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -5,6 +5,8 @@
  * stopped any other way gives the signals back, since the process goes on.
  *
  * The signals are emitted in-process, so nothing here depends on when the OS delivers them.
+ *
+ * @isolated it adds and removes process signal listeners.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLayerFromOptions, serve } from '../src/index.js';

@@ -1,3 +1,4 @@
+/** @dist it packs dist/ and installs the tarball. */
 import { execFileSync } from 'node:child_process';
 import {
   copyFileSync,

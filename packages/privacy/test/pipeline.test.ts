@@ -1,3 +1,4 @@
+/** @isolated it registers detectors in the process-wide registry. */
 import { describe, expect, it } from 'vitest';
 import {
   AliasMap,

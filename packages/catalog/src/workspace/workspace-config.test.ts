@@ -1,3 +1,4 @@
+/** @isolated it points process.env.HOME elsewhere for a while. */
 import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';

@@ -1,3 +1,4 @@
+/** @isolated it sets process.env for a while. */
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,3 +1,4 @@
+/** @isolated it replaces performance.now for a while. */
 import { pino } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
