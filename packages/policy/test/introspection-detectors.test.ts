@@ -1,4 +1,6 @@
-/** `list_detectors` (section 12.4): detectors and key rules with the caller's strategies. *
+/**
+ * `list_detectors` (section 12.4): detectors and key rules with the caller's strategies.
+ *
  * @isolated it registers a detector in @cloudg/privacy's process-wide registry.
  */
 import { registerDetector, unregisterDetector } from '@cloudg/privacy';
