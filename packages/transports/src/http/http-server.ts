@@ -149,7 +149,8 @@ export class McpHttpServer {
               const wire = error.toJsonRpc();
               sendRpcError(res, 503, wire.message, {
                 code: wire.code,
-                data: wire.data,
+                // The code a tool result would carry in `cloudg/error_code`, beside the details.
+                data: { error_code: error.code, ...(wire.data as Record<string, unknown>) },
                 headers: { 'Retry-After': '1' },
               });
             } else res.end();
