@@ -66,6 +66,8 @@ export class HttpSession {
       principal,
       id: this.id,
       send: (message) => this.send(message),
+      // A shared session's messages go wherever its GET stream is; a local one's only to an open one.
+      reachable: () => this.deliver !== undefined || (this.stream !== undefined && !this.stream.closed),
       ...(shared ? { register: false, relay: shared.relay, questionPrefix: shared.questionPrefix } : {}),
     });
   }

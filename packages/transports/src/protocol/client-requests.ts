@@ -19,6 +19,7 @@ import {
 } from '@cloudg/core';
 import { ProtocolError } from '../jsonrpc/errors.js';
 import { isObject, type JsonRpcMessage, notification, type RequestId } from '../jsonrpc/messages.js';
+import { ClientUnreachableError } from './client-unreachable.js';
 import type { RequestContext } from './request-context.js';
 import type { RequestStateBinding } from './request-state.js';
 
@@ -111,6 +112,10 @@ export function handshakePort(rc: RequestContext): ClientPort {
   return {
     supports: (capability) => declares(rc.session.clientCapabilities, capability),
     ask: async (questions, signal) => {
+      // Without a stream of its own (a JSON answer), the question can only take the session's
+      // GET stream; refused at once when that is closed rather than queued for a stream that
+      // may never open.
+      if (!rc.ownStream && !rc.session.reachesClient) throw new ClientUnreachableError();
       const entries = Object.entries(questions);
       const answers = await Promise.all(
         entries.map(([, question]) =>

@@ -27,6 +27,8 @@ export interface RequestContext {
   envelope: Envelope | undefined;
   /** Aborted by `notifications/cancelled`, a dropped 2026 stream or shutdown. */
   cancellation: Cancellation;
+  /** Whether this request has a stream of its own (an SSE answer); else `notify` uses the session's channel. */
+  ownStream: boolean;
   /** Send a notification that belongs to this request: its SSE stream, or the session's channel. */
   notify(message: JsonRpcMessage): void;
   /** How this request asks its client, set by methods that may ask (see client-requests.ts). */

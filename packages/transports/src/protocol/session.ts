@@ -72,6 +72,11 @@ export interface SessionInit {
   relay?: SessionRelay;
   /** Prefix of the ids of questions this session asks its client. Default `cloudg-`. */
   questionPrefix?: string;
+  /**
+   * Whether `send` reaches the client now (an HTTP session: its GET stream is open). Default:
+   * whenever there is a `send`.
+   */
+  reachable?: () => boolean;
 }
 
 /** See `SessionInit.relay`. */
@@ -121,6 +126,7 @@ export class Session {
   private readonly send: Send | undefined;
   private readonly relay: SessionRelay | undefined;
   private readonly clientRoots: ((uris: string[]) => void) | undefined;
+  private readonly reachable: (() => boolean) | undefined;
   /**
    * Requests being served, by id. A client may wrongly reuse an id while its first request still
    * runs; both are kept, so each can still be cancelled (and is at end of input).
@@ -135,6 +141,7 @@ export class Session {
     this.principal = init.principal;
     this.send = init.send;
     this.clientRoots = init.clientRoots;
+    this.reachable = init.reachable;
     this.relay = init.relay;
     this.outgoing = new OutgoingRequests(init.questionPrefix);
     this.logLevel = server.defaultLogLevel;
@@ -323,6 +330,7 @@ export class Session {
         era,
         envelope,
         cancellation,
+        ownStream: options.sink !== undefined,
         notify: (msg) => {
           if (!cancellation.aborted) sink?.(msg);
         },
@@ -438,6 +446,12 @@ export class Session {
    */
   get channel(): Send | undefined {
     return this.closed ? undefined : this.send;
+  }
+
+  /** Whether a message sent on `channel` reaches the client now, not just a queue. */
+  get reachesClient(): boolean {
+    if (this.closed || !this.send) return false;
+    return this.reachable ? this.reachable() : true;
   }
 
   /** A change notification for this session (handshake era): list changes, subscribed updates. */
