@@ -12,6 +12,7 @@ import {
   defaultRegistry,
   loadCloudgConfig,
   restoreLiveDatasets,
+  type SharedWorkspace,
   Workspace,
 } from '@cloudg/catalog';
 import {
@@ -119,6 +120,8 @@ export interface ServerLayer {
   close(): string | null;
   /** The shared state this layer was built on, if any. */
   sharedState: RedisSharedState | undefined;
+  /** This replica's side of the workspace shared through `sharedState`, if any. */
+  sharedWorkspace: SharedWorkspace | undefined;
   /** Close the connection to the shared state (after `close()`); nothing without one. */
   closeShared(): Promise<void>;
 }
@@ -257,6 +260,7 @@ export async function createLayerFromOptions(options: ServerLayerOptions = {}): 
       return prometheus;
     },
     sharedState: shared,
+    sharedWorkspace: follower,
     async closeShared() {
       follower?.stop();
       await shared?.close();

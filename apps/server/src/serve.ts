@@ -138,15 +138,18 @@ function redisCheck(state: RedisSharedState): DependencyChecks {
   };
 }
 
-export async function serve(server: ServerLayer, options: ServeOptions = {}): Promise<void> {
 /** The HTTP options that share sessions and changes through Redis. */
 function sharedServing(server: ServerLayer): { sessions: RedisSessionStore; changes: RedisChangeFanout } {
   const state = server.sharedState as RedisSharedState;
   state.changes.onError = (error) =>
     server.layer.logger.warn({ err: error }, 'change not spread to the other replicas');
+  // The fan-out carries each workspace change from the replica that made it: the others apply
+  // it without announcing it again.
+  if (server.sharedWorkspace) server.sharedWorkspace.announceReplayed = false;
   return { sessions: state.sessions, changes: state.changes };
 }
 
+export async function serve(server: ServerLayer, options: ServeOptions = {}): Promise<void> {
   const { flavor, auth } = checkServeOptions(options);
   const announce = options.announce ?? ((line: string) => process.stderr.write(`${line}\n`));
   const transport = options.transport ?? 'stdio';
@@ -256,11 +259,11 @@ function sharedServing(server: ServerLayer): { sessions: RedisSessionStore; chan
       metrics: { registry: server.prometheus(), public: options.publicMetrics ?? false },
       // With shared state, a replica that cannot reach Redis is alive but not ready.
       ...(server.sharedState ? { dependencies: redisCheck(server.sharedState) } : {}),
+      // Sessions continue on any replica, and a change made on one is announced by all.
+      ...(server.sharedState ? sharedServing(server) : {}),
     });
     const url = describeUrl(running.host, running.port, path);
     announce(
-      // Sessions continue on any replica, and a change made on one is announced by all.
-      ...(server.sharedState ? sharedServing(server) : {}),
       `cloudg MCP server (${flavor}, ${transport === 'streamable-http' ? 'http' : transport}) listening on ${url}`,
     );
     if (options.oauth) {

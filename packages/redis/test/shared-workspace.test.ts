@@ -92,6 +92,16 @@ describe('a workspace shared by three replicas', () => {
     expect(await listed(a)).toEqual({ active_dataset: 'estate-one', names: ['estate-one'] });
   });
 
+  it('applies without announcing again where a change fan-out already told every listener', async () => {
+    const [a, b] = [await replica('ws5:', 50), await replica('ws5:', 50)];
+    b.shared.announceReplayed = false;
+    const heard: string[] = [];
+    b.layer.onChange((kind, uri) => heard.push(uri ?? kind));
+    body(await a.layer.callTool('load_dataset', { path: INVENTORY, name: 'quiet' }));
+    await expect.poll(() => b.workspace.names(), { timeout: 3000 }).toEqual(['quiet']);
+    expect(heard).toEqual([]);
+  });
+
   it('shows on A a suppression made on B, with the same reason, who and when', async () => {
     const [a, b] = [await replica('ws2:'), await replica('ws2:')];
     body(await a.layer.callTool('load_dataset', { path: INVENTORY, name: 'triaged' }));

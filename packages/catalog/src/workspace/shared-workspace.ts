@@ -17,7 +17,8 @@
  * missing before it runs, so a call that starts after a change returned, on any replica, sees it
  * (read-your-writes and monotonic reads across replicas). Change notifications to listeners of a
  * replica that received no call arrive when it hears of the append (watch) and at the latest after
- * one poll interval (default 1 s).
+ * one poll interval (default 1 s), or from the replica that made the change through a change
+ * fan-out (see `announceReplayed`).
  */
 import type { CallInfo, CallResult, Middleware, NextFn } from '@cloudg/core';
 import type { WorkspaceOperation } from './operations.js';
@@ -27,6 +28,12 @@ import type { Workspace } from './workspace.js';
 export interface SharedWorkspaceOptions {
   /** Milliseconds between checks of the log when nothing announced a change. Default 1000. */
   pollMs?: number;
+  /**
+   * Tell this replica's change listeners about operations it applies from the log (default true).
+   * False where a change fan-out (RedisChangeFanout) already carries each change from the replica
+   * that made it to every listener: announcing the replay too would tell them once per replica.
+   */
+  announceReplayed?: boolean;
   /** Told of an operation this replica could not apply (it goes on without it, as the others did). */
   onSkipped?: (entry: LoggedOperation, error: unknown) => void;
 }
@@ -51,6 +58,8 @@ export class SharedWorkspace {
   readonly #apply = new Queue();
   /** This replica's writers, one at a time (each then waits for the shared lease). */
   readonly #writers = new Queue();
+  /** See SharedWorkspaceOptions.announceReplayed; set it before serving. */
+  announceReplayed: boolean;
   #applied = 0;
   #pending: WorkspaceOperation[] | undefined;
   #stops: (() => void)[] = [];
@@ -60,6 +69,7 @@ export class SharedWorkspace {
     this.log = log;
     this.#pollMs = options.pollMs ?? 1000;
     this.#onSkipped = options.onSkipped;
+    this.announceReplayed = options.announceReplayed ?? true;
   }
 
   /** The seq of the last operation this replica applied (or made). */
@@ -91,7 +101,7 @@ export class SharedWorkspace {
       for (const entry of await this.log.read(this.#applied)) {
         if (entry.seq <= this.#applied) continue;
         try {
-          await this.workspace.replay(entry.operation);
+          await this.workspace.replay(entry.operation, { silent: !this.announceReplayed });
         } catch (error) {
           this.#onSkipped?.(entry, error);
         }

@@ -193,15 +193,23 @@ export class Workspace implements IdentifierSource {
     };
   }
 
-  /** Do an operation another replica did (see `applyOperation`), without recording it again. */
-  async replay(operation: WorkspaceOperation): Promise<void> {
+  /**
+   * Do an operation another replica did (see `applyOperation`), without recording it again.
+   * `silent`: without telling this workspace's change listeners, for a deployment whose change
+   * fan-out already carried the replica's own announcement to every listener.
+   */
+  async replay(operation: WorkspaceOperation, options: { silent?: boolean } = {}): Promise<void> {
     this.#replaying += 1;
+    if (options.silent) this.#silent += 1;
     try {
       await applyOperation(this, operation);
     } finally {
       this.#replaying -= 1;
+      if (options.silent) this.#silent -= 1;
     }
   }
+
+  #silent = 0;
 
   #record(operation: WorkspaceOperation): void {
     if (this.#replaying === 0) this.#recorder?.(operation);
@@ -360,6 +368,7 @@ export class Workspace implements IdentifierSource {
   }
 
   notify(kind: WorkspaceChangeKind, uri?: string): void {
+    if (this.#silent > 0) return;
     for (const listener of this.#listeners) {
       try {
         listener(kind, uri);
