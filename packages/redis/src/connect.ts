@@ -16,7 +16,7 @@ export interface RedisConnectOptions {
   keyPrefix?: string;
   /**
    * How often this replica proves to the others that it is alive (shared sessions): a stream it
-   * held is free for another replica three beats after it dies. Default 5000 ms.
+   * held is free for another replica three beats after it dies. Default 2000 ms.
    */
   heartbeatMs?: number;
 }

@@ -41,7 +41,7 @@ function json(text: string | undefined): Record<string, unknown> | undefined {
 }
 
 export interface RedisSessionStoreOptions {
-  /** How often this replica proves it is alive and keeps its streamed sessions. Default 5000 ms. */
+  /** How often this replica proves it is alive and keeps its streamed sessions. Default 2000 ms. */
   heartbeatMs?: number;
 }
 
@@ -60,7 +60,7 @@ export class RedisSessionStore implements SharedSessionStore {
     options: RedisSessionStoreOptions = {},
   ) {
     this.replica = bus.replica;
-    this.heartbeatMs = options.heartbeatMs ?? 5000;
+    this.heartbeatMs = options.heartbeatMs ?? 2000;
     const hear = (text: string) => {
       const signal = JSON.parse(text) as SharedSessionSignal;
       for (const listener of [...this.listeners]) listener(signal);
