@@ -5,6 +5,7 @@
 import { CachingMiddleware, Layer, Registry } from '@cloudg/core';
 import { Policy } from '@cloudg/policy';
 import { createRedisSharedState } from '@cloudg/redis';
+import { serveHttp } from '@cloudg/transports';
 
 export async function replicaExample(url: string): Promise<void> {
   // #region replica
@@ -28,4 +29,22 @@ export async function replicaExample(url: string): Promise<void> {
   // #endregion replica
 }
 
-if (process.env.REDIS_URL) await replicaExample(process.env.REDIS_URL);
+/** One replica's HTTP server sharing its 2025-era sessions and its changes with the others. */
+export async function sessionsExample(url: string, layer: Layer): Promise<void> {
+  // #region sessions
+  const shared = await createRedisSharedState(url);
+  const server = await serveHttp(layer, {
+    port: 0,
+    sessions: shared.sessions, // an Mcp-Session-Id works on every replica; its stream resumes on any
+    changes: shared.changes, // a change announced on one replica reaches listeners on all
+  });
+  layer.notifyChange('resources'); // told by every replica to its listeners and sessions
+  await server.close();
+  await shared.close();
+  // #endregion sessions
+}
+
+if (process.env.REDIS_URL) {
+  await replicaExample(process.env.REDIS_URL);
+  await sessionsExample(process.env.REDIS_URL, new Layer({ registry: new Registry() }));
+}
