@@ -4,8 +4,10 @@
  * fastmcp flavor builds. fastmcp speaks the handshake era only, so both clients end up on
  * 2025-11-25 (`auto` after the server refuses 2026-07-28); the answers are the native server's.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Principal } from '@cloudg/core';
-import { type Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { type Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { FastMCP } from 'fastmcp';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
@@ -47,6 +49,22 @@ async function connectInMemory(server: FastMCP, mode: Mode, auth?: Record<string
 
 const anonymous = { [PRINCIPAL_AUTH_KEY]: Principal.anonymous() };
 
+/**
+ * The one difference from the native server: it serves 2025-11-25's experimental tasks and marks
+ * the tools that can run as one (`execution.taskSupport`); the fastmcp flavor does not serve tasks,
+ * so its tools/list has no `execution`. Returns the native record without it, and the tools it had.
+ */
+function withoutTasks(native: Exercise): { record: Exercise; taskTools: string[] } {
+  const taskTools: string[] = [];
+  const tools = (native.tools as Record<string, unknown>[]).map((tool) => {
+    if (!('execution' in tool)) return tool;
+    taskTools.push(String(tool.name));
+    const { execution: _execution, ...rest } = tool;
+    return rest;
+  });
+  return { record: { ...native, tools }, taskTools };
+}
+
 describe.each(['auto', 'legacy'] as const)('official client, negotiation %s', (mode) => {
   const nativeOn = async (layer: Awaited<ReturnType<typeof sampleLayer>>, prefix = '') => {
     const { client, close } = await nativeClient(layer, 'legacy');
@@ -67,7 +85,9 @@ describe.each(['auto', 'legacy'] as const)('official client, negotiation %s', (m
     const host = await client.callTool({ name: 'ticket_count', arguments: { team: 'sec' } });
     expect(host.content).toEqual([{ type: 'text', text: '7' }]);
     const mounted = await exercise(client);
-    expect(mounted).toEqual(native);
+    const { record, taskTools } = withoutTasks(native);
+    expect(mounted).toEqual(record);
+    expect(taskTools).toEqual(['run_scanners']);
     expect((mounted.findAssets as { structuredContent: { total: number } }).structuredContent.total).toBe(3);
   });
 
@@ -78,10 +98,98 @@ describe.each(['auto', 'legacy'] as const)('official client, negotiation %s', (m
     const client = await connectInMemory(server, mode, anonymous);
     const mounted = await exercise(client, 'cloudg_');
     expect(mounted.toolNames.every((n) => n.startsWith('cloudg_'))).toBe(true);
-    expect(mounted).toEqual(reference);
+    expect(mounted).toEqual(withoutTasks(reference).record);
     expect(client.getServerVersion()).toEqual({ name: 'cloudg', title: 'cloudg', version: '0.1.0' });
     await expect(client.callTool({ name: 'find_assets', arguments: {} })).rejects.toThrow(
       /Unknown tool: find_assets.*cloudg_find_assets/,
     );
+  });
+});
+
+/** A free port: fastmcp's HTTP stream does not report the one it bound. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/**
+ * A user's FastMCP on its HTTP stream, with fastmcp's own auth convention: `authenticate` maps the
+ * bearer token to the session's auth object, which carries the cloudg principal.
+ */
+async function userHttpServer(layer: Awaited<ReturnType<typeof sampleLayer>>) {
+  // The roles a native `--auth-token tok-lead:lead:lee` gives (every token also has `default`).
+  const users: Record<string, Principal> = {
+    'tok-analyst': new Principal({ id: 'ana', roles: ['default', 'analyst'] }),
+    'tok-lead': new Principal({ id: 'lee', roles: ['default', 'lead'] }),
+  };
+  const server = new FastMCP<{ user: string; [PRINCIPAL_AUTH_KEY]: Principal }>({
+    name: 'platform-tools',
+    version: '1.0.0',
+    logger: { debug() {}, info() {}, log() {}, warn() {}, error() {} },
+    authenticate: async (request) => {
+      const token = String(request.headers.authorization ?? '').replace(/^Bearer /, '');
+      const principal = users[token];
+      if (!principal) throw new Response('Unauthorized', { status: 401 });
+      return { user: principal.id, [PRINCIPAL_AUTH_KEY]: principal };
+    },
+  });
+  server.addTool({ name: 'ticket_count', description: 'Open tickets.', execute: async () => '7' });
+  const binding = registerInto(server, layer);
+  const port = await freePort();
+  await server.start({ transportType: 'httpStream', httpStream: { port, host: '127.0.0.1', cors: false } });
+  cleanups.push(async () => {
+    binding.dispose();
+    await server.stop();
+  });
+  const url = new URL(`http://127.0.0.1:${port}/mcp`);
+  return async (token: string) => {
+    const client = newClient('legacy');
+    await client.connect(
+      new StreamableHTTPClientTransport(url, {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      }),
+    );
+    cleanups.push(() => client.close());
+    return client;
+  };
+}
+
+describe("a user's FastMCP over its HTTP stream", () => {
+  it("the principal from fastmcp's authenticate decides what is listed; hidden is unknown; analysts get pseudonyms", async () => {
+    const layer = await sampleLayer({ policy: 'soc-analyst' });
+    const connect = await userHttpServer(layer);
+    const analyst = await connect('tok-analyst');
+    const lead = await connect('tok-lead');
+    const leadTools = (await lead.listTools()).tools.map((t) => t.name);
+    expect(leadTools[0]).toBe('ticket_count');
+    expect(leadTools).toContain('reveal_token');
+    expect((await analyst.listTools()).tools.map((t) => t.name)).not.toContain('reveal_token');
+    await expect(analyst.callTool({ name: 'reveal_token', arguments: { token: 'x' } })).rejects.toThrow(
+      /Unknown tool: reveal_token/,
+    );
+    const seen = await analyst.callTool({ name: 'find_assets', arguments: { provider: 'GCP' } });
+    expect(JSON.stringify(seen.structuredContent)).not.toContain('raw-uploads');
+    const real = await lead.callTool({ name: 'find_assets', arguments: { provider: 'GCP' } });
+    expect(JSON.stringify(real.structuredContent)).toContain('raw-uploads');
+  });
+
+  it('under a strict policy: pseudonyms, and the same answers as the native server', async () => {
+    const layer = await sampleLayer({ policy: 'strict' });
+    const reference = await (async () => {
+      const { client, close } = await nativeClient(layer, 'legacy', {
+        spec: 'tok-lead:lead:lee',
+        value: 'tok-lead',
+      });
+      cleanups.push(close);
+      return exercise(client);
+    })();
+    const connect = await userHttpServer(layer);
+    const mounted = await exercise(await connect('tok-lead'));
+    expect(JSON.stringify(mounted.findAssets)).not.toContain('raw-uploads');
+    expect(JSON.stringify(mounted.findAssets)).not.toContain('worker-1');
+    expect(mounted).toEqual(withoutTasks(reference).record);
   });
 });
