@@ -98,6 +98,7 @@ describe('a 2025-era session across three replicas', () => {
     // One stream per session, whichever replica is asked.
     const second = await Stream.open(c.port, on(session));
     expect(second.status).toBe(409);
+    expect((await Stream.open(a.port, on(session))).status).toBe(409);
     stream.close();
   });
 

@@ -143,6 +143,9 @@ export class SharedSessions {
    * (after `lastEventId`, else what no stream was handed). False when another live replica holds it.
    */
   async attach(entry: HttpSession, res: ServerResponse, lastEventId: string | undefined): Promise<boolean> {
+    // The store knows which replica holds the stream; whether this one holds it already is known here.
+    const mine = this.held.get(entry.id);
+    if (mine && !mine.stream.closed) return false;
     if (!(await this.store.claimStream(entry.id))) return false;
     const stream = new SseStream(res, this.keepaliveMs, { 'Mcp-Session-Id': entry.id });
     const held: HeldStream = { stream, last: undefined, buffer: [] };
