@@ -61,19 +61,32 @@ describe('a pseudonym vault shared by three replicas', () => {
     expect(ids(onC)).toEqual(pseudonyms);
   });
 
+  it('keeps no real value in clear in Redis: keyed digests and sealed mappings only', async () => {
+    const [a] = [await replica()];
+    const page = await a.callTool('find_assets', { query: '', limit: 50 });
+    expect(ids(page).length).toBeGreaterThan(10);
+    const client = (states.at(-1) as RedisSharedState).client;
+    const values = await client.hgetall('vault-test:vault:values');
+    const pseudonyms = await client.hgetall('vault-test:vault:pseudonyms');
+    expect(Object.keys(values).length).toBeGreaterThan(10);
+    const dump = JSON.stringify([values, pseudonyms]);
+    for (const real of ['111111111111', 'arn:aws', 'sample-org', 'web-1'])
+      expect(dump, real).not.toContain(real);
+    // Nor the pseudonyms: a pseudonym names its entity's shape, and the digests stand for it.
+    for (const pseudonym of ids(page)) expect(dump).not.toContain(pseudonym);
+  });
+
   it('resolves a collision once: the first claim of a pseudonym wins, later claimants adopt it', async () => {
     const [one, two] = [
       await createRedisSharedState(redis.url, { keyPrefix: 'clash:' }),
       await createRedisSharedState(redis.url, { keyPrefix: 'clash:' }),
     ];
     states.push(one, two);
+    // The store sees keyed digests and sealed records only: opaque strings stand in for them.
     const mapping = (real: string) => ({
-      namespace: 'global',
-      entity: 'hostname',
-      real,
-      pseudonym: 'host-1',
-      created: 1,
-      lastUsed: 1,
+      valueKey: `v:${real}`,
+      pseudonymKey: 'p:host-1',
+      sealed: `sealed:${real}`,
     });
     // Two replicas derived the same pseudonym for different values at the same moment.
     const [first, second] = await Promise.all([
@@ -87,8 +100,6 @@ describe('a pseudonym vault shared by three replicas', () => {
     // Asking again gives the same winner: nothing was overwritten.
     const again = await one.vaultStore.claim([mapping('db-a'), mapping('db-b')]);
     expect(again.filter((a) => a.status === 'ok')).toHaveLength(1);
-    expect((await two.vaultStore.reveal([{ namespace: 'global', pseudonym: 'host-1' }]))[0]?.real).toMatch(
-      /^db-[ab]$/,
-    );
+    expect((await two.vaultStore.reveal(['p:host-1']))[0]).toMatch(/^sealed:db-[ab]$/);
   });
 });

@@ -22,7 +22,7 @@ describe('the vault sealer', () => {
     );
     expect(() => sealer.open(sealed, 'workspace-log')).toThrow(VaultAuthenticationError);
     const damaged = Buffer.from(sealed, 'base64');
-    damaged[damaged.length - 1] ^= 1;
+    damaged.writeUInt8((damaged.at(-1) as number) ^ 1, damaged.length - 1);
     expect(() => sealer.open(damaged.toString('base64'), 'vault')).toThrow(VaultAuthenticationError);
   });
 

@@ -20,6 +20,8 @@ export class VaultSealer {
   readonly keyId: string;
   readonly #aead: Buffer;
   readonly #lookup: HmacSha256;
+  /** The additional data of each label, built once: sealing runs once per new mapping. */
+  readonly #aad = new Map<string, Buffer>();
 
   /** @internal Built by `createVaultSealer` or a TokenVault from its own keys. */
   constructor(keys: Pick<VaultKeys, 'file' | 'keyId'>) {
@@ -32,8 +34,9 @@ export class VaultSealer {
   seal(plain: string, label: string): string {
     const nonce = randomBytes(12);
     const cipher = createCipheriv(ALG, this.#aead, nonce);
-    cipher.setAAD(Buffer.from(`${this.keyId}\u001f${label}`, 'utf8'));
-    const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+    cipher.setAAD(this.#additional(label));
+    const data = cipher.update(plain, 'utf8');
+    cipher.final();
     return Buffer.concat([nonce, cipher.getAuthTag(), data]).toString('base64');
   }
 
@@ -42,12 +45,21 @@ export class VaultSealer {
     const raw = Buffer.from(sealed, 'base64');
     try {
       const decipher = createDecipheriv(ALG, this.#aead, raw.subarray(0, 12));
-      decipher.setAAD(Buffer.from(`${this.keyId}\u001f${label}`, 'utf8'));
+      decipher.setAAD(this.#additional(label));
       decipher.setAuthTag(raw.subarray(12, 28));
       return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
     } catch (cause) {
       throw new VaultAuthenticationError({ data: { sealed_label: label }, cause });
     }
+  }
+
+  #additional(label: string): Buffer {
+    let aad = this.#aad.get(label);
+    if (!aad) {
+      aad = Buffer.from(`${this.keyId}\u001f${label}`, 'utf8');
+      this.#aad.set(label, aad);
+    }
+    return aad;
   }
 
   /** A keyed digest of `text` (64 hex): equal texts give equal keys, and nothing else shows. */

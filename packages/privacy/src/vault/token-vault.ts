@@ -18,7 +18,7 @@ import { IpPermuter } from './ip/permutation.js';
 import { deriveVaultKeys, type VaultKeys } from './keys.js';
 import { readVaultFile, writeVaultFile } from './persistence.js';
 import { VaultSealer } from './sealer.js';
-import type { SharedVaultStore } from './shared-store.js';
+import { openMapping, pseudonymKey, type SharedVaultStore, sealMapping } from './shared-store.js';
 import { registerForExitSave, unregisterForExitSave } from './shutdown.js';
 import { NamespaceStore, type StoredEntry } from './store.js';
 import type {
@@ -313,26 +313,31 @@ export class TokenVault {
    */
   async syncShared(store: SharedVaultStore): Promise<boolean> {
     let changed = false;
+    // The store sees sealed mappings and keyed digests only (see shared-store.ts).
+    const sealer = this.sealer;
     if (this.missed.size > 0) {
       const keys = [...this.missed.values()];
       this.missed.clear();
-      const found = await store.reveal(keys);
-      for (const entry of found) if (entry && this.adopt(entry)) changed = true;
+      const found = await store.reveal(keys.map((k) => pseudonymKey(sealer, k.namespace, k.pseudonym)));
+      for (const sealed of found) if (sealed && this.adopt(openMapping(sealer, sealed))) changed = true;
     }
     if (this.unclaimed.size === 0) return changed;
     const pending = [...this.unclaimed];
     this.unclaimed.clear();
-    let answers: Awaited<ReturnType<SharedVaultStore['claim']>>;
+    let holders: (VaultEntry | undefined)[];
     try {
-      answers = await store.claim(pending.map((e) => this.toEntry(e)));
+      const answers = await store.claim(pending.map((e) => sealMapping(sealer, this.toEntry(e))));
+      holders = answers.map((answer) =>
+        answer.status === 'ok' ? undefined : openMapping(sealer, answer.holder),
+      );
     } catch (error) {
       for (const e of pending) this.withdraw(e);
       throw error;
     }
-    answers.forEach((answer, i) => {
-      if (answer.status === 'ok') return;
+    holders.forEach((holder, i) => {
+      if (!holder) return;
       this.withdraw(pending[i] as StoredEntry);
-      this.adopt(answer.holder);
+      this.adopt(holder);
       this.counters.collisions++;
       changed = true;
     });
