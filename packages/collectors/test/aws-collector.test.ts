@@ -4,6 +4,7 @@
  * cancellation between pages.
  */
 import { DescribeSubnetsCommand, DescribeVpcsCommand } from '@aws-sdk/client-ec2';
+import { GetAccountAuthorizationDetailsCommand, IAMClient } from '@aws-sdk/client-iam';
 import { ListFunctionsCommand } from '@aws-sdk/client-lambda';
 import {
   DescribeOrganizationCommand,
@@ -371,5 +372,50 @@ describe('organizations', () => {
     const { coverage } = await run({ services: ['organization', 'vpc'] });
     expect(entry(coverage, 'organizations')?.error).toMatch(/^AWSOrganizationsNotInUseException: /);
     expect(entry(coverage, 'vpc')?.status).toBe('SUCCESS');
+  });
+});
+
+describe('AwsCollector IAM documents', () => {
+  it("keeps each role's trust policy and each customer policy's document, parsed, for the IAM linter", async () => {
+    mocks = sampleAwsMocks();
+    const details = await new IAMClient({ region: REGION, credentials: FAKE_CREDENTIALS }).send(
+      new GetAccountAuthorizationDetailsCommand({}),
+    );
+    const document = { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Action: '*', Resource: '*' }] };
+    mocks.iam.on(GetAccountAuthorizationDetailsCommand).resolves({
+      ...details,
+      Policies: [
+        {
+          PolicyName: 'admin-all',
+          Arn: 'arn:aws:iam::111111111111:policy/admin-all',
+          DefaultVersionId: 'v2',
+          PolicyVersionList: [
+            { VersionId: 'v1', IsDefaultVersion: false, Document: encodeURIComponent('{"Statement":[]}') },
+            {
+              VersionId: 'v2',
+              IsDefaultVersion: true,
+              Document: encodeURIComponent(JSON.stringify(document)),
+            },
+          ],
+        },
+      ],
+    });
+    const engine = createCollectorEngine({
+      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
+    });
+    const out = await engine.mapInventory({
+      config: CloudgConfig.parse({}),
+      providers: ['aws'],
+      regions: [REGION],
+      services: ['iam'],
+      taggingSweep: null,
+      signal: new AbortController().signal,
+      hooks: SILENT_HOOKS,
+    });
+    const assets = out.assets ?? [];
+    expect(assets.find((a) => a.name === 'admin-all')?.metadata.policy_document).toEqual(document);
+    expect(assets.find((a) => a.name === 'app-role')?.metadata.assume_role_policy).toMatchObject({
+      Statement: [{ Effect: 'Allow', Principal: { Service: 'ec2.amazonaws.com' }, Action: 'sts:AssumeRole' }],
+    });
   });
 });

@@ -193,4 +193,41 @@ mkdir -p "$d/scoutsuite-results" && cp "${join(fixtures, 'scoutsuite', 'scoutsui
       "trivy: not installed (trivy is not on the server's PATH)",
     ]);
   });
+
+  it("iam lints the dataset's collected IAM policy documents: no process, no credentials", async () => {
+    configureLive(ws, { preflight: { env: {} } });
+    const admin = {
+      id: 'pol-admin',
+      arn: 'arn:aws:iam::123456789012:policy/admin-all',
+      name: 'admin-all',
+      asset_type: 'IAM_POLICY',
+      provider: 'AWS',
+      region: 'global',
+      account_id: '123456789012',
+      metadata: {
+        policy_document: {
+          Version: '2012-10-17',
+          Statement: [{ Effect: 'Allow', Action: '*', Resource: '*' }],
+        },
+      },
+    };
+    await writeFile(join(dir, 'iam-map.json'), JSON.stringify({ assets: [admin], edges: [] }));
+    await ws.load(join(dir, 'iam-map.json'), { name: 'iam' });
+    const result = await layer.callTool('run_scanners', { scanners: ['iam'], dataset: 'iam' });
+    expect(result.isError).toBe(false);
+    const structured = result.structured as { new_findings: number; errors: string[]; scanners: string[] };
+    expect(structured).toMatchObject({ scanners: ['iam'], new_findings: 1, errors: [] });
+    const found = ws.get('iam').findings.filter((f) => f.source_tool === 'cloudg-iam');
+    expect(found.map((f) => [f.title, f.severity, f.resource_id])).toEqual([
+      ['IAM policy allows every action: admin-all', 'HIGH', 'pol-admin'],
+    ]);
+    // A second scan finds the same finding again: nothing new.
+    const again = await layer.callTool('run_scanners', { scanners: ['iam'], dataset: 'iam' });
+    expect((again.structured as { new_findings: number }).new_findings).toBe(0);
+    // The sample estate's roles carry no policy documents: said, not silently empty.
+    const sample = await layer.callTool('run_scanners', { scanners: ['iam'], dataset: 'sample' });
+    expect((sample.structured as { errors: string[] }).errors).toEqual([
+      'iam: no IAM policy documents in the dataset to check',
+    ]);
+  });
 });

@@ -8,6 +8,25 @@ interface Statement {
   Condition?: Record<string, unknown>;
 }
 
+/**
+ * A policy document as an object for `metadata.assume_role_policy` / `metadata.policy_document`
+ * (what the IAM linter of `run_scanners` reads), decoded from IAM's URL-encoded JSON; undefined
+ * when there is none or it does not parse.
+ */
+export function policyDocument(document: unknown): Record<string, unknown> | undefined {
+  let doc = document;
+  if (typeof doc === 'string') {
+    try {
+      doc = JSON.parse(/^%7b/i.test(doc) ? decodeURIComponent(doc) : doc);
+    } catch {
+      return undefined;
+    }
+  }
+  return typeof doc === 'object' && doc !== null && !Array.isArray(doc)
+    ? (doc as Record<string, unknown>)
+    : undefined;
+}
+
 /** A policy document, URL-encoded as IAM returns it, or already parsed. */
 export function parsePolicy(document: unknown): Statement[] {
   let doc = document;

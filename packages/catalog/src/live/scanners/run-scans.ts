@@ -1,6 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { InvalidArgumentsError } from '@cloudg/core';
+import type { Dataset } from '../../dataset/dataset.js';
+import { lintIamPolicies } from '../../findings/iam-lint.js';
 import type { LoadKind } from '../../loaders/load.js';
 import type { Finding } from '../../model/finding.js';
 import type { Workspace } from '../../workspace/workspace.js';
@@ -26,6 +28,8 @@ export async function runScans(
     env: NodeJS.ProcessEnv;
     signal: AbortSignal;
     hooks: EngineHooks;
+    /** The dataset the `iam` linter reads (its IAM roles' and policies' documents). */
+    dataset?: Pick<Dataset, 'assets'>;
     /** Multiplies every scanner's time limit (tests shrink it). */
     timeoutScale?: number;
   },
@@ -35,8 +39,15 @@ export async function runScans(
   await mkdir(input.outDir, { recursive: true, mode: 0o700 });
   for (const scanner of scanners) {
     if (scanner === 'iam') {
-      // The reference's IAM policy linter has no port here yet; say so instead of pretending.
-      errors.push('iam: the IAM policy linter is not available in this server');
+      // The built-in linter reads the dataset, not the cloud: no process, no credentials.
+      if (!options.dataset) {
+        errors.push('iam: no dataset to check');
+        continue;
+      }
+      options.hooks.progress('running iam');
+      const linted = lintIamPolicies(options.dataset, options.signal);
+      findings.push(...linted.findings);
+      if (linted.documents === 0) errors.push('iam: no IAM policy documents in the dataset to check');
       continue;
     }
     const plans = planScanner(scanner, input);

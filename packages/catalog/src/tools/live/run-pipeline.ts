@@ -7,6 +7,7 @@ import { Dataset } from '../../dataset/dataset.js';
 import { exportSource } from '../../export/caller-dataset.js';
 import { findingsJson } from '../../export/report/files.js';
 import { exportDirectory, SUBDIR_PATTERN, writeExportFiles } from '../../export/write-files.js';
+import { lintIamPolicies } from '../../findings/iam-lint.js';
 import { generateReachabilityFindings } from '../../findings/reachability.js';
 import type { CloudgEngine, EngineCollection } from '../../live/engine.js';
 import { checkedCollection, checkedFindings } from '../../live/engine-output.js';
@@ -91,6 +92,9 @@ export function registerRunPipeline(registry: Registry<Workspace>, engine: Cloud
             const known = new Set(draft.findings.map((f) => f.id));
             for (const g of generateReachabilityFindings(draft, signal))
               if (!known.has(g.finding.id)) draft.findings.push(g.finding);
+            // The IAM linter runs whenever assets were collected, as in the reference's pipeline.
+            for (const f of lintIamPolicies(draft, signal).findings)
+              if (!known.has(f.id)) draft.findings.push(f);
             draft.touch();
             const attackPaths = countAttackPaths(draft, signal);
             const reportPaths: Record<string, string> = {};

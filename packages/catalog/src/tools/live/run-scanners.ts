@@ -73,7 +73,7 @@ export function registerRunScanners(
     name: 'run_scanners',
     title: 'Run security scanners',
     description:
-      "Run security scanners (Prowler and ScoutSuite against the cloud, Checkov on an IaC directory, Trivy on container images) as local programs, plus cloudg's reachability analysis, and add their findings to an existing dataset. Output files go to <output_dir>/scans. A scanner that is not installed is listed in errors. Only Prowler and ScoutSuite need cloud credentials, so only they trigger the preflight and the live cooldown. Returns new_findings, severity_breakdown, findings_before/after, output_dir and errors.",
+      "Run security scanners (Prowler and ScoutSuite against the cloud, Checkov on an IaC directory, Trivy on container images) as local programs, plus cloudg's IAM linter (iam: wildcard grants in the dataset's collected IAM policy documents) and reachability analysis, and add their findings to an existing dataset. Output files go to <output_dir>/scans. A scanner that is not installed is listed in errors. Only Prowler and ScoutSuite need cloud credentials, so only they trigger the preflight and the live cooldown. Returns new_findings, severity_breakdown, findings_before/after, output_dir and errors.",
     category: 'live',
     sensitivity: 'confidential',
     capabilities: ['cloud_access', 'exec', 'read_fs', 'read_state', 'write_fs', 'write_state'],
@@ -145,7 +145,7 @@ export function registerRunScanners(
             ws,
             scanners,
             { providers, iacDir, images, outDir, azureServicePrincipal: azureServicePrincipal(childEnv) },
-            { env: childEnv, signal, hooks },
+            { env: childEnv, signal, hooks, dataset },
           );
           errors.push(...scanned.errors);
           const keys = new Set(dataset.findings.map(sameKey));

@@ -7,7 +7,7 @@ import type { CloudAsset } from '@cloudg/catalog';
 import { awsTags, buildAsset } from '../../model/asset-builder.js';
 import { type Relation, rel, relations } from '../../model/relation.js';
 import { type AwsTask, pages } from '../context.js';
-import { identityPolicyRelations, trustRelations } from '../policy-document.js';
+import { identityPolicyRelations, policyDocument, trustRelations } from '../policy-document.js';
 
 type Details = GetAccountAuthorizationDetailsCommandOutput;
 
@@ -59,6 +59,7 @@ export const iamTask: AwsTask = {
             policy_id: p.PolicyId,
             attachment_count: p.AttachmentCount,
             default_version: p.DefaultVersionId,
+            policy_document: policyDocument(version?.Document),
           },
         }),
       );
@@ -93,6 +94,7 @@ export const iamTask: AwsTask = {
             path: r.Path,
             trusted_services: trust.services,
             trust_anyone: trust.anyone || undefined,
+            assume_role_policy: policyDocument(r.AssumeRolePolicyDocument),
             attached_policies: (r.AttachedManagedPolicies ?? []).map((a) => a.PolicyName),
             inline_policies: (r.RolePolicyList ?? []).map((p) => p.PolicyName),
             last_used: r.RoleLastUsed?.LastUsedDate?.toISOString(),
