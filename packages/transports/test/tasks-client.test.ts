@@ -84,7 +84,7 @@ describe.each(['http', 'stdio'] as const)('the official client with tasks over %
       { method: 'tasks/result', params: { taskId: task.taskId } },
       AnyResult,
     );
-    expect(result.structuredContent).toEqual({ crunched: 50 });
+    expect(result.structuredContent).toEqual({ crunched: 50, cluster: 'alpha' });
   });
 
   it('2025-11-25: a task asks the person; declined, it runs nothing; accepted, it runs once', async () => {
@@ -123,6 +123,6 @@ describe.each(['http', 'stdio'] as const)('the official client with tasks over %
     await connect(client, transport, { stopped: 0, wipes: 0 });
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
     const result = await client.callTool({ name: 'crunch', arguments: { ms: 5 } });
-    expect(result.structuredContent).toEqual({ crunched: 5 });
+    expect(result.structuredContent).toEqual({ crunched: 5, cluster: 'alpha' });
   });
 });

@@ -57,7 +57,10 @@ describe('the tasks extension over HTTP', () => {
       if (task.status === 'completed') break;
       await new Promise((r) => setTimeout(r, 20));
     }
-    expect(task).toMatchObject({ status: 'completed', result: { structuredContent: { crunched: 30 } } });
+    expect(task).toMatchObject({
+      status: 'completed',
+      result: { structuredContent: { crunched: 30, cluster: 'alpha' } },
+    });
   });
 
   it('refuses a tasks/get whose Mcp-Name is not the task id (-32020, HTTP 400)', async () => {

@@ -3,7 +3,13 @@
  * fetched with `tasks/result` (2025-11-25), cancellation that really stops the tool, tasks that
  * another principal cannot see, questions a task waits on, and the extension's refusals.
  */
-import { Principal } from '@cloudg/core';
+import {
+  allowAllPolicy,
+  type PipelineRun,
+  type PolicyPort,
+  Principal,
+  type TransformPipeline,
+} from '@cloudg/core';
 import { describe, expect, it } from 'vitest';
 import { McpProtocolServer } from '../src/index.js';
 import type { JsonRpcResponse } from '../src/jsonrpc/messages.js';
@@ -22,8 +28,8 @@ const TASKS_AND_ELICITATION = {
 
 type Meta = Record<string, unknown>;
 
-function setup(state: TaskState = { stopped: 0, wipes: 0 }) {
-  const server = new McpProtocolServer(buildTaskLayer(state) as never, { taskPollIntervalMs: 10 });
+function setup(state: TaskState = { stopped: 0, wipes: 0 }, policy?: PolicyPort) {
+  const server = new McpProtocolServer(buildTaskLayer(state, policy) as never, { taskPollIntervalMs: 10 });
   const session = server.createSession({ transport: 'memory', principal: Principal.local() });
   let id = 0;
   const call = async (
@@ -83,7 +89,7 @@ describe('tasks on 2026-07-28 (the tasks extension)', () => {
       resultType: 'complete',
       taskId: created.taskId,
       status: 'completed',
-      result: { structuredContent: { crunched: 30 }, isError: false },
+      result: { structuredContent: { crunched: 30, cluster: 'alpha' }, isError: false },
     });
     expect(Date.parse(String(done.lastUpdatedAt))).toBeGreaterThanOrEqual(Date.parse(String(done.createdAt)));
   });
@@ -91,7 +97,10 @@ describe('tasks on 2026-07-28 (the tasks extension)', () => {
   it('runs the call directly for a client that does not declare the extension on the request', async () => {
     const { result } = setup();
     const direct = await result('tools/call', { name: 'crunch', arguments: { ms: 0 } }, {});
-    expect(direct).toMatchObject({ resultType: 'complete', structuredContent: { crunched: 0 } });
+    expect(direct).toMatchObject({
+      resultType: 'complete',
+      structuredContent: { crunched: 0, cluster: 'alpha' },
+    });
     expect(direct).not.toHaveProperty('taskId');
   });
 
@@ -164,11 +173,41 @@ describe('tasks on 2026-07-28 (the tasks extension)', () => {
     expect(state.wipes).toBe(0);
   });
 
+  it("passes a task's result, status message and questions through the caller's output pipeline, as a direct call's", async () => {
+    // A policy that shows the cluster `alpha` to this caller as `p-1` (a pseudonym).
+    const pseudonym: TransformPipeline = {
+      isEmpty: false,
+      run: (value: unknown): PipelineRun => ({
+        value: JSON.parse(JSON.stringify(value).replaceAll('alpha', 'p-1').replaceAll('sda', 'p-2')),
+        report: {},
+      }),
+    };
+    const { result, until } = setup(undefined, { ...allowAllPolicy, outputPipeline: () => pseudonym });
+    const direct = await result('tools/call', { name: 'crunch', arguments: { ms: 0 } }, {});
+    const created = await result('tools/call', { name: 'crunch', arguments: { ms: 200 } });
+    const working = await until(created.taskId, (t) => t.statusMessage !== undefined);
+    expect(working.statusMessage).toBe('1/2: halfway through p-1');
+    const done = await until(created.taskId, terminal);
+    expect((done.result as Record<string, unknown>).structuredContent).toEqual({
+      crunched: 200,
+      cluster: 'p-1',
+    });
+    expect((direct.structuredContent as Record<string, unknown>).cluster).toBe('p-1');
+    const wipe = await result(
+      'tools/call',
+      { name: 'wipe', arguments: { disk: 'sda' } },
+      TASKS_AND_ELICITATION,
+    );
+    const asking = await until(wipe.taskId, (t) => t.status === 'input_required', TASKS_AND_ELICITATION);
+    expect(JSON.stringify(asking.inputRequests)).toContain('Wipe p-2?');
+    expect(JSON.stringify(asking.inputRequests)).not.toContain('sda');
+  });
+
   it('reports progress of a running task as its status message', async () => {
     const { result, until } = setup();
     const created = await result('tools/call', { name: 'crunch', arguments: { ms: 200 } });
     const working = await until(created.taskId, (t) => t.statusMessage !== undefined);
-    expect(working).toMatchObject({ status: 'working', statusMessage: '1/2: halfway' });
+    expect(working).toMatchObject({ status: 'working', statusMessage: '1/2: halfway through alpha' });
   });
 });
 
@@ -209,7 +248,7 @@ describe('experimental tasks on 2025-11-25', () => {
     const taskId = created.task.taskId;
     const final = await call('tasks/result', { taskId });
     expect(final.result).toMatchObject({
-      structuredContent: { crunched: 20 },
+      structuredContent: { crunched: 20, cluster: 'alpha' },
       _meta: { 'io.modelcontextprotocol/related-task': { taskId } },
     });
     expect((await call('tasks/get', { taskId })).result).toMatchObject({ taskId, status: 'completed' });
@@ -249,5 +288,25 @@ describe('task status notifications on a listen stream', () => {
         data: { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
       },
     });
+  });
+});
+
+describe('the age bound of tasks', () => {
+  it('forgets a task past its time to live and stops the work still running for it', async () => {
+    const state = { stopped: 0, wipes: 0 };
+    const server = new McpProtocolServer(buildTaskLayer(state) as never, { taskTtlMs: 50 });
+    const session = server.createSession({ transport: 'memory', principal: Principal.local() });
+    const created = (await session.handle(
+      modern(1, 'tools/call', { name: 'crunch', arguments: { ms: 60_000 } }, TASKS),
+    )) as unknown as { result: { taskId: string; ttlMs: number } };
+    expect(created.result.ttlMs).toBe(50);
+    await new Promise((r) => setTimeout(r, 120));
+    expect(
+      await session.handle(modern(2, 'tasks/get', { taskId: created.result.taskId }, TASKS)),
+    ).toMatchObject({
+      error: { code: -32602, message: 'Failed to retrieve task: Task not found' },
+    });
+    expect(state.stopped).toBe(1);
+    server.close();
   });
 });

@@ -50,6 +50,8 @@ interface Running {
   waiters: Map<string, (answer: JsonValue) => void>;
   /** Writes of this task, one after the other, so the store sees them in order. */
   writes: Promise<unknown>;
+  /** Stops the work when the task's time to live runs out. */
+  expiry: NodeJS.Timeout;
 }
 
 export function taskNotFound(): ProtocolError {
@@ -85,12 +87,22 @@ export class TaskEngine {
       pollIntervalMs: this.pollIntervalMs,
     };
     await this.store.create(record);
-    this.running.set(record.taskId, {
+    // Past its time to live a task is forgotten, so work still running for it would be wasted:
+    // it is stopped then (a timer that does not keep the process alive).
+    const expiry = setTimeout(() => {
+      if (this.running.get(record.taskId) !== running) return;
+      this.running.delete(record.taskId);
+      cancellation.abort(new CancelledError('Task expired'));
+    }, record.ttlMs);
+    expiry.unref();
+    const running: Running = {
       cancellation,
       pending: new Map(),
       waiters: new Map(),
       writes: Promise.resolve(),
-    });
+      expiry,
+    };
+    this.running.set(record.taskId, running);
     return record;
   }
 
@@ -117,6 +129,7 @@ export class TaskEngine {
           };
     patch.inputRequests = undefined;
     await this.write(taskId, running, ACTIVE, patch);
+    if (running) clearTimeout(running.expiry);
     this.running.delete(taskId);
     this.wake(taskId);
   }
@@ -136,6 +149,7 @@ export class TaskEngine {
     });
     if (!cancelled) return { record: (await this.store.get(record.taskId)) ?? record, finished: true };
     this.running.delete(record.taskId);
+    if (running) clearTimeout(running.expiry);
     running?.cancellation.abort(new CancelledError('Task cancelled'));
     this.wake(record.taskId);
     return { record: cancelled, finished: false };
@@ -253,8 +267,10 @@ export class TaskEngine {
 
   /** Cancel every running task (the server shuts down). */
   cancelAll(): void {
-    for (const running of this.running.values())
+    for (const running of this.running.values()) {
+      clearTimeout(running.expiry);
       running.cancellation.abort(new CancelledError('Server closing'));
+    }
     this.running.clear();
   }
 

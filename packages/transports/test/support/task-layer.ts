@@ -4,7 +4,7 @@
  * they accept (its count of wipes is the side effect a test can look at), `quick` never becomes a
  * task. Used by the task tests in memory, over HTTP and over stdio.
  */
-import { createLogger, Layer, Registry } from '@cloudg/core';
+import { createLogger, Layer, type PolicyPort, Registry } from '@cloudg/core';
 import * as z from 'zod';
 
 export interface TaskState {
@@ -28,22 +28,26 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-export function buildTaskLayer(state: TaskState = { stopped: 0, wipes: 0 }): Layer<TaskState> {
+export function buildTaskLayer(
+  state: TaskState = { stopped: 0, wipes: 0 },
+  policy?: PolicyPort,
+): Layer<TaskState> {
   const registry = new Registry<TaskState>();
   registry.tool({
     name: 'crunch',
-    description: 'Works for `ms` milliseconds, reporting progress; a task when the client takes tasks.',
+    description:
+      'Works for `ms` milliseconds on the alpha cluster, reporting progress; a task when the client takes tasks.',
     input: { ms: z.number().int().min(0) },
     taskSupport: 'optional',
     handler: async (ctx, args) => {
-      await ctx.reportProgress(1, 2, 'halfway');
+      await ctx.reportProgress(1, 2, 'halfway through alpha');
       try {
         await pause(args.ms, ctx.signal);
       } catch (error) {
         ctx.app.stopped += 1;
         throw error;
       }
-      return { crunched: args.ms };
+      return { crunched: args.ms, cluster: 'alpha' };
     },
   });
   registry.tool({
@@ -62,5 +66,10 @@ export function buildTaskLayer(state: TaskState = { stopped: 0, wipes: 0 }): Lay
     description: 'Answers at once; never a task.',
     handler: () => ({ quick: true }),
   });
-  return new Layer({ registry, app: state, logger: createLogger({ level: 'silent' }) });
+  return new Layer({
+    registry,
+    app: state,
+    logger: createLogger({ level: 'silent' }),
+    ...(policy ? { policy } : {}),
+  });
 }
