@@ -202,7 +202,8 @@ describe('GcpCollector: Cloud Storage', () => {
 
 describe('GcpCollector: Cloud SQL', () => {
   it('collects every page of instances with public IP, authorized networks, SSL mode and backups', async () => {
-    const { out } = await collect(sampleGcpRoutes(), ['network', 'database']);
+    // `data` is map_inventory's name for the database family.
+    const { out } = await collect(sampleGcpRoutes(), ['network', 'data']);
     const sql = (out.assets ?? []).filter((a) => a.asset_type === 'CLOUD_SQL');
     expect(sql.map((a) => a.name)).toEqual(['analytics-sql', 'reporting-replica']);
     expect(sql[0]).toMatchObject({
