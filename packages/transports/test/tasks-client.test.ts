@@ -2,10 +2,12 @@
  * Tasks with the official client (`@modelcontextprotocol/client` 2.4) over Streamable HTTP and
  * stdio. The client drives the 2025-11-25 experimental tasks through its generic `request`
  * (`tools/call` with `task`, `tasks/get`, `tasks/result`, `tasks/cancel`), and answers the
- * confirmation a task asks for with its elicitation handler. On 2026-07-28 the client 2.4 does
- * not speak the tasks extension (it refuses `tasks/get` on that era before sending anything), so
- * it is shown here to get ordinary results when it does not declare the extension; the extension
- * itself is covered by test/tasks.test.ts, test/tasks-http.test.ts and the conformance suite.
+ * confirmation a task asks for with its elicitation handler. On 2026-07-28 the client 2.4 can
+ * declare the tasks extension and send `tasks/get` and `tasks/cancel`, but refuses a
+ * `CreateTaskResult` ("Unsupported result type 'task' for tools/call"): the task is started here
+ * by a raw request and then followed with the client. Without the extension it gets ordinary
+ * results. The extension as a whole is covered by test/tasks.test.ts, test/tasks-http.test.ts and
+ * the conformance suite.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -36,6 +38,7 @@ function tasksClient(mode: 'legacy' | 'auto', answer: { action: 'accept' | 'decl
 }
 
 type Transport = 'http' | 'stdio';
+const TASKS = 'io.modelcontextprotocol/tasks';
 
 /** What the client accepts back from each task request (its own schemas are not exported). */
 const Task = z.looseObject({ taskId: z.string(), status: z.string() });
@@ -124,5 +127,67 @@ describe.each(['http', 'stdio'] as const)('the official client with tasks over %
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
     const result = await client.callTool({ name: 'crunch', arguments: { ms: 5 } });
     expect(result.structuredContent).toEqual({ crunched: 5, cluster: 'alpha' });
+  });
+});
+
+describe('the official client 2.4 on 2026-07-28 with the tasks extension, over HTTP', () => {
+  it('follows a task to completion with tasks/get, and cancels another one', async () => {
+    const state = { stopped: 0, wipes: 0 };
+    running = await serveHttp(buildTaskLayer(state) as never, { port: 0, taskPollIntervalMs: 20 });
+    const url = running.url;
+    client = new Client(
+      { name: 'cloudg-tasks-test', version: '1.0.0' },
+      { versionNegotiation: { mode: 'auto' }, capabilities: { extensions: { [TASKS]: {} } } as never },
+    );
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    // The client refuses the handle itself, so the call that starts the task is a raw request.
+    await expect(client.callTool({ name: 'crunch', arguments: { ms: 10 } })).rejects.toThrow(
+      "Unsupported result type 'task'",
+    );
+    const start = async (ms: number) => {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          'MCP-Protocol-Version': '2026-07-28',
+          'Mcp-Method': 'tools/call',
+          'Mcp-Name': 'crunch',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: {
+            name: 'crunch',
+            arguments: { ms },
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } },
+            },
+          },
+        }),
+      });
+      const text = await res.text();
+      const body = JSON.parse(text.startsWith('{') ? text : (text.split('data: ').pop() ?? '{}'));
+      return body.result.taskId as string;
+    };
+    const taskId = await start(40);
+    let task: Record<string, unknown> = {};
+    for (let i = 0; i < 100; i += 1) {
+      task = await (client as Client).request({ method: 'tasks/get', params: { taskId } }, AnyResult);
+      if (task.status === 'completed') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(task).toMatchObject({ status: 'completed', result: { structuredContent: { crunched: 40 } } });
+
+    const long = await start(60_000);
+    await client.request({ method: 'tasks/cancel', params: { taskId: long } }, AnyResult);
+    expect(await client.request({ method: 'tasks/get', params: { taskId: long } }, Task)).toMatchObject({
+      status: 'cancelled',
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(state.stopped).toBe(1);
   });
 });
