@@ -129,6 +129,26 @@ describe('a 2025-era session across three replicas', () => {
     stream.close();
   });
 
+  it('a cancellation posted to C stops the call running on B', async () => {
+    const [a, b, c] = await three();
+    const session = await initialize(a);
+    await rpc(a, session, { method: 'notifications/initialized' });
+    const start = Date.now();
+    const running = rpc(b, session, {
+      id: 11,
+      method: 'tools/call',
+      params: { name: 'work', arguments: { ms: 4000 } },
+    });
+    while (b.calls === 0 && Date.now() - start < 2000)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    const cancel = await rpc(c, session, { method: 'notifications/cancelled', params: { requestId: 11 } });
+    expect(cancel.status).toBe(202);
+    // A cancelled request gets no response: its POST ends with 202 and an empty body, long before 4 s.
+    const answer = await running;
+    expect(answer.status).toBe(202);
+    expect(Date.now() - start).toBeLessThan(3000);
+  });
+
   it('DELETE on B ends the session on A (its stream closes) and on C', async () => {
     const [a, b, c] = await three();
     const session = await initialize(a);
