@@ -2,12 +2,13 @@
  * Shared sessions when Redis is slow or restarts: a request of a session fails within the
  * command timeout with 503 and a retryable error naming the cause, never stalls, and the session
  * goes on once Redis answers; a Redis restarted without its data has forgotten the sessions,
- * which clients are told with 404, as the protocol asks, and start again.
+ * which clients are told with 404, as the protocol asks, and start again; pub/sub resumes.
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Stream } from './support/http-client.js';
 import { type HttpReplica, startReplicas } from './support/http-replicas.js';
-import { initialize, openSession, rpc, sleep } from './support/mcp.js';
+import { on, openSession, rpc, sleep } from './support/mcp.js';
 import { TestRedis } from './support/redis-server.js';
 
 let redis: TestRedis;
@@ -70,8 +71,13 @@ describe('shared sessions when Redis falters', () => {
       if (status !== 404) await sleep(50);
     }
     expect(status).toBe(404);
-    const again = await initialize(b);
-    expect(again.status).toBe(200);
-    expect((await rpc(a, again.session, { id: 4, method: 'ping' })).status).toBe(200);
+    const again = await openSession(b);
+    expect((await rpc(a, again, { id: 4, method: 'ping' })).status).toBe(200);
+    // Pub/sub is back too: each replica subscribed again by itself.
+    const stream = await Stream.open(a.port, on(again));
+    b.layer.notifyChange('tools');
+    await stream.until((f) => f.length >= 1);
+    expect(stream.messages).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);
+    stream.close();
   });
 });
