@@ -61,6 +61,8 @@ export class DatasetIndexes {
   #findingAssetAt?: (CloudAsset | null)[];
   #findingsByAsset?: Map<string, Finding[]>;
   #stats?: Map<string, AssetFindingStats>;
+  /** The matcher while `matcherSteps` is building it. */
+  #matcherDraft?: { next: number; matcher: AssetMatcher };
   /** The finding map while `findingMapSteps` is building it. */
   #findingMapDraft?: {
     next: number;
@@ -75,8 +77,29 @@ export class DatasetIndexes {
 
   /** Asset reference resolution (id, ARN, names, tails). */
   get matcher(): AssetMatcher {
-    this.#matcher ??= new AssetMatcher(this.#source.assets);
-    return this.#matcher;
+    if (!this.#matcher) for (const _ of this.matcherSteps(Number.POSITIVE_INFINITY));
+    return this.#matcher as AssetMatcher;
+  }
+
+  /**
+   * Build the matcher `size` assets per step (see `findingMapSteps`); a reader that needs it
+   * before the steps are done finishes it at once.
+   */
+  *matcherSteps(size = 10_000): Generator<void, void, void> {
+    const assets = this.#source.assets;
+    while (!this.#matcher) {
+      this.#matcherDraft ??= { next: 0, matcher: new AssetMatcher() };
+      const draft = this.#matcherDraft;
+      const end = Math.min(assets.length, draft.next + size);
+      for (let i = draft.next; i < end; i += 1) draft.matcher.add(assets[i] as CloudAsset);
+      draft.next = end;
+      if (end === assets.length) {
+        this.#matcher = draft.matcher;
+        this.#matcherDraft = undefined;
+        return;
+      }
+      yield;
+    }
   }
 
   /**

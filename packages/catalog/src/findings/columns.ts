@@ -94,9 +94,51 @@ export function patchSuppressedFlags(dataset: Dataset, changed: Iterable<Finding
   }
 }
 
-/** Lower-cased title and description of every finding (NUL-joined); kept across triage. */
-export function searchTexts(dataset: Dataset): readonly string[] {
-  return dataset.derived('findings:search-text', (d) =>
-    d.findings.map((f) => `${f.title}\u0000${f.description}`.toLowerCase()),
-  );
+/**
+ * The lower-cased title and description (NUL-joined) of every finding, laid end to end in one
+ * string: finding `i`'s text runs from `starts[i]` to `starts[i + 1] - 1`, followed by a
+ * separator. A search is then one `indexOf` scan of that string, jumping to the next finding at
+ * each hit, rather than a substring test per finding (about 50 ms for 100,000 findings, beyond
+ * list_findings' 30 ms). Each text is lower-cased on its own, as the per-finding test did, so a
+ * match is exactly a match in one finding's text. Kept across triage.
+ */
+export interface SearchTexts {
+  text: string;
+  starts: Uint32Array;
+}
+
+/** Separates the findings in `SearchTexts.text`; a needle holding it is tested finding by finding. */
+const SEPARATOR = '\u0001';
+
+export function searchTexts(dataset: Dataset): SearchTexts {
+  return dataset.derived('findings:search-text', (d) => {
+    const starts = new Uint32Array(d.findings.length + 1);
+    const parts: string[] = [];
+    let at = 0;
+    d.findings.forEach((f, i) => {
+      const text = `${f.title}\u0000${f.description}`.toLowerCase();
+      parts.push(text);
+      at += text.length + 1;
+      starts[i + 1] = at;
+    });
+    return { text: parts.join(SEPARATOR) + SEPARATOR, starts };
+  });
+}
+
+/** Flags (by position) of the findings whose searchable text contains `needle` (lower case, non-empty). */
+export function textMatches(dataset: Dataset, needle: string): Uint8Array {
+  const { text, starts } = searchTexts(dataset);
+  const n = starts.length - 1;
+  const hits = new Uint8Array(n);
+  if (needle.includes(SEPARATOR)) {
+    for (let i = 0; i < n; i += 1)
+      if (text.slice(starts[i], (starts[i + 1] as number) - 1).includes(needle)) hits[i] = 1;
+    return hits;
+  }
+  let i = 0;
+  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, starts[i + 1])) {
+    while ((starts[i + 1] as number) <= at) i += 1;
+    hits[i] = 1;
+  }
+  return hits;
 }

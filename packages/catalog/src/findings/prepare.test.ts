@@ -61,4 +61,14 @@ describe('DatasetIndexes.findingMapSteps', () => {
     expect(halfway.assetsOfFindings()).toEqual(expected);
     expect(halfway.findingsOf('web-1')).toEqual(new DatasetIndexes(dataset).findingsOf('web-1'));
   });
+
+  it('builds the matcher in steps, the same as at once', async () => {
+    const dataset = (await sampleWorkspace()).get('sample');
+    const refs = dataset.assets.flatMap((a) => [a.id, a.name, a.arn ?? '', a.name.toUpperCase()]);
+    const once = new DatasetIndexes(dataset).matcher;
+    const stepped = new DatasetIndexes(dataset);
+    const steps = stepped.matcherSteps(4);
+    steps.next();
+    for (const ref of refs) expect(stepped.matcher.match(ref), ref).toEqual(once.match(ref));
+  });
 });

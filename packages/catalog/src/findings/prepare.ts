@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { FINDING_SORTS } from '../conventions/sorting.js';
 import type { Dataset } from '../dataset/dataset.js';
 import { findingFacts, searchTexts, suppressedFlags } from './columns.js';
-import { sortedPositions } from './sorted.js';
+import { idRanks, sortedPositions } from './sorted.js';
 import { FINDING_GROUPS, groupKeyColumn } from './summary.js';
 
 /**
@@ -24,9 +24,9 @@ export async function prepareFindings(dataset: Dataset, signal?: AbortSignal): P
   const version = dataset.version;
   const stale = () => signal?.aborted === true || dataset.version !== version;
   const steps: (() => unknown)[] = [
-    () => dataset.indexes.matcher,
     () => findingFacts(dataset),
     () => suppressedFlags(dataset),
+    () => idRanks(dataset),
     ...FINDING_SORTS.map((sort) => () => sortedPositions(dataset, sort)),
     // list_findings' `query` reads the lower-cased text of every finding.
     () => searchTexts(dataset),
@@ -34,6 +34,10 @@ export async function prepareFindings(dataset: Dataset, signal?: AbortSignal): P
   for (const step of steps) {
     if (stale()) return;
     step();
+    await nextTurn();
+  }
+  for (const _ of dataset.indexes.matcherSteps(5_000)) {
+    if (stale()) return;
     await nextTurn();
   }
   for (const _ of dataset.indexes.findingMapSteps(5_000)) {

@@ -4,7 +4,7 @@ import { type FindingSort, sortFindings } from '../conventions/sorting.js';
 import type { Dataset } from '../dataset/dataset.js';
 import type { Finding } from '../model/finding.js';
 import { SEVERITIES, type Severity, severityRank } from '../model/severity.js';
-import { findingFacts, searchTexts, suppressedFlags } from './columns.js';
+import { findingFacts, suppressedFlags, textMatches } from './columns.js';
 import { sortedPositions } from './sorted.js';
 
 /** The filters of `list_findings`, as the tool receives them. */
@@ -105,7 +105,7 @@ export function queryFindings(
   const facts = findingFacts(dataset);
   const order = sortedPositions(dataset, sortBy);
   const suppressed = suppressedFlags(dataset);
-  const texts = filter.text === null ? null : searchTexts(dataset);
+  const texts = filter.text === null ? null : textMatches(dataset, filter.text);
   // Each distinct tool and framework list is tested once.
   const tool = filter.tool;
   const toolOk =
@@ -117,7 +117,7 @@ export function queryFindings(
       : Uint8Array.from(facts.frameworkSets, (set) =>
           set.some((x) => x.toLowerCase().includes(fw)) ? 1 : 0,
         );
-  const { ranks, text, includeSuppressed } = filter;
+  const { ranks, includeSuppressed } = filter;
   const all = dataset.findings;
   for (let i = 0; i < order.length; i += 1) {
     const at = order[i] ?? 0;
@@ -126,7 +126,7 @@ export function queryFindings(
     if (ranks !== null && !ranks[r]) continue;
     if (toolOk !== null && !toolOk[facts.tool[at] ?? 0]) continue;
     if (frameworkOk !== null && !frameworkOk[facts.frameworks[at] ?? 0]) continue;
-    if (text !== null && !texts?.[at]?.includes(text)) continue;
+    if (texts !== null && !texts[at]) continue;
     items.push(all[at] as Finding);
     counts[r] = (counts[r] ?? 0) + 1;
   }

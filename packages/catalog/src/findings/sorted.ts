@@ -18,7 +18,7 @@ function textRanks(values: readonly (string | null | undefined)[]): Uint32Array 
 }
 
 /** Every finding's id as a text rank, shared by all the sort orders; kept across triage. */
-function idRanks(dataset: Dataset): Uint32Array {
+export function idRanks(dataset: Dataset): Uint32Array {
   return dataset.derived(ID_RANKS_KEY, (d) => textRanks(d.findings.map((f) => f.id)));
 }
 

@@ -47,68 +47,39 @@ export interface GroupKeyColumn {
   keys: string[];
   offsets: Uint32Array;
   flat: Uint32Array;
+  /**
+   * Key indexes in key order: counting a grouping then sorts its groups by size alone (stable,
+   * so equal sizes stay in key order) instead of comparing some 30,000 asset ids as strings
+   * after every suppression.
+   */
+  byKey: Uint32Array;
 }
 
 export function groupKeyColumn(dataset: Dataset, groupBy: FindingGroup): GroupKeyColumn {
   return dataset.derived(`findings:group-keys:${groupBy}`, (d) => {
-    const facts = findingFacts(d);
-    const n = d.findings.length;
-    const offsets = Uint32Array.from({ length: n + 1 }, (_, i) => i);
-    // The groupings on a finding's own facts are read from the facts columns, without a pass over
-    // the findings; framework is the only one where a finding counts under several keys.
-    if (groupBy === 'severity') {
-      const keys = [...SEVERITIES].reverse(); // index = rank
-      return { keys, offsets, flat: Uint32Array.from(facts.rank) };
-    }
-    if (groupBy === 'source_tool') return { keys: facts.tools, offsets, flat: Uint32Array.from(facts.tool) };
-    if (groupBy === 'framework') {
-      const ids = new Map<string, number>();
-      const keys: string[] = [];
-      const id = (key: string) => {
-        let k = ids.get(key);
-        if (k === undefined) {
-          k = keys.length;
-          ids.set(key, k);
-          keys.push(key);
-        }
-        return k;
-      };
-      const perSet = facts.frameworkSets.map((set) => (set.length ? set : [NO_FRAMEWORK_GROUP]).map(id));
-      const flat: number[] = [];
-      for (let i = 0; i < n; i += 1) {
-        for (const k of perSet[facts.frameworks[i] ?? 0] ?? []) flat.push(k);
-        offsets[i + 1] = flat.length;
-      }
-      return { keys, offsets, flat: Uint32Array.from(flat) };
-    }
-    if (groupBy === 'asset') {
-      const assets = d.indexes.assetsOfFindings();
-      const ids = new Map<string, number>();
-      const keys: string[] = [];
-      const flat = new Uint32Array(n);
-      for (let i = 0; i < n; i += 1) {
-        const key = assets[i]?.id ?? UNMAPPED_GROUP;
-        let k = ids.get(key);
-        if (k === undefined) {
-          k = keys.length;
-          ids.set(key, k);
-          keys.push(key);
-        }
-        flat[i] = k;
-      }
-      return { keys, offsets, flat };
-    }
-    // Asset type and account: a relabelling of the asset grouping, one lookup per asset.
-    const byAsset = groupKeyColumn(d, 'asset');
+    const column = keyColumn(d, groupBy);
+    const byKey = Uint32Array.from(column.keys, (_, k) => k).sort((a, b) =>
+      compareKeys(column.keys[a] ?? '', column.keys[b] ?? ''),
+    );
+    return { ...column, byKey };
+  });
+}
+
+function keyColumn(d: Dataset, groupBy: FindingGroup): Omit<GroupKeyColumn, 'byKey'> {
+  const facts = findingFacts(d);
+  const n = d.findings.length;
+  const offsets = Uint32Array.from({ length: n + 1 }, (_, i) => i);
+  // The groupings on a finding's own facts are read from the facts columns, without a pass over
+  // the findings; framework is the only one where a finding counts under several keys.
+  if (groupBy === 'severity') {
+    const keys = [...SEVERITIES].reverse(); // index = rank
+    return { keys, offsets, flat: Uint32Array.from(facts.rank) };
+  }
+  if (groupBy === 'source_tool') return { keys: facts.tools, offsets, flat: Uint32Array.from(facts.tool) };
+  if (groupBy === 'framework') {
     const ids = new Map<string, number>();
     const keys: string[] = [];
-    const relabel = Uint32Array.from(byAsset.keys, (assetId) => {
-      const asset = assetId === UNMAPPED_GROUP ? undefined : d.indexes.assetById(assetId);
-      const key = !asset
-        ? UNMAPPED_GROUP
-        : groupBy === 'asset_type'
-          ? asset.asset_type
-          : (asset.account_id ?? NO_ACCOUNT_GROUP);
+    const id = (key: string) => {
       let k = ids.get(key);
       if (k === undefined) {
         k = keys.length;
@@ -116,9 +87,52 @@ export function groupKeyColumn(dataset: Dataset, groupBy: FindingGroup): GroupKe
         keys.push(key);
       }
       return k;
-    });
-    return { keys, offsets, flat: byAsset.flat.map((k) => relabel[k] ?? 0) };
+    };
+    const perSet = facts.frameworkSets.map((set) => (set.length ? set : [NO_FRAMEWORK_GROUP]).map(id));
+    const flat: number[] = [];
+    for (let i = 0; i < n; i += 1) {
+      for (const k of perSet[facts.frameworks[i] ?? 0] ?? []) flat.push(k);
+      offsets[i + 1] = flat.length;
+    }
+    return { keys, offsets, flat: Uint32Array.from(flat) };
+  }
+  if (groupBy === 'asset') {
+    const assets = d.indexes.assetsOfFindings();
+    const ids = new Map<string, number>();
+    const keys: string[] = [];
+    const flat = new Uint32Array(n);
+    for (let i = 0; i < n; i += 1) {
+      const key = assets[i]?.id ?? UNMAPPED_GROUP;
+      let k = ids.get(key);
+      if (k === undefined) {
+        k = keys.length;
+        ids.set(key, k);
+        keys.push(key);
+      }
+      flat[i] = k;
+    }
+    return { keys, offsets, flat };
+  }
+  // Asset type and account: a relabelling of the asset grouping, one lookup per asset.
+  const byAsset = groupKeyColumn(d, 'asset');
+  const ids = new Map<string, number>();
+  const keys: string[] = [];
+  const relabel = Uint32Array.from(byAsset.keys, (assetId) => {
+    const asset = assetId === UNMAPPED_GROUP ? undefined : d.indexes.assetById(assetId);
+    const key = !asset
+      ? UNMAPPED_GROUP
+      : groupBy === 'asset_type'
+        ? asset.asset_type
+        : (asset.account_id ?? NO_ACCOUNT_GROUP);
+    let k = ids.get(key);
+    if (k === undefined) {
+      k = keys.length;
+      ids.set(key, k);
+      keys.push(key);
+    }
+    return k;
   });
+  return { keys, offsets, flat: byAsset.flat.map((k) => relabel[k] ?? 0) };
 }
 
 /** Every group of one grouping, in result order, with per-severity counts (index = rank). */
@@ -157,12 +171,14 @@ function group(dataset: Dataset, groupBy: FindingGroup, includeSuppressed: boole
     for (let r = 0; r < WIDTH; r += 1) n += counts[k * WIDTH + r] ?? 0;
     return n;
   };
-  const present = column.keys.map((_, k) => k).filter((k) => size(k) > 0);
+  const sizes = Uint32Array.from(column.keys, (_, k) => size(k));
+  const present = Array.from(column.byKey).filter((k) => (sizes[k] ?? 0) > 0);
   if (groupBy === 'severity') {
     const order = (k: number) => SEVERITIES.indexOf(column.keys[k] as Severity);
     present.sort((a, b) => order(a) - order(b));
   } else {
-    present.sort((a, b) => size(b) - size(a) || compareKeys(column.keys[a] ?? '', column.keys[b] ?? ''));
+    // Array sort is stable: groups of one size stay in key order.
+    present.sort((a, b) => (sizes[b] ?? 0) - (sizes[a] ?? 0));
   }
   return {
     keys: present.map((k) => column.keys[k] ?? ''),

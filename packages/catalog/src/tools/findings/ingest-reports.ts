@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { normaliseFindings, providerFromResource } from '../../compliance/normaliser.js';
 import { workspaceRulesets } from '../../compliance/workspace-rulesets.js';
 import { Dataset } from '../../dataset/dataset.js';
+import { prepareFindings } from '../../findings/prepare.js';
 import type { LoadKind } from '../../loaders/load.js';
 import {
   type DeduplicationReport,
@@ -209,6 +210,8 @@ export function registerIngestReports(registry: Registry<Workspace>): void {
         dataset.compliance = compliance;
         ws.mutated(dataset);
       }
+      // Build the findings columns now, as load_dataset does (findings/prepare.ts).
+      await prepareFindings(dataset, ctx.signal);
       return {
         dataset: dataset.name,
         parsed: parsed.length,

@@ -2,6 +2,7 @@ import type { Registry } from '@cloudg/core';
 import { normaliseFindings, providerFromResource } from '../../compliance/normaliser.js';
 import { workspaceRulesets } from '../../compliance/workspace-rulesets.js';
 import { resolveDataset } from '../../conventions/dataset-arg.js';
+import { prepareFindings } from '../../findings/prepare.js';
 import type { Finding } from '../../model/finding.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { datasetArg } from '../workspace/args.js';
@@ -44,6 +45,8 @@ export function registerNormaliseFindings(registry: Registry<Workspace>): void {
       dataset.findings = outcome.findings;
       dataset.compliance = outcome.compliance;
       ctx.app.mutated(dataset);
+      // Build the findings columns now, as load_dataset does (findings/prepare.ts).
+      await prepareFindings(dataset, ctx.signal);
       return {
         dataset: dataset.name,
         findings_before: before.findings,

@@ -2,6 +2,7 @@ import type { Registry } from '@cloudg/core';
 import { z } from 'zod';
 import { findingBrief } from '../../conventions/briefs.js';
 import { resolveDataset } from '../../conventions/dataset-arg.js';
+import { prepareFindings } from '../../findings/prepare.js';
 import { generateReachabilityFindings } from '../../findings/reachability.js';
 import type { Finding } from '../../model/finding.js';
 import type { Workspace } from '../../workspace/workspace.js';
@@ -31,7 +32,7 @@ export function registerReachabilityFindings(registry: Registry<Workspace>): voi
       limit: limitArg(),
       dataset: datasetArg(),
     },
-    handler: (ctx, args) => {
+    handler: async (ctx, args) => {
       const dataset = resolveDataset(ctx.app, args.dataset);
       const generated = generateReachabilityFindings(dataset, ctx.signal);
       const keys = new Set(dataset.findings.map(sameFindingKey));
@@ -48,6 +49,8 @@ export function registerReachabilityFindings(registry: Registry<Workspace>): voi
       if (args.add_to_dataset && fresh.length > 0) {
         dataset.findings.push(...fresh.map((g) => g.finding));
         ctx.app.mutated(dataset);
+        // Build the findings columns now, as load_dataset does (findings/prepare.ts).
+        await prepareFindings(dataset, ctx.signal);
       }
       return {
         dataset: dataset.name,
