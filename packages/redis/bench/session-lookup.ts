@@ -123,6 +123,37 @@ try {
         `tools/call p50 local ${c.local.toFixed(3)} ms, shared ${c.shared.toFixed(3)} ms (+${row.call.toFixed(3)}), shared p95 ${c.sharedP95.toFixed(3)} ms`,
     );
   }
+  // An announcement writes into every initialized session in one script: its cost grows with them.
+  const limits = { maxSessions: 100_000, maxPerPrincipal: 100_000, idleMs: 60_000 };
+  const announceTimes: string[] = [];
+  for (const count of [100, 1000]) {
+    const prefix = `announce${count}:`;
+    const many = await createRedisSharedState(redis.url, { keyPrefix: prefix });
+    states.push(many);
+    for (let i = 0; i < count; i++) {
+      const id = `s${i}`;
+      const binding = JSON.stringify(['bench', ['default']]);
+      await many.sessions.open(
+        id,
+        { binding, principalId: 'bench', initialized: false, logLevel: 'info', subscriptions: {} },
+        limits,
+      );
+      await many.sessions.update(id, { initialized: true });
+    }
+    const times: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const start = performance.now();
+      many.changes.announce('tools');
+      // Once the announcement's script is sent (a microtask later), a PING on the same connection
+      // is answered after it: Redis runs one command at a time, in order.
+      await Promise.resolve();
+      await many.client.ping();
+      times.push(performance.now() - start);
+    }
+    times.sort((x, y) => x - y);
+    announceTimes.push(`${count} sessions ${percentile(times, 50).toFixed(2)} ms`);
+  }
+  console.log(`announce (p50 of 20, one run): ${announceTimes.join(', ')}`);
   const summary = (values: number[]) => {
     const sorted = [...values].sort((x, y) => x - y);
     return `median ${percentile(sorted, 50).toFixed(3)} ms (spread ${sorted[0]?.toFixed(3)} to ${sorted.at(-1)?.toFixed(3)})`;
