@@ -258,6 +258,24 @@ describe('experimental tasks on 2025-11-25', () => {
     expect(await call('tasks/cancel', { taskId })).toMatchObject({ error: { code: -32602 } });
   });
 
+  it("keeps the request's progress token for the task: progress reaches the session's channel", async () => {
+    const { call, sent } = await legacy();
+    const created = (
+      await call('tools/call', {
+        name: 'crunch',
+        arguments: { ms: 10 },
+        task: {},
+        _meta: { progressToken: 'p-7' },
+      })
+    ).result as { task: { taskId: string } };
+    await call('tasks/result', { taskId: created.task.taskId });
+    expect(sent).toContainEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: 'p-7', progress: 1, total: 2, message: 'halfway through alpha' },
+    });
+  });
+
   it('refuses a task for a tool that never runs as one (-32601)', async () => {
     const { call } = await legacy();
     expect(await call('tools/call', { name: 'quick', arguments: {}, task: {} })).toMatchObject({

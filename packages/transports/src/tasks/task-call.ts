@@ -20,7 +20,7 @@ import {
   type TaskStarter,
 } from '@cloudg/core';
 import { methodNotFound, ProtocolError } from '../jsonrpc/errors.js';
-import { isObject } from '../jsonrpc/messages.js';
+import { isObject, notification } from '../jsonrpc/messages.js';
 import { handshakePort, modernAsking } from '../protocol/client-requests.js';
 import { callOptions, type RequestContext } from '../protocol/request-context.js';
 import { LATEST_HANDSHAKE_VERSION } from '../protocol/versions.js';
@@ -99,8 +99,11 @@ export async function callToolAsTask(
   const options = { ...callOptions(rc), signal: cancellation, client: port, task: starter };
   const report = options.onProgress;
   options.onProgress = (progress, total, message) => {
-    if (task) tasks.progress(task.taskId, progressText(progress, total, message));
-    else return report?.(progress, total, message);
+    if (!task) return report?.(progress, total, message);
+    tasks.progress(task.taskId, progressText(progress, total, message));
+    // 2025-11-25 keeps the request's progress token valid for the task's lifetime; the request's
+    // own stream is gone, so the notification takes the session's channel.
+    if (rc.era === 'legacy' && report) legacyProgress(rc, progress, total, message);
   };
   // One settled promise, never rejected, read both by the race and by the task's bookkeeping.
   const outcome = layer.callTool(name, args, options).then(
@@ -167,6 +170,22 @@ function taskPort(rc: RequestContext, taskId: string, before: ClientPort): Clien
       }
     },
   };
+}
+
+function legacyProgress(
+  rc: RequestContext,
+  progress: number,
+  total: number | undefined,
+  message: string | undefined,
+): void {
+  const meta = rc.params._meta;
+  const token = isObject(meta) ? meta.progressToken : undefined;
+  const send = rc.session.channel;
+  if (send === undefined || (typeof token !== 'string' && typeof token !== 'number')) return;
+  const params: Record<string, unknown> = { progressToken: token, progress };
+  if (total !== undefined) params.total = total;
+  if (message !== undefined) params.message = message;
+  send(notification('notifications/progress', params));
 }
 
 function noChannel(): ProtocolError {
