@@ -43,11 +43,13 @@ describe('workspace resources', () => {
     expect(baseline).toMatchObject({ dataset: 'baseline', kind: 'snapshot', total_assets: 44 });
   });
 
-  it('an unknown dataset is a -32602 read error that does not name it', async () => {
+  it('an unknown dataset is a -32602 read error that does not name it; the loaded ones follow', async () => {
     await expect(layer.readResource('cloudg://datasets/nope/summary')).rejects.toMatchObject({
       code: -32602,
+      // A JSON-RPC error has no second block: the hint follows the message.
       message:
-        'No such dataset. 3 dataset(s) are loaded: they are listed with this error, or call list_datasets.',
+        'No such dataset. 3 dataset(s) are loaded: they are listed with this error, or call list_datasets.\n' +
+        'Loaded datasets (pass one as dataset): {"datasets":[{"dataset":"sample"},{"dataset":"baseline"},{"dataset":"after"}]}',
       data: { value: 'nope' },
     });
   });
@@ -191,8 +193,9 @@ describe('asset resources', () => {
     await expect(layer.readResource('cloudg://assets/web-9')).rejects.toMatchObject({
       name: 'ReferenceNotFoundError',
       code: -32602,
-      message:
-        'No asset matches the reference in this dataset. 5 close matches are listed with this error. Use find_assets(query=...) to search by name, ARN or tag.',
+      message: expect.stringMatching(
+        /^No asset matches the reference in this dataset\. 5 close matches are listed with this error\. Use find_assets\(query=\.\.\.\) to search by name, ARN or tag\.\nClose matches \(pass one id as ref\): \{"close_matches":\[/,
+      ),
       data: { value: 'web-9', dataset: 'sample' },
     });
   });

@@ -1,12 +1,13 @@
 /** Turning what a tool handler returned into the result the caller receives. */
 import type { Content, ResourceLink } from '../content.js';
+import { isMcpLayerError } from '../errors.js';
 import { isPlainObject, type JsonObject, type JsonValue, toJsonable } from '../json.js';
 import { MetaKey } from '../meta.js';
 import type { TransformReport } from '../policy-port.js';
 import { ToolResult } from '../results.js';
 import { readStructured, renderStructured, withoutStructuredMeta } from '../structured-text.js';
 import { wasReadThroughLayer } from './embedded-read.js';
-import { applyPipeline, isActive, mergeReports, type TransformTarget } from './transform.js';
+import { applyPipeline, errorForCaller, isActive, mergeReports, type TransformTarget } from './transform.js';
 
 export const TRUNCATION_MARKER = '... [truncated by cloudg mcp layer]';
 
@@ -223,6 +224,29 @@ export async function transformContent(
       : restyle(block, pretty);
     out.push(stripStructured(transformed));
   }
+  return out;
+}
+
+/**
+ * An error about to end a `resources/read` or `prompts/get` as a JSON-RPC error, which has one
+ * message and data but no content blocks. Its message and data pass the caller's output pipeline
+ * (`errorForCaller`), and so do its hint blocks, the ones a tool's error result shows after its
+ * message (close matches, candidates, loaded datasets): their text follows the message, so the
+ * model reads them even from a client that drops `data`, and a pseudonymising policy
+ * pseudonymises them there as in a tool result. The hints are used up, so an error that passes
+ * here twice (a resource a prompt embeds) carries them once.
+ */
+export async function protocolErrorForCaller(
+  error: unknown,
+  target: TransformTarget,
+  pretty = false,
+): Promise<unknown> {
+  const out = await errorForCaller(error, target);
+  if (!isMcpLayerError(out) || out.hints.length === 0) return out;
+  const blocks = await transformContent(target, [...out.hints], {}, pretty);
+  const texts = blocks.flatMap((block) => (block.type === 'text' ? [block.text] : []));
+  if (texts.length > 0) out.message = [out.message, ...texts].join('\n');
+  Object.defineProperty(out, 'hints', { value: [], enumerable: true, configurable: true });
   return out;
 }
 

@@ -7,11 +7,10 @@ import { isPlainObject, type JsonValue, toJsonable } from '../json.js';
 import { type CallInfo, composeChain } from '../middleware/types.js';
 import { type PromptMessage, PromptResult, userMessage } from '../results.js';
 import type { AnySpec, PromptSpec } from '../specs/index.js';
-import { transformContent } from './finalize.js';
+import { protocolErrorForCaller, transformContent } from './finalize.js';
 import type { CallOptions, Layer } from './layer.js';
 import {
   applyPipeline,
-  errorForCaller,
   isActive,
   pipelineTarget,
   restoreInput,
@@ -36,9 +35,10 @@ export async function runGetPrompt<TApp>(
   try {
     return (await chain(info)) as PromptResult;
   } catch (error) {
-    throw await errorForCaller(
+    throw await protocolErrorForCaller(
       error,
       pipelineTarget(layer, spec as AnySpec, principal, 'prompt', 'output', info.context),
+      layer.prettyJson,
     );
   }
 }

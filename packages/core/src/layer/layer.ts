@@ -17,7 +17,7 @@ import { allowAllPolicy, type IdentifierSource, type PolicyPort } from '../polic
 import { Principal } from '../principal.js';
 import { Registry } from '../registry.js';
 import type { CompletionResult, PromptResult, ToolResult } from '../results.js';
-import { closeMatches } from '../similarity.js';
+import { closeMatches, similarity } from '../similarity.js';
 import type { AnySpec, PromptSpec, ResourceSpec, ResourceTemplateSpec, ToolSpec } from '../specs/index.js';
 import type { TaskStarter, TaskSupport } from '../tasks/task-record.js';
 import { runCallTool } from './call-tool.js';
@@ -77,6 +77,44 @@ export interface ServerIdentity {
   name: string;
   version: string;
   instructions: string;
+}
+
+/** A URI without its `scheme:` or `scheme://`. */
+function afterScheme(uri: string): string {
+  return uri.replace(/^[a-z][a-z0-9+.-]*:(?:\/\/)?/i, '');
+}
+
+/**
+ * A template (after its scheme) and a URI (after its scheme) with each variable segment of the
+ * template, and the URI's segments in its place, written `*` (a `{+var}` takes every segment the
+ * fixed ones after it leave). A URI is then close to a template when their fixed parts are
+ * (`finding/*` and `findings/*`), whatever the variable is named or holds.
+ */
+function fixedParts(template: string, rest: string): [string, string] {
+  const slots = template.split('/');
+  const parts = rest.split('/');
+  const outTemplate: string[] = [];
+  const outUri: string[] = [];
+  let at = 0;
+  slots.forEach((slot, i) => {
+    const variable = /^\{.+\}$/.test(slot);
+    const take =
+      variable && slot.startsWith('{+') ? Math.max(1, parts.length - at - (slots.length - i - 1)) : 1;
+    outTemplate.push(variable ? '*' : slot);
+    if (at < parts.length) outUri.push(variable ? '*' : parts.slice(at, at + take).join('/'));
+    at += take;
+  });
+  if (at < parts.length) outUri.push(...parts.slice(at));
+  return [outTemplate.join('/'), outUri.join('/')];
+}
+
+/** Up to three of the scored names at least 0.6 similar, best first (as `closeMatches`). */
+function bestOf(scored: Array<[number, string]>): string[] {
+  return scored
+    .filter(([score]) => score >= 0.6)
+    .sort((x, y) => y[0] - x[0] || (y[1] < x[1] ? -1 : y[1] > x[1] ? 1 : 0))
+    .slice(0, 3)
+    .map(([, name]) => name);
 }
 
 export class Layer<TApp = unknown> {
@@ -319,7 +357,7 @@ export class Layer<TApp = unknown> {
       if (found && this.isVisible(found.spec, principal)) return found;
     }
     this.recordHidden('resource', uri, principal);
-    throw new NotFoundError(`Unknown resource: ${messageSafe(uri)}`, { data: { uri } });
+    throw this.unknownResource(uri, principal);
   }
 
   /**
@@ -366,6 +404,28 @@ export class Layer<TApp = unknown> {
     const hint = close.length ? `.${didYouMean(close)}` : '';
     return new NotFoundError(`Unknown ${label}: ${messageSafe(name)}${hint}`, {
       data: close.length ? { name, close_matches: close } : { name },
+    });
+  }
+
+  /**
+   * The not-found error for a URI, naming close matches among the resources and templates the
+   * caller can see: their URIs and template strings are the server's own, never data. They are
+   * compared after the scheme, which every URI of a server shares and would make any short URI
+   * look close to all of them, and a template on its fixed parts (`fixedParts`).
+   */
+  private unknownResource(uri: string, principal: Principal): NotFoundError {
+    const rest = afterScheme(uri);
+    const scored: Array<[number, string]> = [];
+    for (const spec of this.listResources(principal))
+      scored.push([similarity(rest, afterScheme(spec.uri)), spec.uri]);
+    for (const spec of this.listResourceTemplates(principal)) {
+      const [template, masked] = fixedParts(afterScheme(spec.uriTemplate), rest);
+      scored.push([similarity(masked, template), spec.uriTemplate]);
+    }
+    const close = bestOf(scored);
+    const hint = close.length ? `.${didYouMean(close)}` : '';
+    return new NotFoundError(`Unknown resource: ${messageSafe(uri)}${hint}`, {
+      data: close.length ? { uri, close_matches: close } : { uri },
     });
   }
 

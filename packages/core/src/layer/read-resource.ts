@@ -6,11 +6,10 @@ import { MetaKey } from '../meta.js';
 import { type CallInfo, composeChain } from '../middleware/types.js';
 import type { TransformReport } from '../policy-port.js';
 import type { AnySpec, ResourceSpec, ResourceTemplateSpec } from '../specs/index.js';
-import { pipelineText, renderJson } from './finalize.js';
+import { pipelineText, protocolErrorForCaller, renderJson } from './finalize.js';
 import type { CallOptions, Layer } from './layer.js';
 import {
   applyPipeline,
-  errorForCaller,
   isActive,
   mergeReports,
   pipelineTarget,
@@ -33,9 +32,10 @@ export async function runReadResource<TApp>(
   try {
     return (await chain(info)) as ResourceContents[];
   } catch (error) {
-    throw await errorForCaller(
+    throw await protocolErrorForCaller(
       error,
       pipelineTarget(layer, spec as AnySpec, principal, 'resource', 'output', info.context),
+      layer.prettyJson,
     );
   }
 }
