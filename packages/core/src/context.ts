@@ -109,6 +109,7 @@ export class ToolContext<TApp = unknown> {
   private readonly client: ClientPort | undefined;
   private readonly task: TaskStarter | undefined;
   private taskStarted = false;
+  private taskStarting: Promise<void> | undefined;
   /** Questions asked so far, per method: the default keys (`elicit-1`, ...) count them. */
   private readonly asked = new Map<string, number>();
 
@@ -331,10 +332,12 @@ export class ToolContext<TApp = unknown> {
    * `taskStart: 'handler'` calls it itself, after the questions it asks first.
    */
   async startTask(): Promise<boolean> {
-    if (this.taskStarted) return true;
     if (!this.task) return false;
-    await this.task.start();
-    this.taskStarted = true;
+    // One start however often it is asked for, even by calls made before the first one resolved.
+    this.taskStarting ??= this.task.start().then(() => {
+      this.taskStarted = true;
+    });
+    await this.taskStarting;
     return true;
   }
 

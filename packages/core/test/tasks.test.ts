@@ -1,9 +1,17 @@
-/** The in-process task store: its bounds in count and age, and conditional status changes. */
+/** The in-process task store (bounds in count and age, conditional status changes) and ToolContext.startTask. */
 import { describe, expect, it } from 'vitest';
-import { MemoryTaskStore, RateLimitedError, type TaskRecord } from '../src/index.js';
+import { Layer, MemoryTaskStore, Principal, RateLimitedError, type TaskRecord } from '../src/index.js';
 
 function record(taskId: string, owner = 'alice', createdAt = 0): TaskRecord {
-  return { taskId, owner, status: 'working', createdAt, lastUpdatedAt: createdAt, ttlMs: 1_000, pollIntervalMs: 10 };
+  return {
+    taskId,
+    owner,
+    status: 'working',
+    createdAt,
+    lastUpdatedAt: createdAt,
+    ttlMs: 1_000,
+    pollIntervalMs: 10,
+  };
 }
 
 describe('MemoryTaskStore', () => {
@@ -32,12 +40,36 @@ describe('MemoryTaskStore', () => {
   it('changes a status only from the statuses given: a cancelled task stays cancelled', async () => {
     const store = new MemoryTaskStore({ now: () => 0 });
     await store.create(record('a'));
-    expect(await store.transition('a', ['working'], { status: 'cancelled', lastUpdatedAt: 1 })).toMatchObject({
-      status: 'cancelled',
-    });
+    expect(await store.transition('a', ['working'], { status: 'cancelled', lastUpdatedAt: 1 })).toMatchObject(
+      {
+        status: 'cancelled',
+      },
+    );
     expect(
       await store.transition('a', ['working', 'input_required'], { status: 'completed', lastUpdatedAt: 2 }),
     ).toBeUndefined();
     expect(await store.get('a')).toMatchObject({ status: 'cancelled', lastUpdatedAt: 1 });
+  });
+});
+
+describe('ToolContext.startTask', () => {
+  it('starts one task however often it is called, and says false where no task can start', async () => {
+    const layer = new Layer();
+    let starts = 0;
+    const ctx = layer.context(Principal.local(), {
+      task: {
+        start: async () => {
+          starts += 1;
+          await new Promise((r) => setTimeout(r, 5));
+        },
+      },
+    });
+    expect(await Promise.all([ctx.startTask(), ctx.startTask()])).toEqual([true, true]);
+    expect(await ctx.startTask()).toBe(true);
+    expect(starts).toBe(1);
+    expect(ctx.isTask).toBe(true);
+    const plain = layer.context(Principal.local());
+    expect(await plain.startTask()).toBe(false);
+    expect(plain.isTask).toBe(false);
   });
 });
