@@ -2,17 +2,25 @@
  * Three `serve` replicas with --redis-url against a real redis-server, as the CLI composes them:
  * a dataset loaded through a 2025-era session on A is listed through the same session on B, and
  * the change is told once to a 2026 listener on B and once to the session's stream held by C
- * (the replica that made the change announces it; the others replay it silently).
+ * (the replica that made the change announces it; the others replay it silently); and the
+ * official client behind a round-robin balancer keeps one session across all three.
  */
-import { request } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { sampleEstateDir } from '@cloudg/catalog';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectSharedState, createLayerFromOptions, serve } from '../src/index.js';
 import { startRedis } from './support/redis-server.js';
 
 const MAP = join(sampleEstateDir(), 'inventory', 'inventory-map.json');
-const POLICY = { extends: 'open', vault: { key: 'replica-test-key-0123456789' } };
+const POLICY = {
+  extends: 'open',
+  vault: { key: 'replica-test-key-0123456789' },
+  // A question the client answers with a POST that the balancer may send to any replica.
+  confirm: [{ tools: ['unload_dataset'] }],
+};
 
 interface Replica {
   port: number;
@@ -199,5 +207,73 @@ describe('three replicas sharing Redis', () => {
     ]);
     void stream;
     void listen;
+  });
+});
+
+/** A balancer without stickiness: each request (stream or not) goes to the next replica in turn. */
+function roundRobin(ports: number[]): Promise<{ url: string; served: number[]; server: Server }> {
+  const served = ports.map(() => 0);
+  let next = 0;
+  const server = createServer((req, res) => {
+    const i = next++ % ports.length;
+    served[i] = (served[i] ?? 0) + 1;
+    const upstream = request(
+      { host: '127.0.0.1', port: ports[i], method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.destroy());
+    res.on('close', () => upstream.destroy());
+    req.pipe(upstream);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, served, server }),
+    ),
+  );
+}
+
+describe('the official client behind a round-robin balancer', () => {
+  it('keeps one 2025 session over three replicas: calls, a question and its answer, notifications', async () => {
+    const balancer = await roundRobin(replicas.map((r) => r.port));
+    const asked: string[] = [];
+    const told: string[] = [];
+    const client = new Client(
+      { name: 'balanced', version: '1.0.0' },
+      { versionNegotiation: { mode: 'legacy' }, capabilities: { elicitation: { form: {} } } },
+    );
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(String(request.params.message));
+      return { action: 'accept', content: { confirm: true } };
+    });
+    client.setNotificationHandler('notifications/resources/list_changed', async () => {
+      told.push('resources/list_changed');
+    });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(balancer.url)));
+      const loaded = await client.callTool({
+        name: 'load_dataset',
+        arguments: { path: MAP, name: 'balanced' },
+      });
+      expect(loaded.isError).toBeFalsy();
+      for (let i = 0; i < 3; i++) {
+        const listed = await client.callTool({ name: 'list_datasets', arguments: {} });
+        expect(JSON.stringify(listed.structuredContent)).toContain('balanced');
+      }
+      const unloaded = await client.callTool({ name: 'unload_dataset', arguments: { name: 'balanced' } });
+      expect(unloaded.isError).toBeFalsy();
+      expect(asked).toEqual(['Run unload_dataset? The policy asks you to confirm this call.']);
+      const deadline = Date.now() + 3000;
+      while (told.length < 2 && Date.now() < deadline) await sleep(20);
+      // One per change (the load, the unload), from whichever replica holds the stream.
+      expect(told).toEqual(['resources/list_changed', 'resources/list_changed']);
+      expect(balancer.served.every((n) => n > 0)).toBe(true);
+    } finally {
+      await client.close();
+      balancer.server.closeAllConnections();
+      balancer.server.close();
+    }
   });
 });
