@@ -9,13 +9,7 @@ import { type PromptMessage, PromptResult, userMessage } from '../results.js';
 import type { AnySpec, PromptSpec } from '../specs/index.js';
 import { protocolErrorForCaller, transformContent } from './finalize.js';
 import type { CallOptions, Layer } from './layer.js';
-import {
-  applyPipeline,
-  isActive,
-  pipelineTarget,
-  restoreInput,
-  type TransformTarget,
-} from './transform.js';
+import { applyPipeline, isActive, pipelineTarget, restoreInput, type TransformTarget } from './transform.js';
 
 export async function runGetPrompt<TApp>(
   layer: Layer<TApp>,
