@@ -55,8 +55,11 @@ function toolsWithTaskSupport(rc: RequestContext): unknown[] {
   const tools = layer.toolsWire(rc.principal);
   if (rc.era !== 'legacy' || rc.session.protocolVersion !== LATEST_HANDSHAKE_VERSION) return tools;
   return tools.map((tool) => {
-    const support = layer.taskSupportOf(String(tool.name), rc.principal);
-    return support === 'forbidden' ? tool : { ...tool, execution: { taskSupport: support } };
+    // Already filtered for the caller: the registry's spec is enough, without a second policy check.
+    const support = layer.registry.tools.get(layer.internalName(String(tool.name)))?.taskSupport;
+    return support === undefined || support === 'forbidden'
+      ? tool
+      : { ...tool, execution: { taskSupport: support } };
   });
 }
 
