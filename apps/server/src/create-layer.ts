@@ -164,6 +164,7 @@ export async function createLayerFromOptions(options: ServerLayerOptions = {}): 
     options.policy instanceof Policy
       ? options.policy
       : Policy.load(options.policy, {
+          ...(options.cwd ? { cwd: options.cwd } : {}),
           ...(options.logger ? { logger: options.logger } : {}),
           // Shared buckets need one clock for every replica: wall-clock seconds, not a monotonic one.
           ...(shared

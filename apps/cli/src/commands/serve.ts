@@ -101,6 +101,8 @@ export async function serveCommand(flags: ServeFlags, io: CliIo): Promise<number
   const redisUrl = flags.redisUrl ?? (io.env[REDIS_URL_ENV]?.trim() || undefined);
   if (redisUrl) {
     // Before the layer: a replica that cannot share its limits must not serve with private ones.
+    // The policy is built again around the shared stores, from the source just validated.
+    layerOptions.policy = flags.policy ?? (io.env.CLOUDG_MCP_POLICY?.trim() || 'standard');
     try {
       layerOptions.sharedState = await connectSharedState(redisUrl);
     } catch (error) {
