@@ -191,12 +191,21 @@ export async function withClientPort(
     return await run();
   } catch (error) {
     if (!(error instanceof InputRequiredSignal)) throw error;
-    return {
-      resultType: 'input_required',
-      inputRequests: error.requests,
-      requestState: rc.session.server.requestState.seal(asking.binding, asking.used),
-    };
+    return inputRequiredResult(rc, asking, error);
   }
+}
+
+/** The `input_required` answer of a 2026 attempt: the open questions and the signed state so far. */
+export function inputRequiredResult(
+  rc: RequestContext,
+  asking: ModernAsking,
+  signal: InputRequiredSignal,
+): Record<string, unknown> {
+  return {
+    resultType: 'input_required',
+    inputRequests: signal.requests,
+    requestState: rc.session.server.requestState.seal(asking.binding, asking.used),
+  };
 }
 
 /** How long the server waits for the client's `roots/list` answer before keeping the roots it has. */

@@ -21,7 +21,7 @@ import {
 } from '@cloudg/core';
 import { methodNotFound, ProtocolError } from '../jsonrpc/errors.js';
 import { isObject, notification } from '../jsonrpc/messages.js';
-import { handshakePort, modernAsking } from '../protocol/client-requests.js';
+import { handshakePort, inputRequiredResult, modernAsking } from '../protocol/client-requests.js';
 import { callOptions, type RequestContext } from '../protocol/request-context.js';
 import { LATEST_HANDSHAKE_VERSION } from '../protocol/versions.js';
 import type { TaskOutcome } from './task-engine.js';
@@ -123,16 +123,18 @@ export async function callToolAsTask(
     }
     if (settled.ok) return settled.wire;
     if (asking && settled.error instanceof InputRequiredSignal) {
-      return {
-        resultType: 'input_required',
-        inputRequests: settled.error.requests,
-        requestState: rc.session.server.requestState.seal(asking.binding, asking.used),
-      };
+      return inputRequiredResult(rc, asking, settled.error);
     }
     throw settled.error;
   }
   const created = task;
-  void outcome.then((settled) => tasks.finish(created.taskId, taskOutcome(rc, settled)));
+  void outcome
+    .then((settled) => tasks.finish(created.taskId, taskOutcome(rc, settled)))
+    .catch((error: unknown) => {
+      // The store refused the write (a shared store that went away): the task's record keeps its
+      // last status and expires; the client sees no result rather than a wrong one.
+      layer.logger.error({ err: error, taskId: created.taskId }, 'recording the outcome of a task failed');
+    });
   return rc.era === 'modern' ? { resultType: 'task', ...modernTask(created) } : { task: legacyTask(created) };
 }
 
