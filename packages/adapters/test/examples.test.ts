@@ -1,5 +1,6 @@
 /** The README's examples run as written, against stubbed frameworks (no network). */
 import Anthropic from '@anthropic-ai/sdk';
+import { Principal } from '@cloudg/core';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
@@ -8,7 +9,9 @@ import OpenAI from 'openai';
 import { expect, it } from 'vitest';
 import { aiSdk, anthropicLoop, openaiLoop } from '../examples/agents.examples.js';
 import { exportForGateway } from '../examples/export.examples.js';
+import { platformFastMCP } from '../examples/fastmcp.examples.js';
 import { platformServer } from '../examples/mcp-server.examples.js';
+import { PRINCIPAL_AUTH_KEY } from '../src/fastmcp/index.js';
 import { sampleLayer } from './support/sample-layer.js';
 
 /** A `fetch` answering each request with the next body. */
@@ -123,4 +126,23 @@ it('ai: generateText with the tools', async () => {
           },
   });
   expect(await aiSdk(model, layer)).toBe('Three.');
+});
+
+it('fastmcp: the host tool and the prefixed cloudg tools, as the token maps to an analyst', async () => {
+  const server = await platformFastMCP();
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'example', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
+  // In memory there is no HTTP request to authenticate: the auth is handed to `connect`.
+  const ana = new Principal({ id: 'ana', roles: ['default', 'analyst'] });
+  const [session] = await Promise.all([
+    server.connect(serverSide as never, { [PRINCIPAL_AUTH_KEY]: ana }),
+    client.connect(clientSide),
+  ]);
+  const names = (await client.listTools()).tools.map((t) => t.name);
+  expect(names.slice(0, 2)).toEqual(['ticket_count', 'cloudg_workspace_status']);
+  expect(names).not.toContain('cloudg_reveal_token');
+  const found = await client.callTool({ name: 'cloudg_find_assets', arguments: { provider: 'GCP' } });
+  expect((found.structuredContent as { total: number }).total).toBe(3);
+  await client.close();
+  await session.close();
 });

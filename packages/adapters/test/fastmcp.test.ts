@@ -193,3 +193,38 @@ describe("a user's FastMCP over its HTTP stream", () => {
     expect(mounted).toEqual(withoutTasks(reference).record);
   });
 });
+
+describe('change notifications on fastmcp sessions', () => {
+  it('declares cloudg capabilities; list changes reach every session; updates come under the subscribed (pseudonymised) URI', async () => {
+    const layer = await sampleLayer({ policy: 'strict' });
+    const server = hostFastMCP();
+    registerInto(server, layer);
+    const client = await connectInMemory(server, 'legacy', anonymous);
+    // Added to what fastmcp declared for the host's tool (completions, logging, tools).
+    expect(client.getServerCapabilities()).toMatchObject({
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      prompts: { listChanged: true },
+      completions: {},
+      logging: {},
+    });
+    const toolsChanged = new Promise<string>((resolve) =>
+      client.setNotificationHandler('notifications/tools/list_changed', (n) => resolve(n.method)),
+    );
+    layer.notifyChange('tools');
+    expect(await toolsChanged).toBe('notifications/tools/list_changed');
+
+    // An asset as a strict caller sees it: its URI carries a pseudonym.
+    const found = await client.callTool({ name: 'find_assets', arguments: { provider: 'GCP' } });
+    const item = (found.structuredContent as { items: { uri: string }[] }).items[0];
+    if (!item) throw new Error('expected an asset');
+    const real = await layer.realResourceUri(item.uri, Principal.anonymous());
+    expect(real).not.toBe(item.uri);
+    const updated = new Promise<string>((resolve) =>
+      client.setNotificationHandler('notifications/resources/updated', (n) => resolve(n.params.uri)),
+    );
+    await client.subscribeResource({ uri: item.uri });
+    layer.notifyChange('resource', real);
+    expect(await updated).toBe(item.uri);
+  });
+});

@@ -49,8 +49,12 @@ export interface SessionMountContext {
   include: ReadonlySet<IncludeKind>;
   capabilities: Record<string, Record<string, boolean>>;
   principalResolver: PrincipalResolver | undefined;
-  /** Resource URIs (real) each session subscribed to. */
-  subscriptions: WeakMap<FastMCPSession<FastMCPSessionAuth>, Set<string>>;
+  /**
+   * Each session's subscriptions: the real URI (what the layer's change events carry) to the URIs
+   * the client subscribed with (pseudonymised under a pseudonymising policy), which are the ones
+   * it is notified under, so an update never shows the real identifier.
+   */
+  subscriptions: WeakMap<FastMCPSession<FastMCPSessionAuth>, Map<string, Set<string>>>;
   warnCollision(kind: string, key: string): void;
 }
 
@@ -261,7 +265,7 @@ export function mountSession(
       return callLayer(method, request, extra);
     };
 
-  const subscribed = new Set<string>();
+  const subscribed = new Map<string, Set<string>>();
   const subscriptions =
     include.has('subscriptions') && (include.has('resources') || include.has('templates'));
   if (subscriptions) ctx.subscriptions.set(session, subscribed);
@@ -311,7 +315,10 @@ export function mountSession(
           if (!ownsResource(uri)) return orig ? orig(request, extra) : {};
           // Recorded under the real URI, which is what the layer's change events carry.
           const real = await layer.realResourceUri(uri, await principalFor(extra));
-          if (method === 'resources/subscribe') subscribed.add(real);
+          const sent = subscribed.get(real) ?? new Set<string>();
+          if (method === 'resources/subscribe') sent.add(uri);
+          else sent.delete(uri);
+          if (sent.size > 0) subscribed.set(real, sent);
           else subscribed.delete(real);
           return {};
         });

@@ -135,9 +135,9 @@ export function registerInto<TAuth extends FastMCPSessionAuth, TApp>(
       const live = session.server;
       if (!live.transport) continue;
       if (kind === 'resource') {
-        if (uri !== undefined && ctx.subscriptions.get(session)?.has(uri)) {
-          live.sendResourceUpdated({ uri }).catch(ignore);
-        }
+        // Under the URI the client subscribed with, never the real one it may not see.
+        const sent = uri === undefined ? undefined : ctx.subscriptions.get(session)?.get(uri);
+        for (const subscribedAs of sent ?? []) live.sendResourceUpdated({ uri: subscribedAs }).catch(ignore);
         continue;
       }
       const included =
