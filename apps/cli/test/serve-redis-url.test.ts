@@ -1,6 +1,7 @@
 /** `serve --redis-url` (env CLOUDG_MCP_REDIS_URL): a server that cannot reach Redis does not start. */
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { TestRedis } from '../../../packages/redis/test/support/redis-server.js';
 import { cli } from './helpers.js';
 
 /** A loopback port nothing listens on. */
@@ -39,5 +40,21 @@ describe('serve --redis-url', () => {
     });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`Cannot reach Redis at redis://127.0.0.1:${port}`);
+  });
+
+  it('with a reachable Redis, builds the policy around the shared stores and asks for the vault key they are sealed with', async () => {
+    const redis = await TestRedis.start();
+    try {
+      const run = await cli(
+        ['serve', '--transport', 'http', '--port', '0', '--policy', 'standard', '--redis-url', redis.url],
+        { env: {} },
+      );
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(
+        '--redis-url needs the vault key every replica shares (set CLOUDG_MCP_VAULT_KEY)',
+      );
+    } finally {
+      await redis.stop();
+    }
   });
 });

@@ -111,7 +111,11 @@ export async function serveCommand(flags: ServeFlags, io: CliIo): Promise<number
       throw error;
     }
   }
-  const server = await createLayerFromOptions(layerOptions);
+  const server = await createLayerFromOptions(layerOptions).catch(async (error: unknown) => {
+    // A layer that could not be built (no vault key with --redis-url...) leaves no connection open.
+    await layerOptions.sharedState?.close();
+    throw error;
+  });
   const exporter = traceExporterFrom(flags.traces, io.env);
   const traces = exporter === 'none' ? undefined : await startTracing(exporter, { env: io.env });
   if (traces) options.tracing = traces.tracing;
