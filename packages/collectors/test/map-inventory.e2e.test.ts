@@ -66,6 +66,15 @@ describe('map_inventory on the collectors engine', () => {
       expect(result.isError, JSON.stringify(result.content)).toBe(false);
       return new Set((result.structured as { paths: { summary: string }[] }).paths.map((p) => p.summary));
     };
+    // The IAM linter reads the trust policies the collector kept: documents found, none too wide.
+    const linted = await layer.callTool(
+      'run_scanners',
+      { scanners: ['iam'], dataset: 'live' },
+      { principal: admin },
+    );
+    expect(linted.structured).toMatchObject({ scanners: ['iam'], errors: [] });
+    expect(ws.get('live').findings.filter((f) => f.source_tool === 'cloudg-iam')).toEqual([]);
+
     const live = await paths('live');
     const bundled = await paths('sample');
     for (const path of [
