@@ -111,7 +111,8 @@ export function topRisks(
   // Dependents depend on edges only: counted once per asset, kept across suppressions.
   const counted = dataset.derived(DEPENDENTS_KEY, () => new Map<string, number>());
   const countDependents = dependentCounter(dataset, BLAST_DEPTH, options.signal);
-  const scored = candidates(dataset, options.minSeverity).map(({ asset, maxRisk, open }) => {
+  const found = candidates(dataset, options.minSeverity);
+  const scored = found.map(({ asset, maxRisk, open }) => {
     abort.tick();
     let dependents = counted.get(asset.id);
     if (dependents === undefined) {
@@ -125,30 +126,49 @@ export function topRisks(
       transitiveDependents: dependents,
       openFindings: open,
     });
-    const components: TopRiskComponents = {
-      max_finding_risk: maxRisk,
-      exposure_factor: factors.exposure,
-      internet_reachable: exposed,
-      transitive_dependents: dependents,
-      blast_factor: round3(factors.blast),
-      open_findings: open,
-      volume_factor: round3(factors.volume),
-    };
-    return { asset, score: factors.score, components };
+    return { asset, factors, exposed, dependents, maxRisk, open };
   });
-  scored.sort(
-    (a, b) => b.score - a.score || (a.asset.name < b.asset.name ? -1 : a.asset.name > b.asset.name ? 1 : 0),
+  // Highest score first, then by name. Only the first `top` are shown, so the candidates (tens of
+  // thousands on a large estate, many with equal scores) are ordered by score alone, and names
+  // compared only among those that score at least as high as the last one shown.
+  const scores = Float64Array.from(scored, (c) => c.factors.score);
+  const byScore = Uint32Array.from(scored, (_, i) => i).sort(
+    (a, b) => (scores[b] as number) - (scores[a] as number),
   );
+  const last = byScore[Math.min(options.top, byScore.length) - 1];
+  const floor = last === undefined ? Number.POSITIVE_INFINITY : (scores[last] as number);
+  const shown: typeof scored = [];
+  for (const i of byScore) {
+    if ((scores[i] as number) < floor) break;
+    shown.push(scored[i] as (typeof scored)[number]);
+  }
+  shown.sort(
+    (a, b) =>
+      b.factors.score - a.factors.score ||
+      (a.asset.name < b.asset.name ? -1 : a.asset.name > b.asset.name ? 1 : 0),
+  );
+  shown.length = Math.min(shown.length, options.top);
   return {
     dataset: dataset.name,
-    items: scored.slice(0, options.top).map((s) => ({
-      asset: assetBrief(dataset, s.asset),
-      score: s.score,
-      components: s.components,
-      top_findings: riskiest(dataset, s.asset, options.minSeverity, TOP_FINDINGS).map((f) =>
-        findingBrief(dataset, f),
-      ),
-    })),
+    items: shown.map((s) => {
+      const components: TopRiskComponents = {
+        max_finding_risk: s.maxRisk,
+        exposure_factor: s.factors.exposure,
+        internet_reachable: s.exposed,
+        transitive_dependents: s.dependents,
+        blast_factor: round3(s.factors.blast),
+        open_findings: s.open,
+        volume_factor: round3(s.factors.volume),
+      };
+      return {
+        asset: assetBrief(dataset, s.asset),
+        score: s.factors.score,
+        components,
+        top_findings: riskiest(dataset, s.asset, options.minSeverity, TOP_FINDINGS).map((f) =>
+          findingBrief(dataset, f),
+        ),
+      };
+    }),
     total_candidates: scored.length,
     formula: TOP_RISKS_FORMULA,
   };
