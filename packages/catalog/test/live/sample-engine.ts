@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import {
+  type CloudAsset,
   type CloudgEngine,
   type CollectRequest,
   type EngineCollection,
@@ -16,6 +17,8 @@ import {
 export class SampleEngine implements CloudgEngine {
   calls: { kind: 'map' | 'collect'; request: CollectRequest }[] = [];
   hold = false;
+  /** Assets collected besides the sample estate's (a test's IAM policy, say). */
+  extraAssets: CloudAsset[] = [];
   lastSignal: AbortSignal | undefined;
   #release: (() => void)[] = [];
 
@@ -47,7 +50,7 @@ export class SampleEngine implements CloudgEngine {
     const loaded = await loadPath(join(sampleEstateDir(), 'inventory'), { signal: request.signal });
     request.hooks.error('inventory_mapping', 'aws:rds: AccessDenied');
     return {
-      assets: loaded.data.assets ?? [],
+      assets: [...(loaded.data.assets ?? []), ...this.extraAssets],
       edges: loaded.data.edges ?? [],
       providers: [...request.providers],
       coverage: [

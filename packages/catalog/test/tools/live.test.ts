@@ -273,6 +273,30 @@ describe('run_pipeline', () => {
     ]);
   });
 
+  it('adds the IAM linter findings of the collected policy documents', async () => {
+    engine.extraAssets = [
+      {
+        id: 'pol-admin',
+        arn: 'arn:aws:iam::123456789012:policy/admin-all',
+        name: 'admin-all',
+        asset_type: 'IAM_POLICY',
+        provider: 'AWS',
+        region: 'global',
+        account_id: '123456789012',
+        tags: {},
+        metadata: { policy_document: { Statement: [{ Effect: 'Allow', Action: '*', Resource: '*' }] } },
+        collected_at: '2026-01-15T12:00:00',
+        is_internet_exposed: false,
+      },
+    ];
+    const { result } = await callWithProgress('run_pipeline', { providers: ['aws'], subdir: 'pipeline' });
+    expect(result.isError).toBe(false);
+    const iam = ws.get(ws.activeName as string).findings.filter((f) => f.source_tool === 'cloudg-iam');
+    expect(iam.map((f) => [f.title, f.severity])).toEqual([
+      ['IAM policy allows every action: admin-all', 'HIGH'],
+    ]);
+  });
+
   it("runs the engine's optional scan and report phases and keeps their results", async () => {
     const scanned = Object.assign(engine, {
       scan: async () => [
