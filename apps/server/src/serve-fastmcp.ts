@@ -117,6 +117,13 @@ async function serveFastmcpHttp<TApp>(layer: Layer<TApp>, options: FastmcpServeO
       return principal ? { [PRINCIPAL_AUTH_KEY]: principal } : {};
     },
   });
+  // fastmcp also reads FASTMCP_* variables and its own argv options for what is not passed here;
+  // stateless mode would serve sessions without cloudg (see flavors.ts), so it is refused.
+  if (process.env.FASTMCP_STATELESS === 'true') {
+    throw new ServeOptionsError(
+      'FASTMCP_STATELESS=true is not supported by the fastmcp flavor: fastmcp does not announce stateless sessions',
+    );
+  }
   const port = options.port === 0 ? await freePort(options.host) : options.port;
   await server.start({
     transportType: 'httpStream',
@@ -124,6 +131,8 @@ async function serveFastmcpHttp<TApp>(layer: Layer<TApp>, options: FastmcpServeO
       host: options.host,
       port,
       endpoint: options.path as `/${string}`,
+      // Explicit, so FASTMCP_BASE_PATH or a --base-path in argv cannot move the endpoint.
+      basePath: '/',
       // No CORS headers: fastmcp's default grants every origin, and CORS is the native flavor's.
       cors: false,
       stateless: false,
