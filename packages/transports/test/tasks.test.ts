@@ -328,3 +328,27 @@ describe('the age bound of tasks', () => {
     server.close();
   });
 });
+
+describe('2025-11-25 tasks of unauthenticated clients', () => {
+  it('belong to their session: another session of the same anonymous principal neither lists nor reads them', async () => {
+    const server = new McpProtocolServer(buildTaskLayer() as never, { taskPollIntervalMs: 10 });
+    const open = async (id: string) => {
+      const session = server.createSession({ transport: 'http', principal: Principal.anonymous(), id });
+      await session.handle(initialize(0));
+      await session.handle(initialized);
+      return session;
+    };
+    const first = await open('session-a');
+    const second = await open('session-b');
+    const created = (await first.handle(
+      req(1, 'tools/call', { name: 'crunch', arguments: { ms: 5 }, task: {} }),
+    )) as unknown as { result: { task: { taskId: string } } };
+    const { taskId } = created.result.task;
+    const mine = (await first.handle(req(2, 'tasks/list'))) as unknown as { result: { tasks: unknown[] } };
+    expect(mine.result.tasks).toHaveLength(1);
+    const theirs = (await second.handle(req(2, 'tasks/list'))) as unknown as { result: { tasks: unknown[] } };
+    expect(theirs.result.tasks).toEqual([]);
+    expect(await second.handle(req(3, 'tasks/get', { taskId }))).toMatchObject({ error: { code: -32602 } });
+    server.close();
+  });
+});

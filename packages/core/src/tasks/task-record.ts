@@ -27,7 +27,10 @@ export function isTerminalStatus(status: TaskStatus): boolean {
 export interface TaskRecord {
   /** Unguessable: it names the task on every later request. */
   taskId: string;
-  /** The principal id of the caller that created it; nobody else can see it. */
+  /**
+   * Who created it, as the transport keys it (the principal id; on 2025-11-25 with the session);
+   * nobody else can see it.
+   */
   owner: string;
   status: TaskStatus;
   /** Progress while working, the reason of a failure: shown as `statusMessage`. */

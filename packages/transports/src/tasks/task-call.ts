@@ -38,6 +38,17 @@ export function acceptsTask(rc: RequestContext): boolean {
   return rc.session.protocolVersion === LATEST_HANDSHAKE_VERSION && isObject(rc.params.task);
 }
 
+/**
+ * Whose task this is: the principal id, and on a 2025-11-25 connection also the session, since
+ * that revision lists tasks (`tasks/list`) and several unauthenticated clients share one principal
+ * id; a 2025 task is also asked its questions through its session. 2026 has no sessions and no
+ * listing: its task ids are unguessable handles of the principal.
+ */
+export function taskOwner(rc: RequestContext): string {
+  const { id } = rc.session;
+  return rc.era === 'legacy' && id !== undefined ? JSON.stringify([rc.principal.id, id]) : rc.principal.id;
+}
+
 /** -32021 naming the extension: what a request needs that its client did not declare. */
 export function tasksExtensionRequired(message: string): ProtocolError {
   return new ProtocolError(ErrorCode.MissingRequiredClientCapability, message, {
@@ -85,7 +96,7 @@ export async function callToolAsTask(
   });
   const starter: TaskStarter = {
     start: async () => {
-      const record = await tasks.create(rc.principal, cancellation);
+      const record = await tasks.create(taskOwner(rc), cancellation);
       task = record;
       during = taskPort(rc, record.taskId, before);
       unlink();
@@ -117,9 +128,9 @@ export async function callToolAsTask(
     // Done before it became a task (a declined confirmation, a refusal): 2026 allows the result
     // itself; 2025-11-25 promises a task to a request that asked for one, so it gets a finished one.
     if (settled.ok && rc.era === 'legacy') {
-      const finished = await tasks.create(rc.principal, cancellation);
+      const finished = await tasks.create(taskOwner(rc), cancellation);
       await tasks.finish(finished.taskId, taskOutcome(rc, settled));
-      return { task: legacyTask(await tasks.find(finished.taskId, rc.principal)) };
+      return { task: legacyTask(await tasks.find(finished.taskId, taskOwner(rc))) };
     }
     if (settled.ok) return settled.wire;
     if (asking && settled.error instanceof InputRequiredSignal) {

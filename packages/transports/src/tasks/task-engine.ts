@@ -4,8 +4,8 @@
  * default, shared when the operator gives one); the running work (its cancellation and the
  * questions it waits for) lives here, in the process that runs it.
  *
- * Every lookup is by the caller's principal: a task of another principal is reported exactly
- * like an unknown one (-32602), so nobody learns that someone else's task exists.
+ * Every lookup is by the caller's owner key (`taskOwner`): a task of another principal is reported
+ * exactly like an unknown one (-32602), so nobody learns that someone else's task exists.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -15,7 +15,6 @@ import {
   type JsonObject,
   type JsonValue,
   MemoryTaskStore,
-  type Principal,
   type TaskPatch,
   type TaskRecord,
   type TaskStatus,
@@ -74,12 +73,12 @@ export class TaskEngine {
     this.now = options.now ?? Date.now;
   }
 
-  /** A new working task of `principal`, kept in the store before this resolves. */
-  async create(principal: Principal, cancellation: Cancellation): Promise<TaskRecord> {
+  /** A new working task of `owner`, kept in the store before this resolves. */
+  async create(owner: string, cancellation: Cancellation): Promise<TaskRecord> {
     const now = this.now();
     const record: TaskRecord = {
       taskId: randomUUID(),
-      owner: principal.id,
+      owner,
       status: 'working',
       createdAt: now,
       lastUpdatedAt: now,
@@ -106,12 +105,12 @@ export class TaskEngine {
     return record;
   }
 
-  /** The task, if `principal` created it; -32602 otherwise, the same for unknown and foreign. */
-  async find(taskId: unknown, principal: Principal): Promise<TaskRecord> {
+  /** The task, if `owner` created it; -32602 otherwise, the same for unknown and foreign. */
+  async find(taskId: unknown, owner: string): Promise<TaskRecord> {
     if (typeof taskId !== 'string')
       throw new ProtocolError(ErrorCode.InvalidParams, 'taskId must be a string');
     const record = await this.store.get(taskId);
-    if (!record || record.owner !== principal.id) throw taskNotFound();
+    if (!record || record.owner !== owner) throw taskNotFound();
     return record;
   }
 
@@ -135,11 +134,11 @@ export class TaskEngine {
   }
 
   /**
-   * Cancel a task of `principal`: it becomes `cancelled` before this resolves and its call is
+   * Cancel a task of `owner`: it becomes `cancelled` before this resolves and its call is
    * aborted. Resolves with the record as it is now and whether it had already finished.
    */
-  async cancel(taskId: unknown, principal: Principal): Promise<{ record: TaskRecord; finished: boolean }> {
-    const record = await this.find(taskId, principal);
+  async cancel(taskId: unknown, owner: string): Promise<{ record: TaskRecord; finished: boolean }> {
+    const record = await this.find(taskId, owner);
     const running = this.running.get(record.taskId);
     const cancelled = await this.write(record.taskId, running, ACTIVE, {
       status: 'cancelled',
@@ -222,8 +221,8 @@ export class TaskEngine {
    * Answers from `tasks/update`: each one for a question still pending is delivered; the rest
    * (unknown keys, questions already answered) are ignored, as the extension asks.
    */
-  async update(taskId: unknown, principal: Principal, responses: Record<string, unknown>): Promise<void> {
-    const record = await this.find(taskId, principal);
+  async update(taskId: unknown, owner: string, responses: Record<string, unknown>): Promise<void> {
+    const record = await this.find(taskId, owner);
     const running = this.running.get(record.taskId);
     if (!running) return;
     let delivered = false;
@@ -239,9 +238,9 @@ export class TaskEngine {
   }
 
   /** Resolves once the task is finished (handshake era `tasks/result`), or rejects on `signal`. */
-  async settled(taskId: string, principal: Principal, signal: AbortSignal): Promise<TaskRecord> {
+  async settled(taskId: string, owner: string, signal: AbortSignal): Promise<TaskRecord> {
     for (;;) {
-      const record = await this.find(taskId, principal);
+      const record = await this.find(taskId, owner);
       if (!ACTIVE.includes(record.status)) return record;
       // Woken by a change made here, or after a poll interval for a store other replicas write.
       await new Promise<void>((resolve, reject) => {

@@ -10,7 +10,7 @@ import { isObject } from '../jsonrpc/messages.js';
 import { paginate } from '../paging/cursor.js';
 import type { MethodHandler } from '../protocol/methods.js';
 import type { RequestContext } from '../protocol/request-context.js';
-import { acceptsTask, tasksExtensionRequired } from './task-call.js';
+import { acceptsTask, taskOwner, tasksExtensionRequired } from './task-call.js';
 import { legacyTask, modernDetailedTask, RELATED_TASK_META } from './task-wire.js';
 
 function requireExtension(rc: RequestContext): void {
@@ -21,30 +21,30 @@ function requireExtension(rc: RequestContext): void {
 export const modernTaskMethods: Record<string, MethodHandler> = {
   'tasks/get': async (rc) => {
     requireExtension(rc);
-    return modernDetailedTask(await rc.session.server.tasks.find(rc.params.taskId, rc.principal));
+    return modernDetailedTask(await rc.session.server.tasks.find(rc.params.taskId, taskOwner(rc)));
   },
   'tasks/update': async (rc) => {
     requireExtension(rc);
     const responses = rc.params.inputResponses;
     if (!isObject(responses)) throw invalidParams('inputResponses must be an object');
-    await rc.session.server.tasks.update(rc.params.taskId, rc.principal, responses);
+    await rc.session.server.tasks.update(rc.params.taskId, taskOwner(rc), responses);
     return {};
   },
   'tasks/cancel': async (rc) => {
     requireExtension(rc);
     // Cancelling a finished task is acknowledged like any other (the extension makes it idempotent).
-    await rc.session.server.tasks.cancel(rc.params.taskId, rc.principal);
+    await rc.session.server.tasks.cancel(rc.params.taskId, taskOwner(rc));
     return {};
   },
 };
 
 export const legacyTaskMethods: Record<string, MethodHandler> = {
-  'tasks/get': async (rc) => legacyTask(await rc.session.server.tasks.find(rc.params.taskId, rc.principal)),
+  'tasks/get': async (rc) => legacyTask(await rc.session.server.tasks.find(rc.params.taskId, taskOwner(rc))),
   'tasks/result': async (rc) => {
     const { tasks } = rc.session.server;
-    const found = await tasks.find(rc.params.taskId, rc.principal);
+    const found = await tasks.find(rc.params.taskId, taskOwner(rc));
     // Blocks until the task is finished, as 2025-11-25 requires; cancelling the request stops waiting.
-    const record = await tasks.settled(found.taskId, rc.principal, rc.cancellation.signal);
+    const record = await tasks.settled(found.taskId, taskOwner(rc), rc.cancellation.signal);
     const related = { [RELATED_TASK_META]: { taskId: record.taskId } };
     if (record.status === 'cancelled') {
       throw new ProtocolError(ErrorCode.InvalidParams, 'The task was cancelled and has no result', {
@@ -63,14 +63,14 @@ export const legacyTaskMethods: Record<string, MethodHandler> = {
     );
   },
   'tasks/list': async (rc) => {
-    const records = await rc.session.server.tasks.store.list(rc.principal.id);
+    const records = await rc.session.server.tasks.store.list(taskOwner(rc));
     const page = paginate('tasks', records.map(legacyTask), rc.params.cursor, rc.session.server.pageSize);
     const result: Record<string, unknown> = { tasks: page.items };
     if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
     return result;
   },
   'tasks/cancel': async (rc) => {
-    const { record, finished } = await rc.session.server.tasks.cancel(rc.params.taskId, rc.principal);
+    const { record, finished } = await rc.session.server.tasks.cancel(rc.params.taskId, taskOwner(rc));
     if (finished) {
       throw new ProtocolError(ErrorCode.InvalidParams, `Cannot cancel task: it is already ${record.status}`);
     }
