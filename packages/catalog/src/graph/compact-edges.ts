@@ -72,6 +72,30 @@ function rows(
 }
 
 /**
+ * For each of `count` ordered pairs (`a[i]`, `b[i]`, node indexes below `n`), the first pair
+ * equal to it. Found by grouping on `a` and stamping `b` rather than with a map keyed by
+ * `a * n + b`, which passes V8's small-integer range on a 50,000-node graph.
+ */
+function firstOfPairs(n: number, count: number, a: Int32Array, b: Int32Array): Int32Array {
+  const first = new Int32Array(count);
+  const grouped = rows(n, count, a, b);
+  const seenBy = new Int32Array(n).fill(-1);
+  const firstAt = new Int32Array(n);
+  for (let s = 0; s < n; s++) {
+    for (let j = grouped.offsets[s] as number; j < (grouped.offsets[s + 1] as number); j++) {
+      const i = grouped.slots[j] as number;
+      const t = b[i] as number;
+      if (seenBy[t] !== s) {
+        seenBy[t] = s;
+        firstAt[t] = i;
+      }
+      first[i] = firstAt[t] as number;
+    }
+  }
+  return first;
+}
+
+/**
  * The flow view of `dataset` as a compact graph: traffic hops, plus identity pivots when
  * `identity` is set (`compactFlow`), without them otherwise (`compactTraffic`).
  */
@@ -113,26 +137,24 @@ export function compactFlowFromEdges(
 
   // One edge per ordered pair, in order of first appearance: the edge whose type, direction and
   // relationship the pair ends up with (a merge keeps the earlier edge's).
-  const pairOf = new Map<number, number>();
-  const carrier: number[] = [];
+  const firstEdge = firstOfPairs(n, m, src, dst);
+  const carrierOf = new Int32Array(m).fill(-1);
   for (let k = 0; k < m; k++) {
     abort.tick();
-    const key = (src[k] as number) * n + (dst[k] as number);
-    const p = pairOf.get(key);
-    if (p === undefined) {
-      pairOf.set(key, carrier.length);
-      carrier.push(k);
-    } else if (!mergeable(edges[carrier[p] as number] as NetworkEdge, edges[k] as NetworkEdge))
-      carrier[p] = k;
+    const first = firstEdge[k] as number;
+    if (first === k) carrierOf[k] = k;
+    else if (!mergeable(edges[carrierOf[first] as number] as NetworkEdge, edges[k] as NetworkEdge))
+      carrierOf[first] = k;
   }
 
-  // The flow hops, one per ordered pair of nodes, in the order the flow graph adds them.
-  const flowOf = new Map<number, number>();
-  const from: number[] = [];
-  const to: number[] = [];
-  const label: string[] = [];
-  const pivot: boolean[] = [];
-  for (const k of carrier) {
+  // The hop each pair makes, in pair order.
+  const hopFrom: number[] = [];
+  const hopTo: number[] = [];
+  const hopName: string[] = [];
+  const hopPivot: boolean[] = [];
+  for (let p = 0; p < m; p++) {
+    const k = carrierOf[p] as number;
+    if (k < 0) continue;
     abort.tick();
     const edge = edges[k] as NetworkEdge;
     const s = src[k] as number;
@@ -146,17 +168,33 @@ export function compactFlowFromEdges(
     const a = rule.reversed ? t : s;
     const b = rule.reversed ? s : t;
     if (a === b) continue;
-    const name = rule.reversed ? SG_ADMITS : edge.edge_type;
-    const key = a * n + b;
-    const f = flowOf.get(key);
-    if (f === undefined) {
-      flowOf.set(key, from.length);
-      from.push(a);
-      to.push(b);
-      label.push(name);
-      pivot.push(rule.identity);
-    } else if (pivot[f] && !rule.identity) {
-      label[f] = name;
+    hopFrom.push(a);
+    hopTo.push(b);
+    hopName.push(rule.reversed ? SG_ADMITS : edge.edge_type);
+    hopPivot.push(rule.identity);
+  }
+
+  // The flow hops, one per ordered pair of nodes, in the order the flow graph adds them.
+  const hops = hopFrom.length;
+  const firstHop = firstOfPairs(n, hops, Int32Array.from(hopFrom), Int32Array.from(hopTo));
+  const flowOfHop = new Int32Array(hops);
+  const from: number[] = [];
+  const to: number[] = [];
+  const label: string[] = [];
+  const pivot: boolean[] = [];
+  for (let h = 0; h < hops; h++) {
+    const first = firstHop[h] as number;
+    if (first === h) {
+      flowOfHop[h] = from.length;
+      from.push(hopFrom[h] as number);
+      to.push(hopTo[h] as number);
+      label.push(hopName[h] as string);
+      pivot.push(hopPivot[h] as boolean);
+      continue;
+    }
+    const f = flowOfHop[first] as number;
+    if (pivot[f] && !hopPivot[h]) {
+      label[f] = hopName[h] as string;
       pivot[f] = false;
     }
   }
