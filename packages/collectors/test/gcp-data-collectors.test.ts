@@ -7,6 +7,7 @@
 import { CloudgConfig, type CollectionCoverage, type EngineCollection } from '@cloudg/catalog';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GcpCollector } from '../src/gcp/index.js';
+import { STORAGE_ENDPOINT, storageBase } from '../src/gcp/storage-api.js';
 import { createCollectorEngine, type GovernorEvent, SILENT_HOOKS } from '../src/index.js';
 import {
   type GcpHandler,
@@ -255,5 +256,50 @@ describe('GcpCollector: Cloud SQL', () => {
     expect(entry(out.coverage, 'gcp_cloudsql')).toMatchObject({ status: 'FAILED', asset_count: 0 });
     expect(errors.some((e) => e.startsWith(`gcp gcp_cloudsql (${PROJECT}) access denied`))).toBe(true);
     expect(events.some((e) => e.kind === 'retry')).toBe(false);
+  });
+});
+
+describe('GcpCollector: cancellation and endpoints', () => {
+  it('stops between bucket pages when the signal aborts', async () => {
+    const controller = new AbortController();
+    const routes = sampleGcpRoutes();
+    const list = routes['/storage/v1/b'];
+    routes['/storage/v1/b'] = (req, url) => {
+      controller.abort(new Error('cancelled by the caller'));
+      return typeof list === 'function' ? list(req, url) : (list ?? {});
+    };
+    handler = await startGcpHandler(routes);
+    const engine = createCollectorEngine({
+      collectors: [new GcpCollector({ clientSettings: handler.settings })],
+    });
+    await expect(
+      engine.mapInventory({
+        config: CloudgConfig.parse({ providers: ['gcp'], gcp: { projects: [PROJECT] } }),
+        providers: ['gcp'],
+        regions: null,
+        services: ['storage', 'data'],
+        taggingSweep: null,
+        signal: controller.signal,
+        hooks: SILENT_HOOKS,
+      }),
+    ).rejects.toThrow('cancelled by the caller');
+    expect(handler.requests.filter((r) => r.startsWith('GET /storage/v1/b?'))).toHaveLength(1);
+    expect(handler.requests.some((r) => r.includes('/iam') || r.includes('/instances'))).toBe(false);
+  });
+
+  it('sends Storage requests to a stand-in, else STORAGE_EMULATOR_HOST (unauthenticated), else Google', () => {
+    expect(storageBase({ apiEndpoint: '127.0.0.1', port: 8080, protocol: 'http' }, {})).toEqual({
+      base: 'http://127.0.0.1:8080',
+      emulator: false,
+    });
+    expect(storageBase({}, { STORAGE_EMULATOR_HOST: 'localhost:4443' })).toEqual({
+      base: 'http://localhost:4443',
+      emulator: true,
+    });
+    expect(storageBase({}, { STORAGE_EMULATOR_HOST: 'https://gcs.test' })).toEqual({
+      base: 'https://gcs.test',
+      emulator: true,
+    });
+    expect(storageBase({}, {})).toEqual({ base: STORAGE_ENDPOINT, emulator: false });
   });
 });
