@@ -297,6 +297,40 @@ describe('experimental tasks on 2025-11-25', () => {
 });
 
 describe('task status notifications on a listen stream', () => {
+  it("acknowledges the caller's own tasks and sends each change as tasks/get shows it", async () => {
+    const server = new McpProtocolServer(buildTaskLayer() as never, { taskPollIntervalMs: 10 });
+    const sent: Record<string, unknown>[] = [];
+    const session = server.createSession({
+      transport: 'memory',
+      principal: Principal.local(),
+      send: (message) => sent.push(message as unknown as Record<string, unknown>),
+    });
+    const created = (await session.handle(
+      modern(1, 'tools/call', { name: 'crunch', arguments: { ms: 30 } }, TASKS),
+    )) as unknown as { result: { taskId: string } };
+    const { taskId } = created.result;
+    const listening = session.handle(
+      modern(2, 'subscriptions/listen', { notifications: { taskIds: [taskId, 'someone-elses'] } }, TASKS),
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    server.endListens();
+    await listening;
+    expect(sent[0]).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { taskIds: [taskId] } },
+    });
+    const changes = sent.filter((m) => m.method === 'notifications/tasks');
+    expect(changes.at(-1)).toMatchObject({
+      params: {
+        taskId,
+        status: 'completed',
+        result: { structuredContent: { crunched: 30 } },
+        _meta: { 'io.modelcontextprotocol/subscriptionId': 2 },
+      },
+    });
+    server.close();
+  });
+
   it('refuses task ids on subscriptions/listen without the extension (-32021)', async () => {
     const { call } = setup();
     const refused = await call('subscriptions/listen', { notifications: { taskIds: ['x'] } }, {});

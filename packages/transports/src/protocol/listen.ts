@@ -5,6 +5,7 @@
 import { invalidParams } from '../jsonrpc/errors.js';
 import { isObject, notification, type RequestId } from '../jsonrpc/messages.js';
 import { acceptsTask, tasksExtensionRequired } from '../tasks/task-call.js';
+import { acceptedTaskIds, watchTasks } from '../tasks/task-notifications.js';
 import type { ChangeEvent } from './changes.js';
 import { MetaKeys } from './envelope.js';
 import type { RequestContext } from './request-context.js';
@@ -16,6 +17,8 @@ export interface ListenFilter {
   promptsListChanged?: true;
   resourcesListChanged?: true;
   resourceSubscriptions?: string[];
+  /** Tasks whose status changes are sent (`notifications/tasks`, tasks extension). */
+  taskIds?: string[];
 }
 
 /** The part of the requested filter this server honours (all four kinds, as asked). */
@@ -100,6 +103,8 @@ export async function listen(rc: RequestContext): Promise<Record<string, unknown
     );
   }
   const filter = acceptFilter(rc.params.notifications);
+  const taskIds = await acceptedTaskIds(rc);
+  if (taskIds !== undefined) filter.taskIds = taskIds;
   const server = rc.session.server;
   const resources = new SubscribedUris();
   for (const uri of filter.resourceSubscriptions ?? []) await resources.add(server.layer, rc.principal, uri);
@@ -112,9 +117,11 @@ export async function listen(rc: RequestContext): Promise<Record<string, unknown
   );
   server.listens.add(stream);
   const stopListening = rc.cancellation.onAbort(() => stream.end());
+  const stopTasks = taskIds === undefined ? undefined : watchTasks(rc, taskIds);
   try {
     await stream.done;
   } finally {
+    stopTasks?.();
     stopListening();
     server.listens.delete(stream);
   }

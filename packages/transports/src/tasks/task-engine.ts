@@ -63,6 +63,8 @@ export class TaskEngine {
   readonly pollIntervalMs: number;
   private readonly now: () => number;
   private readonly running = new Map<string, Running>();
+  /** Who hears of every change this process makes to a task (status notifications). */
+  private readonly listeners = new Set<(record: TaskRecord) => void>();
   /** Callers of the handshake era's blocking `tasks/result`, woken on each change of their task. */
   private readonly watchers = new Map<string, Set<() => void>>();
 
@@ -288,11 +290,31 @@ export class TaskEngine {
     from: readonly TaskStatus[],
     patch: TaskPatch,
   ): Promise<TaskRecord | undefined> {
-    const run = () => this.store.transition(taskId, from, patch);
+    const run = async () => {
+      const record = await this.store.transition(taskId, from, patch);
+      if (record) this.emit(record);
+      return record;
+    };
     if (!running) return run();
     const next = running.writes.then(run, run);
     running.writes = next.catch(() => undefined);
     return next;
+  }
+
+  /** Hear of every change this process makes to a task; returns the function that stops it. */
+  onChange(listener: (record: TaskRecord) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(record: TaskRecord): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(record);
+      } catch {
+        // A listener that fails (a closed stream) must not stop the task's bookkeeping.
+      }
+    }
   }
 
   private wake(taskId: string): void {
