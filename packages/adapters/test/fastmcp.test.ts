@@ -12,7 +12,14 @@ import { FastMCP } from 'fastmcp';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { createFastMCPServer, PRINCIPAL_AUTH_KEY, registerInto } from '../src/fastmcp/index.js';
-import { type Exercise, exercise, type Mode, nativeClient, newClient } from './support/exercise.js';
+import {
+  type Exercise,
+  exercise,
+  type Mode,
+  nativeClient,
+  newClient,
+  withoutTasks,
+} from './support/exercise.js';
 import { sampleLayer } from './support/sample-layer.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -48,22 +55,6 @@ async function connectInMemory(server: FastMCP, mode: Mode, auth?: Record<string
 }
 
 const anonymous = { [PRINCIPAL_AUTH_KEY]: Principal.anonymous() };
-
-/**
- * The one difference from the native server: it serves 2025-11-25's experimental tasks and marks
- * the tools that can run as one (`execution.taskSupport`); the fastmcp flavor does not serve tasks,
- * so its tools/list has no `execution`. Returns the native record without it, and the tools it had.
- */
-function withoutTasks(native: Exercise): { record: Exercise; taskTools: string[] } {
-  const taskTools: string[] = [];
-  const tools = (native.tools as Record<string, unknown>[]).map((tool) => {
-    if (!('execution' in tool)) return tool;
-    taskTools.push(String(tool.name));
-    const { execution: _execution, ...rest } = tool;
-    return rest;
-  });
-  return { record: { ...native, tools }, taskTools };
-}
 
 describe.each(['auto', 'legacy'] as const)('official client, negotiation %s', (mode) => {
   const nativeOn = async (layer: Awaited<ReturnType<typeof sampleLayer>>, prefix = '') => {

@@ -12,7 +12,15 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { createSdkHttpHandler, PRINCIPAL_AUTH_KEY, registerInto } from '../src/sdk/index.js';
-import { ERA, type Exercise, exercise, type Mode, nativeClient, newClient } from './support/exercise.js';
+import {
+  ERA,
+  type Exercise,
+  exercise,
+  type Mode,
+  nativeClient,
+  newClient,
+  withoutTasks,
+} from './support/exercise.js';
 import { sampleLayer } from './support/sample-layer.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -109,7 +117,11 @@ describe.each(['auto', 'legacy'] as const)('official client, negotiation %s', (m
     expect(host.content).toEqual([{ type: 'text', text: '7' }]);
     const mounted = await exercise(client);
     expect(native.version).toBe(ERA[mode]);
-    expect(mounted).toEqual(native);
+    // On 2025-11-25 the native server also marks the tools that can run as a task; the SDK mount
+    // does not serve that era's experimental tasks (2026-07-28 tasks are an extension, not listed).
+    const { record, taskTools } = withoutTasks(native);
+    expect(taskTools).toEqual(mode === 'legacy' ? ['run_scanners'] : []);
+    expect(mounted).toEqual(record);
     expect((mounted.findAssets as { structuredContent: { total: number } }).structuredContent.total).toBe(3);
   });
 
@@ -122,7 +134,7 @@ describe.each(['auto', 'legacy'] as const)('official client, negotiation %s', (m
     const mounted = await exercise(client, 'cloudg_');
     expect(mounted.toolNames).toContain('cloudg_find_assets');
     expect(mounted.toolNames.every((n) => n.startsWith('cloudg_'))).toBe(true);
-    expect(mounted).toEqual(reference);
+    expect(mounted).toEqual(withoutTasks(reference).record);
     // Only prefixed names resolve: the bare name is unknown, with the prefixed one suggested.
     await expect(client.callTool({ name: 'find_assets', arguments: {} })).rejects.toThrow(
       /Unknown tool: find_assets.*cloudg_find_assets/,

@@ -42,6 +42,23 @@ export interface Exercise {
   completion: unknown;
 }
 
+/**
+ * The native record without what only the native server serves in the handshake era: it runs
+ * 2025-11-25's experimental tasks and marks the tools that can run as one (`execution.taskSupport`);
+ * the SDK and fastmcp mounts do not serve tasks, so their tools/list has no `execution`. Returns
+ * the record without it, and the tools that had it (the one difference, shown in the tests).
+ */
+export function withoutTasks(native: Exercise): { record: Exercise; taskTools: string[] } {
+  const taskTools: string[] = [];
+  const tools = (native.tools as Record<string, unknown>[]).map((tool) => {
+    if (!('execution' in tool)) return tool;
+    taskTools.push(String(tool.name));
+    const { execution: _execution, ...rest } = tool;
+    return rest;
+  });
+  return { record: { ...native, tools }, taskTools };
+}
+
 /** Everything the test compares, from one client. `prefix` is the mount's tool-name prefix. */
 export async function exercise(client: Client, prefix = ''): Promise<Exercise> {
   const listed = await client.listTools();
