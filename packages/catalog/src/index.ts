@@ -135,6 +135,7 @@ export {
   WorkspaceConfigError,
 } from './workspace/errors.js';
 // ---- the workspace of named datasets ----
+export type { IngestRequest } from './findings/ingest.js';
 export type { WorkspaceOperation } from './workspace/operations.js';
 export type { LoggedOperation, WorkspaceLease, WorkspaceLog } from './workspace/shared-log.js';
 export { SharedWorkspace, type SharedWorkspaceOptions } from './workspace/shared-workspace.js';

@@ -123,6 +123,29 @@ describe('a workspace shared by three replicas', () => {
     expect(open.items.map((f) => f.id)).not.toContain(ids[0]);
   });
 
+  it('shows on B the findings ingested and normalised on A, read from the same report', async () => {
+    const [a, b] = [await replica('ws6:'), await replica('ws6:')];
+    body(await a.layer.callTool('load_dataset', { path: INVENTORY, name: 'scanned' }));
+    const total = async (r: Replica) =>
+      (
+        body(await r.layer.callTool('list_findings', { limit: 1, include_suppressed: true })) as {
+          total: number;
+        }
+      ).total;
+    const report = join(sampleEstateDir(), 'scans', 'trivy.json');
+    const ingested = body(await a.layer.callTool('ingest_reports', { reports: { trivy: [report] } }));
+    expect(ingested.parsed).toBeGreaterThan(0);
+    expect(ingested.findings_after).toBeGreaterThan(ingested.findings_before as number);
+    expect(await total(b)).toBe(ingested.findings_after);
+    expect(body(await b.layer.callTool('list_findings', { limit: 500 }))).toEqual(
+      body(await a.layer.callTool('list_findings', { limit: 500 })),
+    );
+    body(await b.layer.callTool('normalise_findings', {}));
+    expect(body(await a.layer.callTool('list_findings', { limit: 500 }))).toEqual(
+      body(await b.layer.callTool('list_findings', { limit: 500 })),
+    );
+  });
+
   it('resolves two loads of one name on two replicas in one order: one loads, the other is told it exists', async () => {
     const [a, b, c] = [await replica('ws3:'), await replica('ws3:'), await replica('ws3:')];
     const [onA, onB] = await Promise.all([

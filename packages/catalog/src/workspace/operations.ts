@@ -5,7 +5,8 @@
  * them (a shared volume, the same image). Suppressions carry the decisions themselves (who,
  * when, why), so every replica records the same ones rather than stamping its own time.
  */
-
+import { type IngestRequest, ingestReports } from '../findings/ingest.js';
+import { normaliseDataset } from '../findings/normalise-dataset.js';
 import { applyDecision, type SuppressionDecision } from '../findings/suppression-store.js';
 import { findingsTriaged } from '../findings/triage-cache.js';
 import type { LoadKind } from '../loaders/load.js';
@@ -27,7 +28,10 @@ export type WorkspaceOperation =
   | { op: 'use'; name: string }
   | { op: 'unload'; name: string }
   | { op: 'snapshot'; from: string; name: string; replace: boolean }
-  | { op: 'triage'; dataset: string; decisions: [findingId: string, decision: SuppressionDecision][] };
+  | { op: 'triage'; dataset: string; decisions: [findingId: string, decision: SuppressionDecision][] }
+  /** `ingest_reports` with its paths resolved and its dataset named: each replica reads the reports. */
+  | { op: 'ingest'; request: IngestRequest }
+  | { op: 'normalise'; dataset: string };
 
 /**
  * Do an operation another replica did. Throws what the workspace throws (a name taken by a
@@ -53,6 +57,12 @@ export async function applyOperation(workspace: Workspace, operation: WorkspaceO
       return;
     case 'snapshot':
       workspace.snapshot(operation.from, operation.name, { replace: operation.replace });
+      return;
+    case 'ingest':
+      await ingestReports(workspace, operation.request, new AbortController().signal);
+      return;
+    case 'normalise':
+      await normaliseDataset(workspace, workspace.get(operation.dataset), new AbortController().signal);
       return;
     case 'triage': {
       const dataset = workspace.get(operation.dataset);

@@ -211,6 +211,14 @@ export class Workspace implements IdentifierSource {
 
   #silent = 0;
 
+  /**
+   * Record a change made to the workspace by code other than its own methods (`ingest_reports`),
+   * in a form `replay` repeats; nothing without a recorder.
+   */
+  record(operation: WorkspaceOperation): void {
+    this.#record(operation);
+  }
+
   #record(operation: WorkspaceOperation): void {
     if (this.#replaying === 0) this.#recorder?.(operation);
   }

@@ -1,9 +1,6 @@
 import type { Registry } from '@cloudg/core';
-import { normaliseFindings, providerFromResource } from '../../compliance/normaliser.js';
-import { workspaceRulesets } from '../../compliance/workspace-rulesets.js';
 import { resolveDataset } from '../../conventions/dataset-arg.js';
-import { prepareFindings } from '../../findings/prepare.js';
-import type { Finding } from '../../model/finding.js';
+import { normaliseDataset } from '../../findings/normalise-dataset.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { datasetArg } from '../workspace/args.js';
 
@@ -31,32 +28,10 @@ export function registerNormaliseFindings(registry: Registry<Workspace>): void {
     },
     handler: async (ctx, args) => {
       const dataset = resolveDataset(ctx.app, args.dataset);
-      const catalog = await workspaceRulesets(ctx.app);
-      const providerOf = (f: Finding) =>
-        dataset.indexes.assetOfFinding(f)?.provider.toLowerCase() ?? providerFromResource(f);
-      const before = { findings: dataset.findings.length, compliance: dataset.compliance.length };
-      const outcome = normaliseFindings({
-        findings: dataset.findings,
-        compliance: dataset.compliance,
-        catalog,
-        providerOf,
-        signal: ctx.signal,
-      });
-      dataset.findings = outcome.findings;
-      dataset.compliance = outcome.compliance;
-      ctx.app.mutated(dataset);
-      // Build the findings columns now, as load_dataset does (findings/prepare.ts).
-      await prepareFindings(dataset, ctx.signal);
-      return {
-        dataset: dataset.name,
-        findings_before: before.findings,
-        findings_after: dataset.findings.length,
-        compliance_results_before: before.compliance,
-        compliance_results_after: dataset.compliance.length,
-        frameworks: [...new Set(dataset.compliance.map((c) => c.framework))].sort(),
-        merged: outcome.merged,
-        rescored: outcome.rescored,
-      };
+      const result = await normaliseDataset(ctx.app, dataset, ctx.signal);
+      // Replicas sharing the workspace normalise the same dataset the same way.
+      ctx.app.record({ op: 'normalise', dataset: dataset.name });
+      return result;
     },
   });
 }
