@@ -191,7 +191,11 @@ export async function createLayerFromOptions(options: ServerLayerOptions = {}): 
   const sealer = shared ? vaultSealer(policy) : undefined;
   const follower = shared && sealer ? sharedWorkspace(workspace, sealer, shared, options.logger) : undefined;
   await follower?.start();
-  if (shared && sealer) shareLiveGuard(workspace, sealer, shared);
+  if (shared && sealer) {
+    shareLiveGuard(workspace, sealer, shared);
+    // Cached results name real assets: sealed in Redis like everything else about the estate.
+    shared.cacheStore.sealWith(sealer);
+  }
 
   if (options.restoreLive) {
     configureLive(workspace, { persist: true });
