@@ -2,8 +2,16 @@
  * Two layers (two replicas) sharing one Redis: the policy's rate limits and vault, and the
  * response cache, each from the same connection's stores. Runs against REDIS_URL when set.
  */
+import {
+  configureLive,
+  createCatalogLayer,
+  SharedWorkspace,
+  Workspace,
+  type WorkspaceOperation,
+} from '@cloudg/catalog';
 import { CachingMiddleware, Layer, Registry } from '@cloudg/core';
 import { Policy } from '@cloudg/policy';
+import { TokenVault } from '@cloudg/privacy';
 import { createRedisSharedState } from '@cloudg/redis';
 import { serveHttp } from '@cloudg/transports';
 
@@ -44,7 +52,28 @@ export async function sessionsExample(url: string, layer: Layer): Promise<void> 
   // #endregion sessions
 }
 
+/** A catalog replica whose workspace and live guard are shared, sealed with the vault key. */
+export async function workspaceExample(url: string): Promise<void> {
+  // #region workspace
+  const shared = await createRedisSharedState(url);
+  const sealer = new TokenVault({ key: process.env.CLOUDG_MCP_VAULT_KEY }).sealer; // the same key on every replica
+  const workspace = new Workspace();
+  const follower = new SharedWorkspace(
+    workspace,
+    shared.operationLog<WorkspaceOperation>('workspace', sealer),
+  );
+  await follower.start(); // applies what the other replicas did, then follows them
+  configureLive(workspace, { shared: { ledger: shared.liveGuardLedger(sealer) } });
+  const layer = createCatalogLayer({ workspace, middleware: [follower.middleware] });
+  const status = await layer.callTool('list_datasets', {}); // every replica's loads are listed
+  console.log(status.structured);
+  follower.stop();
+  await shared.close();
+  // #endregion workspace
+}
+
 if (process.env.REDIS_URL) {
   await replicaExample(process.env.REDIS_URL);
   await sessionsExample(process.env.REDIS_URL, new Layer({ registry: new Registry() }));
+  await workspaceExample(process.env.REDIS_URL);
 }
