@@ -4,15 +4,18 @@
  * request in both protocol eras.
  */
 import type { Layer } from '@cloudg/core';
-import { MODERN_VERSION } from '@cloudg/transports';
+import { MODERN_VERSION, resolvePrincipal } from '@cloudg/transports';
 import {
   createMcpHandler,
+  type McpHandlerRequestOptions,
   type McpHttpHandler,
   Server,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/server';
 import { forwardChanges } from './forward-changes.js';
+import { restoreListenFilter, rewriteSseBody, toClientUris } from './listen-filters.js';
 import { type RegisterOptions, registerInto } from './register-into.js';
+import { requestInfoFromHttp } from './request-info.js';
 
 export interface SdkServerOptions extends RegisterOptions {
   /** The server name in `serverInfo`; default the layer's. */
@@ -67,9 +70,47 @@ export function createSdkHttpHandler<TApp>(
     },
   );
   const stop = forwardChanges(layer, handler.notify);
+  const base = layer as Layer<unknown>;
+
+  // A 2026 listen filter naming pseudonymised URIs is restored to real ones before the SDK sees
+  // it, and what the SDK sends on that stream is put back (see listen-filters.ts).
+  const fetch = async (request: Request, options?: McpHandlerRequestOptions): Promise<Response> => {
+    if (request.method !== 'POST') return handler.fetch(request, options);
+    let message: unknown;
+    try {
+      message = JSON.parse(await request.clone().text());
+    } catch {
+      return handler.fetch(request, options);
+    }
+    if ((message as { method?: unknown } | null)?.method !== 'subscriptions/listen') {
+      return handler.fetch(request, options);
+    }
+    const principal = await resolvePrincipal(
+      serverOptions.principalResolver,
+      requestInfoFromHttp(request, options?.authInfo),
+      (error) => base.logger.warn({ err: error }, 'principal resolver failed; using the default'),
+    );
+    const restored = await restoreListenFilter(base, message as Record<string, unknown>, principal);
+    if (!restored) return handler.fetch(request, options);
+    const forwarded = new Request(request.url, {
+      method: 'POST',
+      headers: request.headers,
+      body: JSON.stringify(restored.message),
+      signal: request.signal,
+    });
+    const response = await handler.fetch(forwarded, options);
+    if (!response.body || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+      return response;
+    }
+    return new Response(
+      rewriteSseBody(response.body, (sent) => toClientUris(sent, restored.sentAs)),
+      { status: response.status, statusText: response.statusText, headers: response.headers },
+    );
+  };
+
   return {
     ...handler,
-    fetch: handler.fetch,
+    fetch,
     close: async () => {
       stop();
       await handler.close();

@@ -16,7 +16,7 @@ export function notifyConnectedClient(
   layer: Layer<unknown>,
   server: Server,
   include: ReadonlySet<IncludeKind>,
-  subscribed: ReadonlySet<string>,
+  subscribed: ReadonlyMap<string, ReadonlySet<string>>,
 ): () => void {
   const target = new WeakRef(server);
   const unsubscribe = layer.onChange((kind, uri) => {
@@ -28,10 +28,13 @@ export function notifyConnectedClient(
       if (kind === 'prompts' && include.has('prompts')) return live.sendPromptListChanged();
       if (kind === 'resources' && include.has('resources')) return live.sendResourceListChanged();
       const modern = (live.getNegotiatedProtocolVersion() ?? '') >= '2026-07-28';
-      if (kind === 'resource' && uri !== undefined && (modern || subscribed.has(uri))) {
-        return live.sendResourceUpdated({ uri });
-      }
-      return undefined;
+      if (kind !== 'resource' || uri === undefined) return undefined;
+      if (modern) return live.sendResourceUpdated({ uri });
+      // Handshake era: under each URI the client subscribed with.
+      const sent = [...(subscribed.get(uri) ?? [])];
+      return sent.length > 0
+        ? Promise.all(sent.map((as) => live.sendResourceUpdated({ uri: as }))).then(ignore)
+        : undefined;
     })();
     send?.catch(ignore);
   });

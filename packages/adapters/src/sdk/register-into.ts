@@ -265,15 +265,20 @@ export function registerInto<TApp>(
     });
   }
 
-  // Subscriptions (handshake era): recorded under the real URI, which is what change events carry.
-  const subscribed = new Set<string>();
+  // Subscriptions (handshake era): recorded under the real URI, which is what change events carry,
+  // with the URIs the client subscribed with, under which it is told (never the real one it may
+  // not have been shown).
+  const subscribed = new Map<string, Set<string>>();
   if (include.has('subscriptions') && (include.has('resources') || include.has('templates'))) {
     for (const method of ['resources/subscribe', 'resources/unsubscribe'] as const) {
       install(method, (orig) => async (request, ctx) => {
         const uri = str(request.params?.uri);
         if (ownsResource(uri)) {
           const real = await base.realResourceUri(uri, await principalFor(ctx));
-          if (method === 'resources/subscribe') subscribed.add(real);
+          const sent = subscribed.get(real) ?? new Set<string>();
+          if (method === 'resources/subscribe') sent.add(uri);
+          else sent.delete(uri);
+          if (sent.size > 0) subscribed.set(real, sent);
           else subscribed.delete(real);
         }
         return orig ? orig(request, ctx) : {};

@@ -5,7 +5,7 @@
  */
 import { Principal } from '@cloudg/core';
 import { RequestInfo } from '@cloudg/transports';
-import type { Server, ServerContext } from '@modelcontextprotocol/server';
+import type { AuthInfo, Server, ServerContext } from '@modelcontextprotocol/server';
 
 /**
  * The key under `AuthInfo.extra` where a host's auth middleware may leave a cloudg `Principal`
@@ -19,6 +19,21 @@ function headersOf(request: Request | undefined): Record<string, string> {
     headers[name] = value;
   });
   return headers;
+}
+
+/** The same, for an HTTP request seen before the SDK (no server context yet). */
+export function requestInfoFromHttp(request: Request, auth: AuthInfo | undefined): RequestInfo {
+  const stored = auth?.extra?.[PRINCIPAL_AUTH_KEY];
+  return new RequestInfo({
+    transport: 'http',
+    headers: headersOf(request),
+    ...(request.headers.get('mcp-session-id')
+      ? { sessionId: request.headers.get('mcp-session-id') as string }
+      : {}),
+    ...(auth ? { accessToken: { clientId: auth.clientId, scopes: [...auth.scopes] } } : {}),
+    ...(stored instanceof Principal ? { principal: stored } : {}),
+    raw: request,
+  });
 }
 
 export function requestInfoFrom(server: Server, ctx: ServerContext): RequestInfo {
