@@ -8,10 +8,13 @@
  *   sdk          the sdk flavor: createSdkHttpHandler (the official SDK's handler) + toNodeHandler
  *   sdk-plain    for scale, no cloudg at all: the SDK's own McpServer with an echo tool, served
  *                the same way (what the transports benchmark calls `sdk`)
+ *   fastmcp      the fastmcp flavor: createFastMCPServer on fastmcp's own HTTP stream (stateful,
+ *                handshake era only)
  *
- *   node bench/servers.mjs <native|mounted|sdk|sdk-plain>
+ *   node bench/servers.mjs <native|mounted|sdk|sdk-plain|fastmcp>
  */
 import { createServer } from 'node:http';
+import { createFastMCPServer } from '@cloudg/adapters/fastmcp';
 import { createSdkHttpHandler } from '@cloudg/adapters/sdk';
 import { Layer, Registry } from '@cloudg/core';
 import { createMcpRequestHandler, serveHttp } from '@cloudg/transports';
@@ -29,7 +32,10 @@ function layer() {
     input: { text: z.string() },
     handler: (_ctx, args) => ({ text: args.text }),
   });
-  return new Layer({ registry });
+  // Quiet: fastmcp logs every session it opens (a warning each, see the README).
+  const built = new Layer({ registry });
+  built.logger.level = 'error';
+  return built;
 }
 
 function listen(http) {
@@ -61,6 +67,15 @@ async function start() {
     });
     const node = toNodeHandler(handler);
     return listen(createServer((req, res) => void node(req, res)));
+  }
+  if (kind === 'fastmcp') {
+    // fastmcp binds its own server and does not report the port: take a free one first.
+    const probe = createServer();
+    const port = await listen(probe);
+    await new Promise((resolve) => probe.close(resolve));
+    const { server } = createFastMCPServer(layer());
+    await server.start({ transportType: 'httpStream', httpStream: { host: '127.0.0.1', port, cors: false } });
+    return port;
   }
   throw new Error(`unknown server kind: ${kind}`);
 }
