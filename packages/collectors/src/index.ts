@@ -5,6 +5,7 @@
 
 export { newCoverage } from './coverage.js';
 export { type CollectorEngineOptions, createCollectorEngine } from './engine.js';
+export { type FamilyTasks, SERVICE_FAMILY_TASKS } from './families.js';
 export { classify, type ErrorClass, retryAfterSeconds } from './governor/classify.js';
 export { CircuitOpenError, RetriesExhaustedError } from './governor/errors.js';
 export {

@@ -36,19 +36,3 @@ export interface ProviderCollector {
   readonly provider: LiveProvider;
   collect(run: ProviderRun): Promise<ProviderCollection>;
 }
-
-/**
- * The names a caller may use for a task family besides its own: `map_inventory` offers the
- * reference's `data` family (databases and data stores) where the collectors say `database`.
- */
-const FAMILY_ALIASES: Readonly<Record<string, readonly string[]>> = { database: ['data'] };
-
-/** Does a task of this name and family pass the `services` filter? */
-export function selected(services: readonly string[] | null, name: string, family: string): boolean {
-  if (services === null || services.length === 0 || services.includes('all')) return true;
-  return (
-    services.includes(name) ||
-    services.includes(family) ||
-    (FAMILY_ALIASES[family] ?? []).some((alias) => services.includes(alias))
-  );
-}

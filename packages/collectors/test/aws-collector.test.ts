@@ -109,6 +109,31 @@ function entry(coverage: CollectionCoverage[], service: string) {
   return coverage.flatMap((c) => c.services).find((s) => s.service === service);
 }
 
+describe('services families', () => {
+  beforeEach(() => {
+    mocks = emptyAwsMocks();
+  });
+
+  const ran = (coverage: CollectionCoverage[]) =>
+    coverage
+      .flatMap((c) => c.services.map((s) => s.service))
+      .filter((s) => s !== 'aws_full' && !s.startsWith('sts_'));
+
+  it("logging runs CloudTrail, identity runs IAM, Organizations, KMS and Secrets Manager (map_inventory's families)", async () => {
+    expect(ran((await run({ services: ['logging'] })).coverage)).toEqual(['cloudtrail']);
+    expect(ran((await run({ services: ['identity'] })).coverage)).toEqual([
+      'iam',
+      'organizations',
+      'kms',
+      'secretsmanager',
+    ]);
+    expect(ran((await run({ services: ['serverless', 'security'] })).coverage)).toEqual([
+      'lambda',
+      'guardduty',
+    ]);
+  });
+});
+
 describe('pagination', () => {
   beforeEach(() => {
     mocks = emptyAwsMocks();
@@ -329,7 +354,7 @@ describe('organizations', () => {
       config: CloudgConfig.parse({}),
       providers: ['aws'],
       regions: [REGION],
-      services: ['organization'],
+      services: ['organizations'],
       taggingSweep: null,
       signal: new AbortController().signal,
       hooks: SILENT_HOOKS,
@@ -369,7 +394,7 @@ describe('organizations', () => {
         name: 'AWSOrganizationsNotInUseException',
       }),
     );
-    const { coverage } = await run({ services: ['organization', 'vpc'] });
+    const { coverage } = await run({ services: ['organizations', 'vpc'] });
     expect(entry(coverage, 'organizations')?.error).toMatch(/^AWSOrganizationsNotInUseException: /);
     expect(entry(coverage, 'vpc')?.status).toBe('SUCCESS');
   });

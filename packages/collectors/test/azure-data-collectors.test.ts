@@ -102,7 +102,7 @@ describe('AzureCollector: Key Vault', () => {
   });
 
   it("links an access policy to the VM whose identity it names, as the sample estate's jump-vm -> hub-kv", async () => {
-    const { out } = await collect(sampleArmRoutes(), ['compute', 'security']);
+    const { out } = await collect(sampleArmRoutes(), ['compute', 'identity']);
     const lines = edgeLines(out);
     expect(lines.has('jump-vm GRANTS_ACCESS hub-kv')).toBe(true);
     const grant = (out.edges ?? []).find(
@@ -197,7 +197,7 @@ describe('AzureCollector: Cosmos DB', () => {
         },
       },
     };
-    const { out, errors, events } = await collect(routes, ['database', 'security']);
+    const { out, errors, events } = await collect(routes, ['data', 'identity']);
     expect(entry(out.coverage, 'azure_cosmosdb')).toMatchObject({ status: 'FAILED', asset_count: 0 });
     expect(entry(out.coverage, 'azure_cosmosdb')?.error).toMatch(/^AuthorizationFailed: /);
     expect(

@@ -190,7 +190,7 @@ describe('GcpCollector: Cloud Storage', () => {
         },
       },
     };
-    const { out, errors } = await collect(routes, ['storage', 'database']);
+    const { out, errors } = await collect(routes, ['storage', 'data']);
     expect(entry(out.coverage, 'gcp_storage')).toMatchObject({ status: 'FAILED', asset_count: 0 });
     expect(entry(out.coverage, 'gcp_storage')?.error).toMatch(/^forbidden: /);
     expect(errors.some((e) => e.startsWith(`gcp gcp_storage (${PROJECT}) access denied: forbidden`))).toBe(
@@ -203,7 +203,6 @@ describe('GcpCollector: Cloud Storage', () => {
 
 describe('GcpCollector: Cloud SQL', () => {
   it('collects every page of instances with public IP, authorized networks, SSL mode and backups', async () => {
-    // `data` is map_inventory's name for the database family.
     const { out } = await collect(sampleGcpRoutes(), ['network', 'data']);
     const sql = (out.assets ?? []).filter((a) => a.asset_type === 'CLOUD_SQL');
     expect(sql.map((a) => a.name)).toEqual(['analytics-sql', 'reporting-replica']);

@@ -1,9 +1,10 @@
 import type { CloudAsset, CollectionCoverage, NetworkEdge, OrganizationTopology } from '@cloudg/catalog';
 import { failedEntry, failureText, finishedEntry, isDenied, newCoverage, overallEntry } from '../coverage.js';
+import { selected } from '../families.js';
 import { newLedger } from '../governor/governor.js';
 import { buildAsset } from '../model/asset-builder.js';
 import { safely } from '../port.js';
-import { type ProviderCollection, type ProviderCollector, type ProviderRun, selected } from '../provider.js';
+import type { ProviderCollection, ProviderCollector, ProviderRun } from '../provider.js';
 import { type AwsClientSettings, AwsClients } from './clients.js';
 import { type AwsTask, makeContext } from './context.js';
 import { assumeRole, baseSettings, callerIdentity } from './credentials.js';
@@ -65,7 +66,7 @@ export class AwsCollector implements ProviderCollector {
           : (this.options.defaultRegions ?? ['us-east-1'])),
     ];
     const home = regions[0] ?? 'us-east-1';
-    const tasks = (this.options.tasks ?? AWS_TASKS).filter((t) => selected(run.services, t.name, t.family));
+    const tasks = (this.options.tasks ?? AWS_TASKS).filter((t) => selected(run.services, 'aws', t.name));
     const assets: CloudAsset[] = [];
     const edges: NetworkEdge[] = [];
     const coverage: CollectionCoverage[] = [];

@@ -27,11 +27,12 @@ export interface TaskOutput {
   organization?: OrganizationTopology;
 }
 
-/** One collector task: a service family the coverage reports on its own. */
+/**
+ * One collector task: a part of a service the coverage reports on its own. Which `services`
+ * families select it is SERVICE_FAMILY_TASKS' business (src/families.ts), not the task's.
+ */
 export interface AwsTask {
   name: string;
-  /** Service family for `services` filters (`network`, `compute`, `storage`, ...). */
-  family: string;
   /** Global tasks run once per account (in the home region); regional ones per region. */
   scope: 'global' | 'regional';
   run(ctx: AwsTaskContext): Promise<TaskOutput>;

@@ -1,10 +1,11 @@
 import type { CloudAsset, CollectionCoverage, NetworkEdge } from '@cloudg/catalog';
 import { failedEntry, finishedEntry, isDenied, newCoverage, overallEntry } from '../coverage.js';
+import { selected } from '../families.js';
 import { newLedger } from '../governor/governor.js';
 import { buildAsset } from '../model/asset-builder.js';
 import { rel } from '../model/relation.js';
 import { safely } from '../port.js';
-import { type ProviderCollection, type ProviderCollector, type ProviderRun, selected } from '../provider.js';
+import type { ProviderCollection, ProviderCollector, ProviderRun } from '../provider.js';
 import { type AzureClientSettings, AzureClients } from './clients.js';
 import { type AzureTask, makeAzureContext, type RoleGrant } from './context.js';
 import { credentialFromConfig } from './credential.js';
@@ -99,7 +100,7 @@ export class AzureCollector implements ProviderCollector {
       credential: this.options.clientSettings?.credential ?? credentialFromConfig(config),
     };
     const clients = new AzureClients(settings);
-    const tasks = (this.options.tasks ?? AZURE_TASKS).filter((t) => selected(run.services, t.name, t.family));
+    const tasks = (this.options.tasks ?? AZURE_TASKS).filter((t) => selected(run.services, 'azure', t.name));
     for (const subscription of subscriptions) {
       signal.throwIfAborted();
       const record = newCoverage('azure', subscription, null);

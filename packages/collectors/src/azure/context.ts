@@ -35,8 +35,8 @@ export interface AzureTaskContext {
 }
 
 export interface AzureTask {
+  /** Its coverage entry; SERVICE_FAMILY_TASKS (src/families.ts) says which families select it. */
   name: string;
-  family: string;
   run(ctx: AzureTaskContext): Promise<AzureTaskOutput>;
 }
 

@@ -1,11 +1,12 @@
 import type { CloudAsset, CollectionCoverage, NetworkEdge } from '@cloudg/catalog';
 import { GoogleAuth } from 'google-auth-library';
 import { failedEntry, finishedEntry, isDenied, newCoverage, overallEntry } from '../coverage.js';
+import { selected } from '../families.js';
 import type { Governor, TaskLedger } from '../governor/governor.js';
 import { newLedger } from '../governor/governor.js';
 import { buildAsset } from '../model/asset-builder.js';
 import { safely } from '../port.js';
-import { type ProviderCollection, type ProviderCollector, type ProviderRun, selected } from '../provider.js';
+import type { ProviderCollection, ProviderCollector, ProviderRun } from '../provider.js';
 import { type GcpClientName, type GcpClientOf, type GcpClientSettings, GcpClients } from './clients.js';
 import type { StorageJsonApi } from './storage-api.js';
 import { GCP_TASKS, type GcpTask } from './tasks.js';
@@ -94,7 +95,7 @@ export class GcpCollector implements ProviderCollector {
         ...(config.gcp.credentials_file ? { keyFile: config.gcp.credentials_file } : {}),
       });
     const clients = new GcpClients(settings);
-    const tasks = (this.options.tasks ?? GCP_TASKS).filter((t) => selected(run.services, t.name, t.family));
+    const tasks = (this.options.tasks ?? GCP_TASKS).filter((t) => selected(run.services, 'gcp', t.name));
     const assets: CloudAsset[] = [];
     const edges: NetworkEdge[] = [];
     const coverage: CollectionCoverage[] = [];

@@ -92,7 +92,6 @@ function sslModeOf(ip: NonNullable<NonNullable<SqlInstance['settings']>['ipConfi
  */
 export const gcpSqlTask: GcpTask = {
   name: 'gcp_cloudsql',
-  family: 'database',
   async run(ctx) {
     const client = ctx.client('sqlInstances');
     const instances = (await listPages(ctx, 'sqladmin', async (pageToken) => {

@@ -29,7 +29,6 @@ export const bucketName = (name: string) => `//storage.googleapis.com/projects/_
  */
 export const gcpStorageTask: GcpTask = {
   name: 'gcp_storage',
-  family: 'storage',
   async run(ctx) {
     const api = ctx.storage();
     const buckets = await listPages<GcsBucket>(ctx, 'storage', async (pageToken) => {

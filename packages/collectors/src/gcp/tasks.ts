@@ -8,8 +8,8 @@ import { gcpSqlTask } from './sql-task.js';
 import { gcpStorageTask } from './storage-task.js';
 
 export interface GcpTask {
+  /** Its coverage entry; SERVICE_FAMILY_TASKS (src/families.ts) says which families select it. */
   name: string;
-  family: string;
   run(ctx: GcpTaskContext): Promise<GcpTaskOutput>;
 }
 
@@ -76,7 +76,6 @@ const NO_RETRY = { retry: null, autoPaginate: false } as const;
 
 export const gcpNetworkTask: GcpTask = {
   name: 'gcp_network',
-  family: 'network',
   async run(ctx) {
     const networks = ctx.client('networks');
     const subnetworks = ctx.client('subnetworks');
@@ -168,7 +167,6 @@ interface GcpInstance {
 
 export const gcpComputeTask: GcpTask = {
   name: 'gcp_compute',
-  family: 'compute',
   async run(ctx) {
     const instances = ctx.client('instances');
     const assets: CloudAsset[] = [];
@@ -247,7 +245,6 @@ const WORLD = new Set(['0.0.0.0/0', '::/0']);
  */
 export const gcpFirewallTask: GcpTask = {
   name: 'gcp_firewall',
-  family: 'network',
   async run(ctx) {
     const firewalls = ctx.client('firewalls');
     const rules = (await listPages(
@@ -324,7 +321,6 @@ export const gcpFirewallTask: GcpTask = {
  */
 export const gcpIamTask: GcpTask = {
   name: 'gcp_iam_policies',
-  family: 'identity',
   async run(ctx) {
     const projects = ctx.client('projects');
     const [policy] = await ctx.call('cloudresourcemanager', () =>

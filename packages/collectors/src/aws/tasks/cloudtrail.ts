@@ -7,7 +7,6 @@ import type { AwsTask } from '../context.js';
 /** CloudTrail trails whose home is this region, with logging status and destinations. */
 export const cloudtrailTask: AwsTask = {
   name: 'cloudtrail',
-  family: 'security',
   scope: 'regional',
   async run(ctx) {
     const ct = ctx.client('cloudtrail');

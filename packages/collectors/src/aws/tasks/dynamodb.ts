@@ -6,7 +6,6 @@ import { type AwsTask, pages } from '../context.js';
 
 export const dynamodbTask: AwsTask = {
   name: 'dynamodb',
-  family: 'database',
   scope: 'regional',
   async run(ctx) {
     const ddb = ctx.client('dynamodb');

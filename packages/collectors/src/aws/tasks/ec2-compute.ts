@@ -71,7 +71,6 @@ function opensToWorld(group: SecurityGroup): boolean {
 /** Security groups with their rules, and instances (with their exposure). */
 export const ec2ComputeTask: AwsTask = {
   name: 'ec2',
-  family: 'compute',
   scope: 'regional',
   async run(ctx) {
     const ec2 = ctx.client('ec2');

@@ -46,7 +46,6 @@ function ec2Asset(
 /** VPCs, subnets, route tables, internet and NAT gateways, peering and network interfaces. */
 export const ec2NetworkTask: AwsTask = {
   name: 'vpc',
-  family: 'network',
   scope: 'regional',
   async run(ctx) {
     const ec2 = ctx.client('ec2');

@@ -13,7 +13,6 @@ import { ec2Arn } from './ec2-network.js';
 /** Application and network load balancers, their target groups and registered targets. */
 export const elbv2Task: AwsTask = {
   name: 'elbv2',
-  family: 'network',
   scope: 'regional',
   async run(ctx) {
     const elb = ctx.client('elasticloadbalancing');

@@ -10,7 +10,6 @@ import { type AwsTask, arnOf, pages } from '../context.js';
  */
 export const guarddutyTask: AwsTask = {
   name: 'guardduty',
-  family: 'security',
   scope: 'regional',
   async run(ctx) {
     const gd = ctx.client('guardduty');

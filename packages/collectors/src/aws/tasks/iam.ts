@@ -19,7 +19,6 @@ type Details = GetAccountAuthorizationDetailsCommandOutput;
  */
 export const iamTask: AwsTask = {
   name: 'iam',
-  family: 'identity',
   scope: 'global',
   async run(ctx) {
     const iam = ctx.client('iam');

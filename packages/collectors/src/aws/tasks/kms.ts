@@ -6,7 +6,6 @@ import { type AwsTask, pages } from '../context.js';
 /** KMS keys; their aliases become identifiers so `alias/...` references resolve to the key. */
 export const kmsTask: AwsTask = {
   name: 'kms',
-  family: 'security',
   scope: 'regional',
   async run(ctx) {
     const kms = ctx.client('kms');

@@ -19,7 +19,6 @@ const IDENTIFIER = /^(arn:aws[a-z-]*:[a-z0-9-]+:|https:\/\/sqs\.)/;
  */
 export const lambdaTask: AwsTask = {
   name: 'lambda',
-  family: 'compute',
   scope: 'regional',
   async run(ctx) {
     const lambda = ctx.client('lambda');

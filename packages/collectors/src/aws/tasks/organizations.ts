@@ -19,7 +19,6 @@ import { type AwsTask, pages } from '../context.js';
  */
 export const organizationsTask: AwsTask = {
   name: 'organizations',
-  family: 'organization',
   scope: 'global',
   async run(ctx) {
     const org = ctx.client('organizations');

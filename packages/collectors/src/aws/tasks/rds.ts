@@ -8,7 +8,6 @@ import { ec2Arn } from './ec2-network.js';
 /** RDS database instances: placement, groups, encryption and the exposure flags. */
 export const rdsTask: AwsTask = {
   name: 'rds',
-  family: 'database',
   scope: 'regional',
   async run(ctx) {
     const rds = ctx.client('rds');

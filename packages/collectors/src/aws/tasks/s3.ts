@@ -27,7 +27,6 @@ const ABSENT = new Set([
  */
 export const s3Task: AwsTask = {
   name: 's3',
-  family: 'storage',
   scope: 'global',
   async run(ctx) {
     const s3 = ctx.client('s3');

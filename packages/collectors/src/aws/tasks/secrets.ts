@@ -10,7 +10,6 @@ import { type AwsTask, pages } from '../context.js';
  */
 export const secretsTask: AwsTask = {
   name: 'secretsmanager',
-  family: 'security',
   scope: 'regional',
   async run(ctx) {
     const sm = ctx.client('secretsmanager');

@@ -7,7 +7,6 @@ import { type AzureTask, listAll, type RoleGrant } from '../context.js';
  */
 export const azureAuthorizationTask: AzureTask = {
   name: 'azure_authorization',
-  family: 'identity',
   async run(ctx) {
     const auth = ctx.client('authorization');
     const grants: RoleGrant[] = [];

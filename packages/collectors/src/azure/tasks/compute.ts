@@ -20,7 +20,6 @@ const lower = (id: string | undefined) => id?.toLowerCase();
  */
 export const azureComputeTask: AzureTask = {
   name: 'azure_compute',
-  family: 'compute',
   async run(ctx) {
     const compute = ctx.client('compute');
     const net = ctx.client('network');

@@ -16,7 +16,6 @@ import { type AzureTask, azureTags, hostOf, listAll } from '../context.js';
  */
 export const azureCosmosDbTask: AzureTask = {
   name: 'azure_cosmosdb',
-  family: 'database',
   async run(ctx) {
     const cosmos = ctx.client('cosmosdb');
     const assets: CloudAsset[] = [];

@@ -16,7 +16,6 @@ import { type AzureTask, azureTags, hostOf, listAll, publicNetworkOpen, type Rol
  */
 export const azureKeyVaultTask: AzureTask = {
   name: 'azure_keyvault',
-  family: 'security',
   async run(ctx) {
     const kv = ctx.client('keyvault');
     const assets: CloudAsset[] = [];

@@ -43,7 +43,6 @@ export function nsgOpenToInternet(nsg: NetworkSecurityGroup): boolean {
  */
 export const azureNetworkTask: AzureTask = {
   name: 'azure_network',
-  family: 'network',
   async run(ctx) {
     const net = ctx.client('network');
     const opts = { abortSignal: ctx.signal };

@@ -7,7 +7,6 @@ import { type AzureTask, azureTags, listAll, parseResourceId } from '../context.
 /** Azure SQL logical servers, their firewall exposure and their databases. */
 export const azureSqlTask: AzureTask = {
   name: 'azure_sql',
-  family: 'database',
   async run(ctx) {
     const sql = ctx.client('sql');
     const opts = { abortSignal: ctx.signal };

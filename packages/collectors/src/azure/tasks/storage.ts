@@ -12,7 +12,6 @@ import { type AzureTask, azureTags, listAll } from '../context.js';
  */
 export const azureStorageTask: AzureTask = {
   name: 'azure_storage',
-  family: 'storage',
   async run(ctx) {
     const storage = ctx.client('storage');
     const assets: CloudAsset[] = [];
