@@ -246,12 +246,20 @@ describe('serve validation (MCP.md 5.3)', () => {
   });
 
   it('offers only the flavors this build serves', async () => {
-    const run = await cli(['serve', '--transport', 'http', '--flavor', 'fastmcp']);
+    const run = await cli(['serve', '--transport', 'http', '--flavor', 'python']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/'fastmcp' is invalid\. Allowed choices are auto, native, sdk/);
+    expect(run.stderr).toMatch(/'python' is invalid\. Allowed choices are auto, native, sdk, fastmcp/);
     const help = await cli(['serve', '--help']);
     // commander wraps help lines; the choices are what counts.
-    expect(help.stdout.replace(/\s+/g, ' ')).toContain('(choices: "auto", "native", "sdk", default: "auto")');
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(
+      '(choices: "auto", "native", "sdk", "fastmcp", default: "auto")',
+    );
+    // What the fastmcp flavor cannot serve is refused before anything starts.
+    const stateless = await cli(['serve', '--transport', 'http', '--flavor', 'fastmcp', '--stateless']);
+    expect(stateless.code).toBe(2);
+    expect(stateless.stderr).toBe(
+      'Error: --stateless is not supported by the fastmcp flavor: fastmcp does not announce stateless sessions (use --flavor native or sdk)\n',
+    );
   });
 
   it('refuses out-of-range numbers, naming the option that was wrong', async () => {
