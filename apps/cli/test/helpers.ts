@@ -4,6 +4,17 @@ import { sampleEstateDir } from '@cloudg/catalog';
 import type { CliIo } from '../src/io.js';
 import { run } from '../src/program.js';
 
+// The CLI imports a command's modules when the command runs. Loaded here, with the test file, the
+// workspace is imported before the first test starts, as it was when the CLI loaded everything
+// up front, so a busy machine does not spend the first test's timeout on it.
+await Promise.all([
+  import('../src/commands/call.js'),
+  import('../src/commands/config.js'),
+  import('../src/commands/listing.js'),
+  import('../src/commands/serve.js'),
+  import('../src/failure.js'),
+]);
+
 export const SAMPLE_MAP = join(sampleEstateDir(), 'inventory', 'inventory-map.json');
 export const PROD = `prod=${SAMPLE_MAP}`;
 
