@@ -81,7 +81,7 @@ describe('--policy', () => {
 describe('exit status 2 for every bad option', () => {
   it.each([
     [['tools', '--prefix', 'bad prefix']],
-    [['serve', '--flavor', 'fastmcp']],
+    [['serve', '--flavor', 'teapot']],
     [['call', 'workspace_status', '--log-level', 'chatty']],
     [['config', '--log-level', 'chatty']],
     [['serve', '--traces', 'zipkin']],

@@ -175,9 +175,10 @@ describe('serve options', () => {
     expect(resolveFlavor('auto')).toBe('native');
     expect(resolveFlavor(undefined)).toBe('native');
     expect(resolveFlavor('SDK')).toBe('sdk');
-    expect(() => resolveFlavor('fastmcp')).toThrow(ServeOptionsError);
+    expect(resolveFlavor('fastmcp')).toBe('fastmcp');
+    expect(() => resolveFlavor('teapot')).toThrow(ServeOptionsError);
     expect(() => resolveFlavor('teapot')).toThrow(
-      "Unknown flavor 'teapot'; choose one of: auto, native, sdk",
+      "Unknown flavor 'teapot'; choose one of: auto, native, sdk, fastmcp",
     );
   });
 
