@@ -15,6 +15,8 @@ export class ReplicaBus {
   readonly changes: string;
   private readonly subscriber: Redis;
   private readonly handlers = new Map<string, Set<(message: string) => void>>();
+  private readonly resubscribed = new Set<() => void>();
+  private started = false;
   /** Settles once the channels are subscribed. */
   readonly ready: Promise<void>;
 
@@ -27,6 +29,17 @@ export class ReplicaBus {
     this.subscriber.on('message', (channel: string, message: string) => {
       for (const handler of this.handlers.get(channel) ?? []) handler(message);
     });
+    // After a reconnect ioredis subscribes again by itself; once Redis confirms it, whoever
+    // depends on the messages is told that some may have been missed meanwhile.
+    this.subscriber.on('ready', () => {
+      if (!this.started) return;
+      this.subscriber.subscribe(this.direct, this.broadcast, this.changes).then(
+        () => {
+          for (const handler of [...this.resubscribed]) handler();
+        },
+        () => {},
+      );
+    });
     this.ready = this.start();
     // A failed start is reported by the first operation that waits for it.
     this.ready.catch(() => {});
@@ -35,6 +48,13 @@ export class ReplicaBus {
   private async start(): Promise<void> {
     if (this.subscriber.status === 'wait') await this.subscriber.connect();
     await this.subscriber.subscribe(this.direct, this.broadcast, this.changes);
+    this.started = true;
+  }
+
+  /** Told each time the channels are subscribed again after a lost connection. */
+  onResubscribed(handler: () => void): () => void {
+    this.resubscribed.add(handler);
+    return () => this.resubscribed.delete(handler);
   }
 
   on(channel: string, handler: (message: string) => void): () => void {
@@ -49,6 +69,7 @@ export class ReplicaBus {
 
   close(): void {
     this.handlers.clear();
+    this.resubscribed.clear();
     this.subscriber.disconnect();
   }
 }

@@ -52,14 +52,29 @@ if redis.call('EXISTS', skey(ARGV[2])) == 1 then drop(ARGV[2]) end
 return 1
 `);
 
-// ARGV: P, id, replica. 1 held here now, 0 a live replica holds it, -1 no such session.
+// ARGV: P, id, replica, heartbeat ttl, after ('' for "what no stream was handed").
+// {1, tail, entries} held here now, with the entries after `after` (marked handed over) and the
+// log's newest id; {0} a live replica holds it; {-1} no such session. One step, so every event
+// after the tail is routed here and none falls between the replay and the routing. The
+// claimant is alive: its heartbeat is renewed too (after a Redis that lost its data, a claim
+// must not wait for the next beat to count).
 export const CLAIM = new LuaScript(`${PRELUDE}
 local k = skey(ARGV[2])
-if redis.call('EXISTS', k) == 0 then return -1 end
+if redis.call('EXISTS', k) == 0 then return {-1} end
 local holder = redis.call('HGET', k, 'sh')
-if holder and holder ~= ARGV[3] and alive(holder) then return 0 end
+if holder and holder ~= ARGV[3] and alive(holder) then return {0} end
 redis.call('HSET', k, 'sh', ARGV[3])
-return 1
+redis.call('SET', P .. 'replica:' .. ARGV[3], '1', 'PX', ARGV[4])
+local after = ARGV[5]
+if after == '' then after = redis.call('HGET', k, 'dl') or '0-0' end
+local entries = redis.call('XRANGE', k .. ':log', '(' .. after, '+')
+local tail = redis.call('XREVRANGE', k .. ':log', '+', '-', 'COUNT', 1)
+local newest = '0-0'
+if #tail > 0 then
+  newest = tail[1][1]
+  redis.call('HSET', k, 'dl', newest)
+end
+return {1, newest, entries}
 `);
 
 // ARGV: P, id, replica.
@@ -76,12 +91,10 @@ if redis.call('EXISTS', k) == 0 then return false end
 return push(ARGV[2], k, ARGV[3], ARGV[4])
 `);
 
-// ARGV: P, id, after ('' for "what no stream was handed"). The entries, marked handed over.
+// ARGV: P, id, after. The entries after `after`, marked handed over.
 export const REPLAY = new LuaScript(`${PRELUDE}
 local k = skey(ARGV[2])
-local after = ARGV[3]
-if after == '' then after = redis.call('HGET', k, 'dl') or '0-0' end
-local entries = redis.call('XRANGE', k .. ':log', '(' .. after, '+')
+local entries = redis.call('XRANGE', k .. ':log', '(' .. ARGV[3], '+')
 if #entries > 0 and redis.call('EXISTS', k) == 1 then redis.call('HSET', k, 'dl', entries[#entries][1]) end
 return entries
 `);

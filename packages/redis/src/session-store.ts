@@ -12,6 +12,7 @@ import type {
   JsonRpcMessage,
   SharedSessionAdmission,
   SharedSessionChange,
+  SharedSessionClaim,
   SharedSessionEvent,
   SharedSessionLimits,
   SharedSessionSignal,
@@ -34,6 +35,14 @@ function pairs(flat: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (let i = 0; i + 1 < flat.length; i += 2) out[flat[i] as string] = flat[i + 1] as string;
   return out;
+}
+
+/** Log entries as events. */
+function events(entries: [string, string[]][]): SharedSessionEvent[] {
+  return entries.map(([id, fields]) => ({
+    id,
+    message: JSON.parse(pairs(fields).m ?? 'null') as JsonRpcMessage,
+  }));
 }
 
 function json(text: string | undefined): Record<string, unknown> | undefined {
@@ -67,6 +76,9 @@ export class RedisSessionStore implements SharedSessionStore {
     };
     bus.on(bus.direct, hear);
     bus.on(bus.broadcast, hear);
+    bus.onResubscribed(() => {
+      for (const listener of [...this.listeners]) listener({ type: 'resync' });
+    });
   }
 
   private run(script: LuaScript, args: (string | number)[]): Promise<unknown> {
@@ -175,10 +187,15 @@ export class RedisSessionStore implements SharedSessionStore {
     await this.run(DELETE, [id]);
   }
 
-  async claimStream(id: string): Promise<boolean> {
-    const held = (await this.run(CLAIM, [id, this.replica])) === 1;
-    if (held) this.held.add(id);
-    return held;
+  async claimStream(id: string, lastEventId: string | undefined): Promise<SharedSessionClaim | undefined> {
+    // Anything else was never an id of this log: resume from what no stream was handed.
+    const after = lastEventId !== undefined && EVENT_ID.test(lastEventId) ? lastEventId : '';
+    const answer = (await this.run(CLAIM, [id, this.replica, this.heartbeatMs * 3, after])) as
+      | [1, string, [string, string[]][]]
+      | [0 | -1];
+    if (answer[0] !== 1) return undefined;
+    this.held.add(id);
+    return { tail: answer[1], events: events(answer[2]) };
   }
 
   async releaseStream(id: string): Promise<void> {
@@ -190,14 +207,9 @@ export class RedisSessionStore implements SharedSessionStore {
     await this.run(APPEND, [id, JSON.stringify(message), LOG_LENGTH]);
   }
 
-  async replay(id: string, lastEventId: string | undefined): Promise<SharedSessionEvent[]> {
-    // Anything else was never an id of this log: resume from what no stream was handed.
-    const after = lastEventId !== undefined && EVENT_ID.test(lastEventId) ? lastEventId : '';
-    const entries = (await this.run(REPLAY, [id, after])) as [string, string[]][];
-    return entries.map(([eventId, fields]) => ({
-      id: eventId,
-      message: JSON.parse(pairs(fields).m ?? 'null') as JsonRpcMessage,
-    }));
+  async replay(id: string, after: string): Promise<SharedSessionEvent[]> {
+    if (!EVENT_ID.test(after)) return [];
+    return events((await this.run(REPLAY, [id, after])) as [string, string[]][]);
   }
 
   async signal(replica: string | undefined, signal: SharedSessionSignal): Promise<void> {

@@ -2,7 +2,8 @@
  * Shared sessions when Redis is slow or restarts: a request of a session fails within the
  * command timeout with 503 and a retryable error naming the cause, never stalls, and the session
  * goes on once Redis answers; a Redis restarted without its data has forgotten the sessions,
- * which clients are told with 404, as the protocol asks, and start again; pub/sub resumes.
+ * which clients are told with 404, as the protocol asks, and start again; pub/sub resumes, and
+ * the streams held catch up from their log with what was published while it was cut.
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,11 +74,32 @@ describe('shared sessions when Redis falters', () => {
     expect(status).toBe(404);
     const again = await openSession(b);
     expect((await rpc(a, again, { id: 4, method: 'ping' })).status).toBe(200);
-    // Pub/sub is back too: each replica subscribed again by itself.
-    const stream = await Stream.open(a.port, on(again));
+    // Pub/sub is back too: each replica subscribed again by itself (A's connections come back on
+    // their own schedule: its first GET may still be refused with 503).
+    let stream = await Stream.open(a.port, on(again));
+    for (let i = 0; i < 60 && stream.status === 503; i++) {
+      await sleep(50);
+      stream = await Stream.open(a.port, on(again));
+    }
+    expect(stream.status).toBe(200);
     b.layer.notifyChange('tools');
     await stream.until((f) => f.length >= 1);
     expect(stream.messages).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);
+    stream.close();
+  });
+
+  it('pub/sub connections cut: what was published meanwhile reaches the stream once they are back', async () => {
+    const [a, b] = replicas as [HttpReplica, HttpReplica];
+    const session = await openSession(a);
+    const stream = await Stream.open(a.port, on(session));
+    expect(stream.status).toBe(200);
+    const admin = new Redis(redis.url);
+    await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+    // Published to A's channel while A is not subscribed: lost to pub/sub, kept in the log.
+    b.layer.notifyChange('tools');
+    await stream.until((f) => f.length >= 1);
+    expect(stream.messages).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);
+    admin.disconnect();
     stream.close();
   });
 });

@@ -38,6 +38,7 @@ export { HTTP_DEFAULTS, type HttpServerOptions } from './http/options.js';
 export type {
   SharedSessionAdmission,
   SharedSessionChange,
+  SharedSessionClaim,
   SharedSessionEvent,
   SharedSessionLimits,
   SharedSessionSignal,

@@ -68,6 +68,17 @@ export interface SharedSessionEvent {
   message: JsonRpcMessage | JsonRpcMessage[];
 }
 
+/** A stream claimed for this replica, and what its client has not seen yet. */
+export interface SharedSessionClaim {
+  /** Logged events to write first, oldest first. */
+  events: SharedSessionEvent[];
+  /**
+   * The newest event id of the log when the stream was claimed ('0-0' for an empty log):
+   * everything after it reaches this replica as `event` signals.
+   */
+  tail: string;
+}
+
 /** What the store tells a replica. */
 export type SharedSessionSignal =
   /** A message for a stream this replica holds. */
@@ -77,7 +88,12 @@ export type SharedSessionSignal =
   /** A client's response to a question this replica asked (it arrived at another replica). */
   | { type: 'response'; session: string; message: Record<string, unknown> }
   /** The client cancelled a request that may run here. */
-  | { type: 'cancel'; session: string; requestId: RequestId };
+  | { type: 'cancel'; session: string; requestId: RequestId }
+  /**
+   * Signals may have been missed (the store's connection was lost and is back): the streams held
+   * here catch up from their log, after the last event each one wrote (or its claim's tail).
+   */
+  | { type: 'resync' };
 
 export interface SharedSessionStore {
   /** This replica's id (hex): questions it asks a client carry it, so answers find their way back. */
@@ -93,13 +109,17 @@ export interface SharedSessionStore {
   update(id: string, change: SharedSessionChange): Promise<void>;
   /** End the session for every replica. */
   delete(id: string): Promise<void>;
-  /** Hold the session's standalone stream here; false when a live replica already holds it. */
-  claimStream(id: string): Promise<boolean>;
+  /**
+   * Hold the session's standalone stream here and, in the same step, read what its client has
+   * not seen: the events after `lastEventId`, or without one those no stream was handed.
+   * Undefined when a live replica already holds the stream (or the session is gone).
+   */
+  claimStream(id: string, lastEventId: string | undefined): Promise<SharedSessionClaim | undefined>;
   releaseStream(id: string): Promise<void>;
   /** Append a message to the session's stream: logged, and routed to the replica holding it. */
   append(id: string, message: JsonRpcMessage | JsonRpcMessage[]): Promise<void>;
-  /** Logged events after `lastEventId`; without one, those no stream has been handed yet. */
-  replay(id: string, lastEventId: string | undefined): Promise<SharedSessionEvent[]>;
+  /** Logged events after `after` (a stream catching up after a `resync`). */
+  replay(id: string, after: string): Promise<SharedSessionEvent[]>;
   /** Send a signal to one replica, or to every replica when `replica` is undefined. */
   signal(replica: string | undefined, signal: SharedSessionSignal): Promise<void>;
   /** Hear the signals meant for this replica. Returns the way to stop. */

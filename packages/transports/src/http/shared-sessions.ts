@@ -13,6 +13,7 @@ import { captureState, restoreState, stateChange } from './session-state.js';
 import { bindingOf, HttpSession, type SessionStore } from './session-store.js';
 import type {
   SharedSessionAdmission,
+  SharedSessionClaim,
   SharedSessionEvent,
   SharedSessionLimits,
   SharedSessionSignal,
@@ -28,10 +29,11 @@ export interface SharedEntry {
 }
 
 interface HeldStream {
-  stream: SseStream;
-  /** The id of the last event written. */
+  /** Undefined while the stream is being claimed. */
+  stream: SseStream | undefined;
+  /** The id of the last event written (or, before any, the log's tail when it was claimed). */
   last: string | undefined;
-  /** Events heard while the log is replayed, written after it. */
+  /** Events heard while the stream is claimed or catches up, written after what it read. */
   buffer: SharedSessionEvent[] | undefined;
 }
 
@@ -145,11 +147,20 @@ export class SharedSessions {
   async attach(entry: HttpSession, res: ServerResponse, lastEventId: string | undefined): Promise<boolean> {
     // The store knows which replica holds the stream; whether this one holds it already is known here.
     const mine = this.held.get(entry.id);
-    if (mine && !mine.stream.closed) return false;
-    if (!(await this.store.claimStream(entry.id))) return false;
-    const stream = new SseStream(res, this.keepaliveMs, { 'Mcp-Session-Id': entry.id });
-    const held: HeldStream = { stream, last: undefined, buffer: [] };
+    if (mine && !(mine.stream?.closed ?? false)) return false;
+    // Registered before the claim: once the store has it, events for it may arrive (on another
+    // connection) before the claim's own answer does; they wait in the buffer.
+    const held: HeldStream = { stream: undefined, last: undefined, buffer: [] };
     this.held.set(entry.id, held);
+    let claim: SharedSessionClaim | undefined;
+    try {
+      claim = await this.store.claimStream(entry.id, lastEventId);
+    } finally {
+      if (!claim && this.held.get(entry.id) === held) this.held.delete(entry.id);
+    }
+    if (!claim) return false;
+    const stream = new SseStream(res, this.keepaliveMs, { 'Mcp-Session-Id': entry.id });
+    held.stream = stream;
     entry.attach(stream);
     entry.touch();
     res.on('close', () => {
@@ -162,14 +173,21 @@ export class SharedSessions {
       if (entry.stream === stream) entry.stream = undefined;
       entry.touch();
     });
-    try {
-      for (const event of await this.store.replay(entry.id, lastEventId)) this.write(held, event);
-    } finally {
-      const buffered = held.buffer ?? [];
-      held.buffer = undefined;
-      for (const event of buffered) this.write(held, event);
-    }
+    // What the claim read first (all of it up to the log's tail), then what was heard after it.
+    for (const event of claim.events) stream.send(event.message, 'message', event.id);
+    held.last = claim.tail;
+    this.flush(held, []);
     return true;
+  }
+
+  /** Write `events` and what was heard meanwhile, in log order and each once; stop buffering. */
+  private flush(held: HeldStream, events: SharedSessionEvent[]): void {
+    const heard = held.buffer ?? [];
+    held.buffer = undefined;
+    const merged = new Map<string, SharedSessionEvent>();
+    for (const event of [...events, ...heard]) merged.set(event.id, event);
+    const ordered = [...merged.values()].sort((x, y) => (isAfter(x.id, y.id) ? 1 : -1));
+    for (const event of ordered) this.write(held, event);
   }
 
   private write(held: HeldStream, event: SharedSessionEvent): void {
@@ -178,7 +196,7 @@ export class SharedSessions {
       return;
     }
     // An event both replayed and heard is written once.
-    if (held.last !== undefined && !isAfter(event.id, held.last)) return;
+    if (!held.stream || (held.last !== undefined && !isAfter(event.id, held.last))) return;
     held.stream.send(event.message, 'message', event.id);
     held.last = event.id;
   }
@@ -199,6 +217,20 @@ export class SharedSessions {
         return;
       case 'cancel':
         this.local.get(signal.session)?.session.cancel(signal.requestId);
+        return;
+      case 'resync':
+        for (const [id, held] of this.held) {
+          // A stream still being claimed gets its events with the claim.
+          if (held.buffer || held.last === undefined) continue;
+          held.buffer = [];
+          this.store.replay(id, held.last).then(
+            (events) => this.flush(held, events),
+            (error: unknown) => {
+              this.flush(held, []);
+              this.lost(error, 'stream catch-up failed');
+            },
+          );
+        }
         return;
     }
   }
