@@ -1,49 +1,88 @@
 /**
- * The pseudonym vault's shared store in Redis: two hashes, one from each value's keyed digest to
- * its sealed mapping and one from each pseudonym's keyed digest to the same sealed mapping. The
+ * The pseudonym vault's shared store in Redis: two hashes, one from each value's keyed digest and
+ * one from each pseudonym's keyed digest to the mapping's reference (`<batch id>:<index>`), and
+ * one string per batch (`vault:batch:<id>`) holding the batch's mappings sealed together. The
  * vault seals before anything reaches this store (see @cloudg/privacy's shared-store.ts), so
- * Redis holds no real value in clear: digests and AES-256-GCM records under the vault key.
+ * Redis holds no real value in clear: digests, references and AES-256-GCM records under the
+ * vault key.
  *
  * A claim is one Lua script for a whole pass's new mappings: the first mapping of a value and the
  * first holder of a pseudonym win, so a collision between replicas is resolved once, by Redis,
- * and every replica adopts the winner. Both hashes hold the very same sealed string for a
- * mapping, which is how the script tells "already this mapping" from "another one". A reveal is
- * one HMGET for every pseudonym a pass missed. So a strict page of 500 results costs at most two
- * round trips, whatever it holds.
+ * and every replica adopts the winner. Both hashes hold the very same reference for a mapping,
+ * which is how the script tells "already this mapping" from "another one". A reveal is one script
+ * for every pseudonym a pass missed. Either answers the batches its references point into, so a
+ * strict page of 500 results costs at most two round trips and a few seals, whatever it holds.
  */
-import type { SealedMapping, SharedClaim, SharedVaultStore } from '@cloudg/privacy';
+import type { MappingRef, SealedBatch, SharedAnswer, SharedClaim, SharedVaultStore } from '@cloudg/privacy';
 import type { Redis } from 'ioredis';
 import { shared } from './errors.js';
 import { LuaScript } from './script.js';
 
-// KEYS: values hash, pseudonyms hash. ARGV: triples of value key, pseudonym key, sealed mapping.
-// Returns one string per mapping: '' when it is now (or already was) the stored one, else 'v' or
-// 'p' followed by the sealed mapping that holds the value or the pseudonym.
-const CLAIM = new LuaScript(`
-local out = {}
-for i = 1, #ARGV, 3 do
-  local vfield, pfield, sealed = ARGV[i], ARGV[i + 1], ARGV[i + 2]
-  local byValue = redis.call('HGET', KEYS[1], vfield)
-  if byValue then
-    if redis.call('HGET', KEYS[2], pfield) == byValue then out[#out + 1] = ''
-    else out[#out + 1] = 'v' .. byValue end
-  else
-    local holder = redis.call('HGET', KEYS[2], pfield)
-    if holder then
-      out[#out + 1] = 'p' .. holder
-    else
-      redis.call('HSET', KEYS[1], vfield, sealed)
-      redis.call('HSET', KEYS[2], pfield, sealed)
-      out[#out + 1] = ''
+// Appends to `out` each batch a reference points into, once.
+const BATCHES = `
+local function attach(out, refs, prefix)
+  local seen = {}
+  for _, ref in ipairs(refs) do
+    local id = ref ~= '' and string.match(ref, '^([^:]+):') or nil
+    if id and not seen[id] then
+      seen[id] = true
+      local sealed = redis.call('GET', prefix .. id)
+      if sealed then out[#out + 1] = id; out[#out + 1] = sealed end
     end
   end
 end
+`;
+
+// KEYS: values hash, pseudonyms hash. ARGV: batch key prefix, batch id, sealed batch, then
+// triples of value key, pseudonym key, reference. Returns n answers ('' when the mapping is now,
+// or already was, the stored one; else 'v' or 'p' and the holder's reference), then pairs of
+// batch id and sealed batch for the holders.
+const CLAIM = new LuaScript(`${BATCHES}
+local answers, holders, stored = {}, {}, false
+for i = 4, #ARGV, 3 do
+  local vfield, pfield, ref = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+  local byValue = redis.call('HGET', KEYS[1], vfield)
+  if byValue then
+    if redis.call('HGET', KEYS[2], pfield) == byValue then answers[#answers + 1] = ''
+    else answers[#answers + 1] = 'v' .. byValue; holders[#holders + 1] = byValue end
+  else
+    local holder = redis.call('HGET', KEYS[2], pfield)
+    if holder then
+      answers[#answers + 1] = 'p' .. holder; holders[#holders + 1] = holder
+    else
+      redis.call('HSET', KEYS[1], vfield, ref)
+      redis.call('HSET', KEYS[2], pfield, ref)
+      answers[#answers + 1] = ''
+      stored = true
+    end
+  end
+end
+if stored then redis.call('SET', ARGV[1] .. ARGV[2], ARGV[3]) end
+attach(answers, holders, ARGV[1])
+return answers
+`);
+
+// KEYS: pseudonyms hash. ARGV: batch key prefix, then pseudonym keys. Returns n references ('' for
+// none), then pairs of batch id and sealed batch.
+const REVEAL = new LuaScript(`${BATCHES}
+local refs = {}
+for i = 2, #ARGV do refs[#refs + 1] = redis.call('HGET', KEYS[1], ARGV[i]) or '' end
+local out = {}
+for i, ref in ipairs(refs) do out[i] = ref end
+attach(out, refs, ARGV[1])
 return out
 `);
+
+function batchesAfter(reply: string[], n: number): Record<string, string> {
+  const batches: Record<string, string> = {};
+  for (let i = n; i + 1 < reply.length; i += 2) batches[reply[i] as string] = reply[i + 1] as string;
+  return batches;
+}
 
 export class RedisVaultStore implements SharedVaultStore {
   private readonly values: string;
   private readonly pseudonyms: string;
+  private readonly batches: string;
 
   constructor(
     private readonly client: Redis,
@@ -51,29 +90,37 @@ export class RedisVaultStore implements SharedVaultStore {
   ) {
     this.values = `${prefix}vault:values`;
     this.pseudonyms = `${prefix}vault:pseudonyms`;
+    this.batches = `${prefix}vault:batch:`;
   }
 
-  async claim(mappings: readonly SealedMapping[]): Promise<SharedClaim[]> {
-    if (mappings.length === 0) return [];
-    const args: string[] = [];
-    for (const m of mappings) args.push(m.valueKey, m.pseudonymKey, m.sealed);
-    const answers = (await shared('vault', () =>
+  async claim(batch: SealedBatch, mappings: readonly MappingRef[]): Promise<SharedAnswer<SharedClaim>> {
+    if (mappings.length === 0) return { answers: [], batches: {} };
+    const args: string[] = [this.batches, batch.id, batch.sealed];
+    for (const m of mappings) args.push(m.valueKey, m.pseudonymKey, m.ref);
+    const reply = (await shared('vault', () =>
       CLAIM.run(this.client, [this.values, this.pseudonyms], args),
     )) as string[];
-    return answers.map((answer): SharedClaim => {
+    const answers = reply.slice(0, mappings.length).map((answer): SharedClaim => {
       if (answer === '') return { status: 'ok' };
       return { status: answer[0] === 'v' ? 'value' : 'pseudonym', holder: answer.slice(1) };
     });
+    return { answers, batches: batchesAfter(reply, mappings.length) };
   }
 
-  async reveal(pseudonymKeys: readonly string[]): Promise<(string | undefined)[]> {
-    if (pseudonymKeys.length === 0) return [];
-    const found = await shared('vault', () => this.client.hmget(this.pseudonyms, ...pseudonymKeys));
-    return found.map((sealed) => sealed ?? undefined);
+  async reveal(pseudonymKeys: readonly string[]): Promise<SharedAnswer<string | undefined>> {
+    if (pseudonymKeys.length === 0) return { answers: [], batches: {} };
+    const reply = (await shared('vault', () =>
+      REVEAL.run(this.client, [this.pseudonyms], [this.batches, ...pseudonymKeys]),
+    )) as string[];
+    const answers = reply.slice(0, pseudonymKeys.length).map((ref) => (ref === '' ? undefined : ref));
+    return { answers, batches: batchesAfter(reply, pseudonymKeys.length) };
   }
 
   /** Forget every shared mapping (tests; an operator rotating the vault key). */
   async clear(): Promise<void> {
-    await shared('vault', () => this.client.del(this.values, this.pseudonyms));
+    await shared('vault', async () => {
+      const batches = await this.client.keys(`${this.batches}*`);
+      await this.client.del(this.values, this.pseudonyms, ...batches);
+    });
   }
 }

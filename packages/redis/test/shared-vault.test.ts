@@ -69,7 +69,10 @@ describe('a pseudonym vault shared by three replicas', () => {
     const values = await client.hgetall('vault-test:vault:values');
     const pseudonyms = await client.hgetall('vault-test:vault:pseudonyms');
     expect(Object.keys(values).length).toBeGreaterThan(10);
-    const dump = JSON.stringify([values, pseudonyms]);
+    const batches = await client.keys('vault-test:vault:batch:*');
+    expect(batches.length).toBeGreaterThan(0);
+    const sealed = await Promise.all(batches.map((k) => client.get(k)));
+    const dump = JSON.stringify([values, pseudonyms, batches, sealed]);
     for (const real of ['111111111111', 'arn:aws', 'sample-org', 'web-1'])
       expect(dump, real).not.toContain(real);
     // Nor the pseudonyms: a pseudonym names its entity's shape, and the digests stand for it.
@@ -82,24 +85,27 @@ describe('a pseudonym vault shared by three replicas', () => {
       await createRedisSharedState(redis.url, { keyPrefix: 'clash:' }),
     ];
     states.push(one, two);
-    // The store sees keyed digests and sealed records only: opaque strings stand in for them.
-    const mapping = (real: string) => ({
-      valueKey: `v:${real}`,
-      pseudonymKey: 'p:host-1',
-      sealed: `sealed:${real}`,
-    });
+    // The store sees keyed digests, references and sealed batches only: opaque strings stand in.
+    const claim = (store: RedisSharedState, real: string) =>
+      store.vaultStore.claim({ id: `b${real}`, sealed: `sealed-batch-${real}` }, [
+        { valueKey: `v:${real}`, pseudonymKey: 'p:host-1', ref: `b${real}:0` },
+      ]);
     // Two replicas derived the same pseudonym for different values at the same moment.
-    const [first, second] = await Promise.all([
-      one.vaultStore.claim([mapping('db-a')]),
-      two.vaultStore.claim([mapping('db-b')]),
-    ]);
-    const answers = [first[0], second[0]];
+    const [first, second] = await Promise.all([claim(one, 'db-a'), claim(two, 'db-b')]);
+    const answers = [first.answers[0], second.answers[0]];
     expect(answers.filter((a) => a?.status === 'ok')).toHaveLength(1);
-    const lost = answers.find((a) => a?.status !== 'ok');
-    expect(lost?.status).toBe('pseudonym');
+    const lost = [first, second].find((a) => a.answers[0]?.status !== 'ok');
+    expect(lost?.answers[0]?.status).toBe('pseudonym');
+    // The loser is handed the winner's batch with the winner's reference.
+    const holder = (lost?.answers[0] as { holder: string }).holder;
+    expect(lost?.batches[holder.split(':')[0] as string]).toMatch(/^sealed-batch-db-[ab]$/);
     // Asking again gives the same winner: nothing was overwritten.
-    const again = await one.vaultStore.claim([mapping('db-a'), mapping('db-b')]);
-    expect(again.filter((a) => a.status === 'ok')).toHaveLength(1);
-    expect((await two.vaultStore.reveal(['p:host-1']))[0]).toMatch(/^sealed:db-[ab]$/);
+    const again = await claim(one, 'db-a');
+    const twice = await claim(one, 'db-b');
+    expect([again, twice].filter((a) => a.answers[0]?.status === 'ok')).toHaveLength(1);
+    const revealed = await two.vaultStore.reveal(['p:host-1', 'p:unknown']);
+    expect(revealed.answers[0]).toMatch(/^bdb-[ab]:0$/);
+    expect(revealed.answers[1]).toBeUndefined();
+    expect(Object.values(revealed.batches)).toHaveLength(1);
   });
 });

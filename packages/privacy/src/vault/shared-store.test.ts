@@ -2,21 +2,33 @@
 import { describe, expect, it } from 'vitest';
 import { createVaultSealer } from './sealer.js';
 import {
-  openMapping,
-  type SealedMapping,
+  BatchReader,
+  type MappingRef,
+  type SealedBatch,
+  type SharedAnswer,
   type SharedClaim,
   type SharedVaultStore,
-  sealMapping,
+  sealBatch,
 } from './shared-store.js';
 import { TokenVault } from './token-vault.js';
 import type { VaultEntry } from './types.js';
 
-/** The arbiter's rules in memory, as a shared store applies them: it sees digests and sealed records only. */
+/** The arbiter's rules in memory, as a shared store applies them: it sees digests, references and sealed batches only. */
 class MemoryShared implements SharedVaultStore {
   readonly byValue = new Map<string, string>();
   readonly byPseudonym = new Map<string, string>();
-  async claim(mappings: readonly SealedMapping[]): Promise<SharedClaim[]> {
-    return mappings.map((m) => {
+  readonly batches = new Map<string, string>();
+  #with(refs: (string | undefined)[]): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const ref of refs) {
+      const id = ref?.split(':')[0];
+      if (id !== undefined && this.batches.has(id)) out[id] = this.batches.get(id) as string;
+    }
+    return out;
+  }
+  async claim(batch: SealedBatch, mappings: readonly MappingRef[]): Promise<SharedAnswer<SharedClaim>> {
+    this.batches.set(batch.id, batch.sealed);
+    const answers = mappings.map((m): SharedClaim => {
       const value = this.byValue.get(m.valueKey);
       if (value)
         return this.byPseudonym.get(m.pseudonymKey) === value
@@ -24,13 +36,15 @@ class MemoryShared implements SharedVaultStore {
           : { status: 'value', holder: value };
       const held = this.byPseudonym.get(m.pseudonymKey);
       if (held) return { status: 'pseudonym', holder: held };
-      this.byValue.set(m.valueKey, m.sealed);
-      this.byPseudonym.set(m.pseudonymKey, m.sealed);
+      this.byValue.set(m.valueKey, m.ref);
+      this.byPseudonym.set(m.pseudonymKey, m.ref);
       return { status: 'ok' };
     });
+    return { answers, batches: this.#with(answers.map((a) => (a.status === 'ok' ? undefined : a.holder))) };
   }
-  async reveal(keys: readonly string[]) {
-    return keys.map((k) => this.byPseudonym.get(k));
+  async reveal(keys: readonly string[]): Promise<SharedAnswer<string | undefined>> {
+    const answers = keys.map((k) => this.byPseudonym.get(k));
+    return { answers, batches: this.#with(answers) };
   }
 }
 
@@ -62,7 +76,8 @@ describe('a vault shared between processes', () => {
       created: 1,
       lastUsed: 1,
     };
-    await shared.claim([sealMapping(createVaultSealer({ key }), theirs)]);
+    const sealed = sealBatch(createVaultSealer({ key }), [theirs]);
+    await shared.claim(sealed.batch, sealed.mappings);
     const mine = a.pseudonymize('db1', 'hostname');
     expect(mine).not.toBe('host-zz');
     expect(await a.syncShared(shared)).toBe(true);
@@ -76,15 +91,16 @@ describe('a vault shared between processes', () => {
     a.shareWith();
     const p = a.pseudonymize('prod-db.internal.example.com', 'hostname');
     await a.syncShared(shared);
-    const held = JSON.stringify([...shared.byValue, ...shared.byPseudonym]);
+    const held = JSON.stringify([...shared.byValue, ...shared.byPseudonym, ...shared.batches]);
     expect(held).not.toContain('prod-db');
     expect(held).not.toContain(p);
-    const sealed = [...shared.byPseudonym.values()][0] as string;
-    expect(openMapping(createVaultSealer({ key }), sealed)).toMatchObject({
+    const ref = [...shared.byPseudonym.values()][0] as string;
+    const batches = Object.fromEntries(shared.batches);
+    expect(new BatchReader(createVaultSealer({ key })).entry(ref, batches)).toMatchObject({
       real: 'prod-db.internal.example.com',
       pseudonym: p,
     });
-    expect(() => openMapping(createVaultSealer({ key: 'other' }), sealed)).toThrow();
+    expect(() => new BatchReader(createVaultSealer({ key: 'other' })).entry(ref, batches)).toThrow();
   });
 
   it('withdraws what it issued when the store fails, so nothing unshared is kept', async () => {
@@ -93,7 +109,7 @@ describe('a vault shared between processes', () => {
     const p = a.pseudonymize('db2', 'hostname');
     const down: SharedVaultStore = {
       claim: () => Promise.reject(new Error('down')),
-      reveal: async () => [],
+      reveal: async () => ({ answers: [], batches: {} }),
     };
     await expect(a.syncShared(down)).rejects.toThrow('down');
     expect(a.detokenize(p)).toBeUndefined();

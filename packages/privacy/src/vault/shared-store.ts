@@ -4,68 +4,123 @@
  * which holder of a pseudonym, is the one every process uses. This package only defines the
  * port (it stays free of dependencies); a Redis implementation lives elsewhere.
  *
- * The store never sees a real value: the vault hands it each mapping sealed under the vault key
- * (AES-256-GCM, as the vault file) with two keyed digests to find it by, one of the value and one
- * of the pseudonym. Every process with the same vault key derives the same digests, so a lookup
- * by value or by pseudonym still works across processes; without the key the store is opaque.
+ * The store never sees a real value. The mappings a sync claims are sealed together, as one
+ * batch, under the vault key (AES-256-GCM, as the vault file; one seal per sync rather than one
+ * per mapping, which is what keeps a strict page of thousands of new mappings cheap), and each
+ * mapping is handed over as two keyed digests to find it by (of the value and of the pseudonym)
+ * and a reference to its place in the batch. Every process with the same vault key derives the
+ * same digests and opens the same batches; without the key the store is opaque.
  */
+import { randomBytes } from 'node:crypto';
 import type { VaultSealer } from './sealer.js';
 import type { VaultEntry } from './types.js';
 
-/** A mapping as the shared store holds it. */
-export interface SealedMapping {
+/** A sync's mappings, sealed as one record. */
+export interface SealedBatch {
+  /** Random, unique per batch; the seal is bound to it. */
+  id: string;
+  sealed: string;
+}
+
+/** One mapping of a batch as the shared store holds it. */
+export interface MappingRef {
   /** Keyed digest of (namespace, entity, real value): where the value's mapping is found. */
   valueKey: string;
   /** Keyed digest of (namespace, pseudonym): where the pseudonym's holder is found. */
   pseudonymKey: string;
-  /** The mapping itself, sealed. */
-  sealed: string;
+  /** `<batch id>:<index>`: the mapping's place in its batch. */
+  ref: string;
 }
 
 /**
  * The answer to one claimed mapping: `ok` when the store now holds it (or already held the same
- * one); otherwise the sealed mapping that already holds the value (`value`) or the pseudonym
- * (`pseudonym`).
+ * one); otherwise the reference of the mapping that already holds the value (`value`) or the
+ * pseudonym (`pseudonym`).
  */
 export type SharedClaim =
   | { readonly status: 'ok' }
   | { readonly status: 'value' | 'pseudonym'; readonly holder: string };
 
+/** References, with the sealed batches they point into (by batch id). */
+export interface SharedAnswer<T> {
+  answers: T[];
+  batches: Record<string, string>;
+}
+
 export interface SharedVaultStore {
   /**
-   * Register mappings issued in this process, all in one round trip, atomically per mapping:
-   * the first mapping of a value key and the first holder of a pseudonym key win. Answers one
-   * SharedClaim per mapping, in order.
+   * Register the mappings of one batch, all in one round trip, atomically per mapping: the first
+   * mapping of a value key and the first holder of a pseudonym key win. Answers one SharedClaim
+   * per mapping, in order, and the batches the holders are in. The batch is kept while any of
+   * its mappings is.
    */
-  claim(mappings: readonly SealedMapping[]): Promise<SharedClaim[]>;
-  /** The sealed mappings of these pseudonym keys, in one round trip; undefined where none is known. */
-  reveal(pseudonymKeys: readonly string[]): Promise<(string | undefined)[]>;
+  claim(batch: SealedBatch, mappings: readonly MappingRef[]): Promise<SharedAnswer<SharedClaim>>;
+  /** The references of these pseudonym keys (undefined where none is known) and their batches. */
+  reveal(pseudonymKeys: readonly string[]): Promise<SharedAnswer<string | undefined>>;
 }
 
 const SEP = '\u0000';
-const LABEL = 'vault-mapping';
 
 export function pseudonymKey(sealer: VaultSealer, namespace: string, pseudonym: string): string {
   return sealer.lookup(`p${SEP}${namespace}${SEP}${pseudonym}`);
 }
 
-/** Stored without use times: they are each process's own (a TTL is not shared). */
-export function sealMapping(sealer: VaultSealer, e: VaultEntry): SealedMapping {
+function valueKey(sealer: VaultSealer, e: VaultEntry): string {
+  return sealer.lookup(`v${SEP}${e.namespace}${SEP}${e.entity}${SEP}${e.real}`);
+}
+
+const label = (id: string) => `vault-batch:${id}`;
+
+/** Seal mappings as one batch. Stored without use times: they are each process's own. */
+export function sealBatch(
+  sealer: VaultSealer,
+  entries: readonly VaultEntry[],
+): { batch: SealedBatch; mappings: MappingRef[] } {
+  const id = randomBytes(8).toString('hex');
+  const rows = entries.map((e) => [e.namespace, e.entity, e.real, e.pseudonym, e.created]);
   return {
-    valueKey: sealer.lookup(`v${SEP}${e.namespace}${SEP}${e.entity}${SEP}${e.real}`),
-    pseudonymKey: pseudonymKey(sealer, e.namespace, e.pseudonym),
-    sealed: sealer.seal(JSON.stringify([e.namespace, e.entity, e.real, e.pseudonym, e.created]), LABEL),
+    batch: { id, sealed: sealer.seal(JSON.stringify(rows), label(id)) },
+    mappings: entries.map((e, i) => ({
+      valueKey: valueKey(sealer, e),
+      pseudonymKey: pseudonymKey(sealer, e.namespace, e.pseudonym),
+      ref: `${id}:${i}`,
+    })),
   };
 }
 
-/** The mapping a sealed record holds; VaultAuthenticationError when another key sealed it. */
-export function openMapping(sealer: VaultSealer, sealed: string): VaultEntry {
-  const [namespace, entity, real, pseudonym, created] = JSON.parse(sealer.open(sealed, LABEL)) as [
-    string,
-    string,
-    string,
-    string,
-    number,
-  ];
-  return { namespace, entity, real, pseudonym, created, lastUsed: created };
+/**
+ * Resolves references into mappings, opening each batch once (VaultAuthenticationError when
+ * another key sealed it); undefined for a reference whose batch was not handed over.
+ */
+export class BatchReader {
+  readonly #opened = new Map<string, VaultEntry[]>();
+
+  constructor(private readonly sealer: VaultSealer) {}
+
+  entry(ref: string, batches: Record<string, string>): VaultEntry | undefined {
+    const cut = ref.lastIndexOf(':');
+    const id = ref.slice(0, cut);
+    let entries = this.#opened.get(id);
+    if (!entries) {
+      const sealed = batches[id];
+      if (sealed === undefined) return undefined;
+      const rows = JSON.parse(this.sealer.open(sealed, label(id))) as [
+        string,
+        string,
+        string,
+        string,
+        number,
+      ][];
+      entries = rows.map(([namespace, entity, real, pseudonym, created]) => ({
+        namespace,
+        entity,
+        real,
+        pseudonym,
+        created,
+        lastUsed: created,
+      }));
+      this.#opened.set(id, entries);
+    }
+    return entries[Number(ref.slice(cut + 1))];
+  }
 }

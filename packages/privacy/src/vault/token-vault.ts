@@ -18,7 +18,7 @@ import { IpPermuter } from './ip/permutation.js';
 import { deriveVaultKeys, type VaultKeys } from './keys.js';
 import { readVaultFile, writeVaultFile } from './persistence.js';
 import { VaultSealer } from './sealer.js';
-import { openMapping, pseudonymKey, type SharedVaultStore, sealMapping } from './shared-store.js';
+import { BatchReader, pseudonymKey, type SharedVaultStore, sealBatch } from './shared-store.js';
 import { registerForExitSave, unregisterForExitSave } from './shutdown.js';
 import { NamespaceStore, type StoredEntry } from './store.js';
 import type {
@@ -313,23 +313,34 @@ export class TokenVault {
    */
   async syncShared(store: SharedVaultStore): Promise<boolean> {
     let changed = false;
-    // The store sees sealed mappings and keyed digests only (see shared-store.ts).
+    // The store sees keyed digests and sealed batches only (see shared-store.ts).
     const sealer = this.sealer;
+    const reader = new BatchReader(sealer);
     if (this.missed.size > 0) {
       const keys = [...this.missed.values()];
       this.missed.clear();
       const found = await store.reveal(keys.map((k) => pseudonymKey(sealer, k.namespace, k.pseudonym)));
-      for (const sealed of found) if (sealed && this.adopt(openMapping(sealer, sealed))) changed = true;
+      for (const ref of found.answers) {
+        const entry = ref === undefined ? undefined : reader.entry(ref, found.batches);
+        if (entry && this.adopt(entry)) changed = true;
+      }
     }
     if (this.unclaimed.size === 0) return changed;
     const pending = [...this.unclaimed];
     this.unclaimed.clear();
     let holders: (VaultEntry | undefined)[];
     try {
-      const answers = await store.claim(pending.map((e) => sealMapping(sealer, this.toEntry(e))));
-      holders = answers.map((answer) =>
-        answer.status === 'ok' ? undefined : openMapping(sealer, answer.holder),
+      const { batch, mappings } = sealBatch(
+        sealer,
+        pending.map((e) => this.toEntry(e)),
       );
+      const claimed = await store.claim(batch, mappings);
+      holders = claimed.answers.map((answer) => {
+        if (answer.status === 'ok') return undefined;
+        const holder = reader.entry(answer.holder, claimed.batches);
+        if (!holder) throw new Error('the shared vault answered a holder without its batch');
+        return holder;
+      });
     } catch (error) {
       for (const e of pending) this.withdraw(e);
       throw error;
