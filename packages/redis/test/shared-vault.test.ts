@@ -94,11 +94,11 @@ describe('a pseudonym vault shared by three replicas', () => {
     const [first, second] = await Promise.all([claim(one, 'db-a'), claim(two, 'db-b')]);
     const answers = [first.answers[0], second.answers[0]];
     expect(answers.filter((a) => a?.status === 'ok')).toHaveLength(1);
-    const lost = [first, second].find((a) => a.answers[0]?.status !== 'ok');
-    expect(lost?.answers[0]?.status).toBe('pseudonym');
+    const lost = [first, second].find((a) => a.answers[0]?.status !== 'ok') as typeof first;
+    expect(lost.answers[0]?.status).toBe('pseudonym');
     // The loser is handed the winner's batch with the winner's reference.
-    const holder = (lost?.answers[0] as { holder: string }).holder;
-    expect(lost?.batches[holder.split(':')[0] as string]).toMatch(/^sealed-batch-db-[ab]$/);
+    const holder = (lost.answers[0] as { holder: string }).holder;
+    expect(lost.batches[holder.split(':')[0] as string]).toMatch(/^sealed-batch-db-[ab]$/);
     // Asking again gives the same winner: nothing was overwritten.
     const again = await claim(one, 'db-a');
     const twice = await claim(one, 'db-b');
