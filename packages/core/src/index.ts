@@ -225,5 +225,6 @@ export {
   type TaskStatus,
   type TaskSupport,
 } from './tasks/task-record.js';
+export type { TaskRelay, TaskSignal } from './tasks/task-relay.js';
 export type { TaskStore } from './tasks/task-store.js';
 export { UriTemplate } from './uri-template.js';

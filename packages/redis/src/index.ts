@@ -31,4 +31,6 @@ export {
   type RedisSharedState,
   sharedStateOn,
 } from './shared-state.js';
+export { RedisTaskRelay } from './task-relay.js';
+export { RedisTaskStore, type RedisTaskStoreOptions } from './task-store.js';
 export { RedisVaultStore } from './vault-store.js';

@@ -10,6 +10,8 @@ import { RedisBucketStore } from './rate-buckets.js';
 import { ReplicaBus } from './replica-bus.js';
 import { RedisResponseCache } from './response-cache.js';
 import { RedisSessionStore, type RedisSessionStoreOptions } from './session-store.js';
+import { RedisTaskRelay } from './task-relay.js';
+import { RedisTaskStore, type RedisTaskStoreOptions } from './task-store.js';
 import { RedisVaultStore } from './vault-store.js';
 
 export interface RedisHealth {
@@ -40,6 +42,14 @@ export interface RedisSharedState {
   ): RedisOperationLog<T>;
   /** The live operation guard's ledger (the catalog's LiveGuardLedger), keyed with `sealer`. */
   liveGuardLedger(sealer: VaultSealer, options?: RedisLiveGuardLedgerOptions): RedisLiveGuardLedger;
+  /**
+   * The tasks of every replica (the HTTP server's `taskStore` and `taskRelay`), sealed with
+   * `sealer` (the policy vault's). One pair per replica; closed with the state.
+   */
+  tasks(
+    sealer: VaultSealer,
+    options?: RedisTaskStoreOptions,
+  ): { store: RedisTaskStore; relay: RedisTaskRelay };
   /** PING with the command timeout; never throws. */
   health(): Promise<RedisHealth>;
   close(): Promise<void>;
@@ -54,6 +64,7 @@ export function sharedStateOn(
   // One subscriber connection serves the sessions' signals and the changes.
   const bus = new ReplicaBus(client, keyPrefix);
   const sessions = new RedisSessionStore(client, keyPrefix, bus, options);
+  const taskParts: { store: RedisTaskStore; relay: RedisTaskRelay }[] = [];
   return {
     client,
     sessions,
@@ -63,6 +74,14 @@ export function sharedStateOn(
     cacheStore: new RedisResponseCache(client, keyPrefix),
     operationLog: (name, sealer, options) => new RedisOperationLog(client, keyPrefix, name, sealer, options),
     liveGuardLedger: (sealer, options) => new RedisLiveGuardLedger(client, keyPrefix, sealer, options),
+    tasks(sealer, options) {
+      const parts = {
+        store: new RedisTaskStore(client, keyPrefix, sealer, options),
+        relay: new RedisTaskRelay(client, keyPrefix, sealer),
+      };
+      taskParts.push(parts);
+      return parts;
+    },
     async health() {
       const start = performance.now();
       try {
@@ -74,6 +93,10 @@ export function sharedStateOn(
       }
     },
     async close() {
+      for (const { store, relay } of taskParts) {
+        relay.close();
+        await store.close();
+      }
       await sessions.close();
       bus.close();
       try {

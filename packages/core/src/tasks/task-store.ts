@@ -11,7 +11,8 @@
  *
  * What a shared store cannot carry is the running work itself: the call, its cancellation and the
  * questions it waits on live in the replica that runs it, so `tasks/cancel` and `tasks/update`
- * must reach that replica (HTTP clients send the task id as `Mcp-Name` for such routing).
+ * must reach that replica: a `TaskRelay` (task-relay.ts) carries them there from any replica
+ * (HTTP clients also send the task id as `Mcp-Name`, for a balancer that routes by it).
  */
 import type { TaskPatch, TaskRecord, TaskStatus } from './task-record.js';
 

@@ -2,7 +2,7 @@
  * What every connection of one server shares: the layer, list paging, 2026 cache hints, the open
  * listen streams and the handshake-era sessions that receive change notifications.
  */
-import type { Layer, LogLevel, TaskStore } from '@cloudg/core';
+import type { Layer, LogLevel, TaskRelay, TaskStore } from '@cloudg/core';
 import { DEFAULT_PAGE_SIZE } from '../paging/cursor.js';
 import { TaskEngine } from '../tasks/task-engine.js';
 import { checkLimit, DEFAULT_MAX_BATCH_ITEMS, DEFAULT_MAX_BATCH_RESPONSE_BYTES } from './batch-limits.js';
@@ -62,6 +62,11 @@ export interface ProtocolOptions {
    * it. A store shared by replicas makes `tasks/get` work on any of them.
    */
   taskStore?: TaskStore;
+  /**
+   * With a shared `taskStore`: how cancellations and answers reach the replica running a task,
+   * and how every replica hears each task change (`RedisTaskRelay` of @cloudg/redis).
+   */
+  taskRelay?: TaskRelay;
   /** How long a task is kept after it is created, in milliseconds. Default three hours. */
   taskTtlMs?: number;
   /** The poll interval suggested to clients, in milliseconds. Default 1000. */
@@ -111,6 +116,7 @@ export class McpProtocolServer {
     });
     this.tasks = new TaskEngine({
       ...(options.taskStore === undefined ? {} : { store: options.taskStore }),
+      ...(options.taskRelay === undefined ? {} : { relay: options.taskRelay }),
       ...(options.taskTtlMs === undefined ? {} : { ttlMs: options.taskTtlMs }),
       ...(options.taskPollIntervalMs === undefined ? {} : { pollIntervalMs: options.taskPollIntervalMs }),
     });

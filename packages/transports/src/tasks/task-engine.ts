@@ -2,7 +2,9 @@
  * The tasks of one server: creating them, finishing them with the call's outcome, cancelling
  * them, and the questions a running task waits on. Records live in a `TaskStore` (in process by
  * default, shared when the operator gives one); the running work (its cancellation and the
- * questions it waits for) lives here, in the process that runs it.
+ * questions it waits for) lives here, in the process that runs it. With a store shared by
+ * replicas, a `TaskRelay` carries to the running replica the cancellations and answers that
+ * arrive elsewhere, and brings every replica's changes to this one's listeners.
  *
  * Every lookup is by the caller's owner key (`taskOwner`): a task of another principal is reported
  * exactly like an unknown one (-32602), so nobody learns that someone else's task exists.
@@ -17,6 +19,8 @@ import {
   MemoryTaskStore,
   type TaskPatch,
   type TaskRecord,
+  type TaskRelay,
+  type TaskSignal,
   type TaskStatus,
   type TaskStore,
 } from '@cloudg/core';
@@ -31,6 +35,8 @@ export const DEFAULT_TASK_POLL_INTERVAL_MS = 1_000;
 
 export interface TaskEngineOptions {
   store?: TaskStore;
+  /** Reaches the other replicas sharing `store` (cancellations, answers, changes). */
+  relay?: TaskRelay;
   ttlMs?: number;
   pollIntervalMs?: number;
   now?: () => number;
@@ -67,12 +73,16 @@ export class TaskEngine {
   private readonly listeners = new Set<(record: TaskRecord) => void>();
   /** Callers of the handshake era's blocking `tasks/result`, woken on each change of their task. */
   private readonly watchers = new Map<string, Set<() => void>>();
+  private readonly relay: TaskRelay | undefined;
+  private stopRelay: () => void = () => {};
 
   constructor(options: TaskEngineOptions = {}) {
     this.store = options.store ?? new MemoryTaskStore();
     this.ttlMs = options.ttlMs ?? DEFAULT_TASK_TTL_MS;
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_TASK_POLL_INTERVAL_MS;
     this.now = options.now ?? Date.now;
+    this.relay = options.relay;
+    if (this.relay) this.stopRelay = this.relay.listen((signal) => this.hear(signal));
   }
 
   /** A new working task of `owner`, kept in the store before this resolves. */
@@ -148,11 +158,15 @@ export class TaskEngine {
       inputRequests: undefined,
       lastUpdatedAt: this.now(),
     });
+    if (!running) {
+      // Running on another replica (or nowhere any more): the store already says cancelled, so
+      // the work is told to stop. Sent again for a task that was cancelled before, in case the
+      // first signal was lost; stopping twice is harmless.
+      const now = cancelled ?? (await this.store.get(record.taskId)) ?? record;
+      if (now.status === 'cancelled') await this.relay?.send({ kind: 'cancel', taskId: record.taskId });
+    }
     if (!cancelled) return { record: (await this.store.get(record.taskId)) ?? record, finished: true };
-    this.running.delete(record.taskId);
-    if (running) clearTimeout(running.expiry);
-    running?.cancellation.abort(new CancelledError('Task cancelled'));
-    this.wake(record.taskId);
+    this.stop(record.taskId, running);
     return { record: cancelled, finished: false };
   }
 
@@ -226,7 +240,18 @@ export class TaskEngine {
   async update(taskId: unknown, owner: string, responses: Record<string, unknown>): Promise<void> {
     const record = await this.find(taskId, owner);
     const running = this.running.get(record.taskId);
-    if (!running) return;
+    if (running) return this.deliver(record.taskId, running, responses);
+    // The replica running it takes the answers; a finished task has nobody waiting.
+    if (this.relay && ACTIVE.includes(record.status)) {
+      await this.relay.send({
+        kind: 'answer',
+        taskId: record.taskId,
+        responses: responses as Record<string, JsonValue>,
+      });
+    }
+  }
+
+  private async deliver(taskId: string, running: Running, responses: Record<string, unknown>): Promise<void> {
     let delivered = false;
     for (const [key, answer] of Object.entries(responses)) {
       const waiter = running.waiters.get(key);
@@ -236,7 +261,32 @@ export class TaskEngine {
       delivered = true;
       waiter(answer as JsonValue);
     }
-    if (delivered) await this.publishQuestions(record.taskId, running);
+    if (delivered) await this.publishQuestions(taskId, running);
+  }
+
+  /** Stop the local work of a task that is no longer active. */
+  private stop(taskId: string, running: Running | undefined): void {
+    this.running.delete(taskId);
+    if (running) clearTimeout(running.expiry);
+    running?.cancellation.abort(new CancelledError('Task cancelled'));
+    this.wake(taskId);
+  }
+
+  /** What another replica sends: only the replica running a task acts on its cancel and answers. */
+  private hear(signal: TaskSignal): void {
+    if (signal.kind === 'changed') {
+      this.emit(signal.record);
+      this.wake(signal.record.taskId);
+      return;
+    }
+    const running = this.running.get(signal.taskId);
+    if (!running) return;
+    if (signal.kind === 'cancel') {
+      this.stop(signal.taskId, running);
+      return;
+    }
+    // The answers reached the call even if the status write fails; the next write repairs it.
+    void this.deliver(signal.taskId, running, signal.responses).catch(() => {});
   }
 
   /** Resolves once the task is finished (handshake era `tasks/result`), or rejects on `signal`. */
@@ -268,6 +318,7 @@ export class TaskEngine {
 
   /** Cancel every running task (the server shuts down). */
   cancelAll(): void {
+    this.stopRelay();
     for (const running of this.running.values()) {
       clearTimeout(running.expiry);
       running.cancellation.abort(new CancelledError('Server closing'));
@@ -292,7 +343,12 @@ export class TaskEngine {
   ): Promise<TaskRecord | undefined> {
     const run = async () => {
       const record = await this.store.transition(taskId, from, patch);
-      if (record) this.emit(record);
+      if (record) {
+        this.emit(record);
+        // Listeners on other replicas hear it too; a change that does not travel is still in the
+        // store for the next poll.
+        this.relay?.send({ kind: 'changed', record }).catch(() => {});
+      }
       return record;
     };
     if (!running) return run();

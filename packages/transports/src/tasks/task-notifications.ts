@@ -2,8 +2,9 @@
  * `notifications/tasks` on a 2026 `subscriptions/listen` stream (optional in the extension): the
  * client names the tasks it wants to hear about in `notifications.taskIds`; the server agrees to
  * those the caller owns, acknowledges them, and sends the task as `tasks/get` would show it each
- * time it changes. Changes are heard from this process only: a task runs, and so changes, on the
- * replica that created it.
+ * time it changes. A task changes on the replica running it (or the one that cancels it); with a
+ * task relay shared by replicas, every replica hears those changes, so the stream may be held by
+ * any of them.
  */
 import { invalidParams } from '../jsonrpc/errors.js';
 import { isObject, notification } from '../jsonrpc/messages.js';

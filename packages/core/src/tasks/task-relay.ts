@@ -1,0 +1,27 @@
+/**
+ * How replicas that share a `TaskStore` reach the one running a task. A shared store carries the
+ * records, but the running work (its cancellation, the questions it waits on) stays in the
+ * process that runs it; a relay carries what must reach that process, and each change a replica
+ * makes, so listeners on every replica hear it (`notifications/tasks`).
+ *
+ * A relay is a best-effort broadcast: a signal sent while nobody listens is lost. The store
+ * stays the truth (a cancellation is written there before it is relayed; a change is read again
+ * on the next poll), so a lost signal delays, it never corrupts.
+ */
+import type { JsonValue } from '../json.js';
+import type { TaskRecord } from './task-record.js';
+
+export type TaskSignal =
+  /** Abort the work of a task already marked `cancelled` in the store. */
+  | { kind: 'cancel'; taskId: string }
+  /** Answers of `tasks/update` for questions the task waits on, by key. */
+  | { kind: 'answer'; taskId: string; responses: Record<string, JsonValue> }
+  /** A task changed (as the store now holds it). */
+  | { kind: 'changed'; record: TaskRecord };
+
+export interface TaskRelay {
+  /** Tell the other replicas. Rejects when the signal could not be sent. */
+  send(signal: TaskSignal): Promise<void>;
+  /** Hear what other replicas send (never this replica's own signals); returns the function that stops. */
+  listen(handler: (signal: TaskSignal) => void): () => void;
+}

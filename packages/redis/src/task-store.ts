@@ -1,0 +1,307 @@
+/**
+ * Tasks in Redis, for @cloudg/core's TaskStore port, so a task made on one replica is read,
+ * cancelled and finished from any. Under `<prefix>`:
+ *
+ * - `task:<id>`: a hash with the status (`s`, in clear so a script can bound an owner's tasks),
+ *   a version (`v`, for compare-and-set), the replica running it (`r`), the owner's keyed digest
+ *   (`o`) and the record itself (`b`), sealed with the vault key: a result names real assets
+ *   under most profiles, and questions, progress and owners are the caller's. Redis expires the
+ *   hash at the task's `createdAt + ttlMs`.
+ * - `tasks:owner:<digest>`: the owner's task ids scored by creation time (bounded per owner and
+ *   oldest first for `tasks/list`); ids whose hash has expired are dropped when it is read.
+ * - `tasks:alive:<replica>`: the lease of a replica running tasks, renewed a third of the way
+ *   through. A task still active whose replica's lease lapsed is marked failed by whoever reads
+ *   it next, so a task of a dead replica never stays `working` past `leaseMs`.
+ *
+ * A status change reads, applies the patch here (the record is sealed, so a script cannot), and
+ * writes back only if the version is unchanged, retrying otherwise: `transition` is atomic, as the
+ * port requires.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  ErrorCode,
+  isTerminalStatus,
+  RateLimitedError,
+  type TaskPatch,
+  type TaskRecord,
+  type TaskStatus,
+  type TaskStore,
+} from '@cloudg/core';
+import type { VaultSealer } from '@cloudg/privacy';
+import type { Redis } from 'ioredis';
+import { SharedStateUnavailableError, shared } from './errors.js';
+import { LuaScript } from './script.js';
+
+const STATE = 'tasks';
+const LABEL = 'task-record';
+
+// KEYS: task hash, owner index. ARGV: task key prefix, id, status, sealed body, runner, owner
+// digest, createdAt, time to live (ms), max per owner. 0 when the owner keeps too many.
+const CREATE = new LuaScript(`
+local base, id, max = ARGV[1], ARGV[2], tonumber(ARGV[9])
+local live = {}
+for _, other in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
+  if redis.call('EXISTS', base .. other) == 1 then live[#live + 1] = other
+  else redis.call('ZREM', KEYS[2], other) end
+end
+local count = #live
+if count >= max then
+  for _, other in ipairs(live) do
+    local s = redis.call('HGET', base .. other, 's')
+    if s == 'completed' or s == 'failed' or s == 'cancelled' then
+      redis.call('DEL', base .. other)
+      redis.call('ZREM', KEYS[2], other)
+      count = count - 1
+      break
+    end
+  end
+end
+if count >= max then return 0 end
+redis.call('HSET', KEYS[1], 's', ARGV[3], 'v', 1, 'b', ARGV[4], 'r', ARGV[5], 'o', ARGV[6])
+redis.call('PEXPIRE', KEYS[1], ARGV[8])
+redis.call('ZADD', KEYS[2], ARGV[7], id)
+if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[8]) then redis.call('PEXPIRE', KEYS[2], ARGV[8]) end
+return 1
+`);
+
+// KEYS: task hash. ARGV: alive key prefix. {status, version, body, runner alive (1/0)} or nil.
+const READ = new LuaScript(`
+local f = redis.call('HMGET', KEYS[1], 's', 'v', 'b', 'r')
+if not f[1] then return nil end
+local alive = 1
+if f[4] and f[4] ~= '' then alive = redis.call('EXISTS', ARGV[1] .. f[4]) end
+return {f[1], f[2], f[3], alive}
+`);
+
+// KEYS: owner index. ARGV: task key prefix, alive key prefix. Flat {id, status, version, body,
+// alive} per live task, oldest first; expired ids are dropped from the index.
+const LIST = new LuaScript(`
+local out = {}
+for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  local f = redis.call('HMGET', ARGV[1] .. id, 's', 'v', 'b', 'r')
+  if f[1] then
+    local alive = 1
+    if f[4] and f[4] ~= '' then alive = redis.call('EXISTS', ARGV[2] .. f[4]) end
+    out[#out + 1] = id
+    out[#out + 1] = f[1]
+    out[#out + 1] = f[2]
+    out[#out + 1] = f[3]
+    out[#out + 1] = alive
+  else
+    redis.call('ZREM', KEYS[1], id)
+  end
+end
+return out
+`);
+
+// KEYS: task hash. ARGV: expected version, status, sealed body. 1 when written.
+const SWAP = new LuaScript(`
+if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 's', ARGV[2], 'b', ARGV[3], 'v', tonumber(ARGV[1]) + 1)
+return 1
+`);
+
+export interface RedisTaskStoreOptions {
+  /** Tasks one owner may keep at once. Default 100, as in process. */
+  maxPerOwner?: number;
+  /**
+   * How long a replica's tasks outlive its last lease renewal before any replica marks them
+   * failed (ms). Default 15000.
+   */
+  leaseMs?: number;
+  now?: () => number;
+}
+
+interface Stored {
+  record: TaskRecord;
+  version: string;
+  runnerAlive: boolean;
+}
+
+const ORPHANED = 'The replica running this task stopped before it finished';
+
+export class RedisTaskStore implements TaskStore {
+  /** This process's id in the leases: a restarted replica is a new one. */
+  readonly replica = randomBytes(6).toString('hex');
+  readonly #client: Redis;
+  readonly #sealer: VaultSealer;
+  readonly #tasks: string;
+  readonly #owners: string;
+  readonly #alive: string;
+  readonly #maxPerOwner: number;
+  readonly #leaseMs: number;
+  readonly #now: () => number;
+  #beating: Promise<void> | undefined;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(client: Redis, prefix: string, sealer: VaultSealer, options: RedisTaskStoreOptions = {}) {
+    this.#client = client;
+    this.#sealer = sealer;
+    this.#tasks = `${prefix}task:`;
+    this.#owners = `${prefix}tasks:owner:`;
+    this.#alive = `${prefix}tasks:alive:`;
+    this.#maxPerOwner = options.maxPerOwner ?? 100;
+    this.#leaseMs = options.leaseMs ?? 15_000;
+    this.#now = options.now ?? Date.now;
+  }
+
+  async create(record: TaskRecord): Promise<void> {
+    await this.#alivePromise();
+    const remaining = record.createdAt + record.ttlMs - this.#now();
+    const created = await shared(STATE, () =>
+      CREATE.run(
+        this.#client,
+        [this.#tasks + record.taskId, this.#owners + this.#ownerKey(record.owner)],
+        [
+          this.#tasks,
+          record.taskId,
+          record.status,
+          this.#seal(record),
+          this.replica,
+          this.#ownerKey(record.owner),
+          record.createdAt,
+          Math.max(1, Math.ceil(remaining)),
+          this.#maxPerOwner,
+        ],
+      ),
+    );
+    if (created !== 1) {
+      throw new RateLimitedError('Too many tasks are running; wait for one to finish or cancel one', {
+        data: { maxPerOwner: this.#maxPerOwner },
+      });
+    }
+  }
+
+  async get(taskId: string): Promise<TaskRecord | undefined> {
+    return (await this.#load(taskId))?.record;
+  }
+
+  async transition(
+    taskId: string,
+    from: readonly TaskStatus[],
+    patch: TaskPatch,
+  ): Promise<TaskRecord | undefined> {
+    // Another replica may write between the read and the swap: then read again. A handful of
+    // writers at most race for one task (its runner and a canceller), so this ends quickly.
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const stored = await this.#load(taskId);
+      if (!stored || !from.includes(stored.record.status)) return undefined;
+      const next = applyPatch(stored.record, patch);
+      if (await this.#swap(next, stored.version)) return next;
+    }
+    throw new SharedStateUnavailableError(STATE, new Error('the task kept changing under this write'));
+  }
+
+  async list(owner: string): Promise<TaskRecord[]> {
+    const flat = (await shared(STATE, () =>
+      LIST.run(this.#client, [this.#owners + this.#ownerKey(owner)], [this.#tasks, this.#alive]),
+    )) as string[];
+    const out: TaskRecord[] = [];
+    for (let i = 0; i + 4 < flat.length; i += 5) {
+      const stored = await this.#settle(flat[i] as string, [
+        flat[i + 1] as string,
+        flat[i + 2] as string,
+        flat[i + 3] as string,
+        Number(flat[i + 4]),
+      ]);
+      if (stored && stored.record.owner === owner) out.push(stored.record);
+    }
+    return out;
+  }
+
+  /** Stop renewing the lease and drop it: tasks still running here are failed by the next reader. */
+  async close(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+    if (this.#beating) await this.#client.del(this.#alive + this.replica).catch(() => {});
+    this.#beating = undefined;
+  }
+
+  async #load(taskId: string): Promise<Stored | undefined> {
+    const row = (await shared(STATE, () => READ.run(this.#client, [this.#tasks + taskId], [this.#alive]))) as
+      | [string, string, string, number]
+      | null;
+    return row ? this.#settle(taskId, row) : undefined;
+  }
+
+  /** The stored row as a record; an active task whose replica is gone is failed first. */
+  async #settle(taskId: string, row: [string, string, string, number]): Promise<Stored | undefined> {
+    const [status, version, body, alive] = row;
+    const record = this.#open(taskId, body);
+    // Redis expires the hash by its own clock; this keeps the port's rule by the replicas' one.
+    if (!record || this.#now() > record.createdAt + record.ttlMs) return undefined;
+    record.status = status as TaskStatus;
+    const stored: Stored = { record, version, runnerAlive: alive === 1 };
+    if (stored.runnerAlive || isTerminalStatus(record.status)) return stored;
+    const failed = applyPatch(record, {
+      status: 'failed',
+      statusMessage: ORPHANED,
+      error: { code: ErrorCode.InternalError, message: ORPHANED },
+      inputRequests: undefined,
+      lastUpdatedAt: this.#now(),
+    });
+    if (await this.#swap(failed, version)) return { record: failed, version, runnerAlive: false };
+    // Someone else wrote first (the orphan marked by another reader): read what they wrote.
+    return this.#load(taskId);
+  }
+
+  #swap(record: TaskRecord, version: string): Promise<boolean> {
+    return shared(STATE, async () => {
+      const done = await SWAP.run(
+        this.#client,
+        [this.#tasks + record.taskId],
+        [version, record.status, this.#seal(record)],
+      );
+      return done === 1;
+    });
+  }
+
+  #seal(record: TaskRecord): string {
+    return this.#sealer.seal(JSON.stringify(record), LABEL);
+  }
+
+  #open(taskId: string, body: string): TaskRecord | undefined {
+    try {
+      const record = JSON.parse(this.#sealer.open(body, LABEL)) as TaskRecord;
+      // A record copied under another task's key is not that task.
+      return record.taskId === taskId ? record : undefined;
+    } catch {
+      // Sealed under another vault key: not a task this replica can know.
+      return undefined;
+    }
+  }
+
+  #ownerKey(owner: string): string {
+    return this.#sealer.lookup(`task-owner\u0000${owner}`);
+  }
+
+  /** The lease of this replica, taken before its first task exists and renewed from then on. */
+  #alivePromise(): Promise<void> {
+    if (!this.#beating) {
+      const beat = () =>
+        shared(STATE, () => this.#client.set(this.#alive + this.replica, '1', 'PX', this.#leaseMs)).then(
+          () => undefined,
+        );
+      const timer = setInterval(
+        () => void beat().catch(() => {}),
+        Math.max(10, Math.floor(this.#leaseMs / 3)),
+      );
+      timer.unref();
+      this.#timer = timer;
+      this.#beating = beat();
+      // Taken again by the next task when the first beat failed (Redis away).
+      this.#beating.catch(() => {
+        clearInterval(timer);
+        this.#beating = undefined;
+      });
+    }
+    return this.#beating;
+  }
+}
+
+/** `record` with `patch` applied; a field set to undefined is removed, so it stays plain JSON. */
+function applyPatch(record: TaskRecord, patch: TaskPatch): TaskRecord {
+  const next: TaskRecord = { ...record, ...patch };
+  for (const key of Object.keys(next) as (keyof TaskRecord)[]) if (next[key] === undefined) delete next[key];
+  return next;
+}

@@ -1,0 +1,188 @@
+/**
+ * Tasks across three replicas sharing one Redis (2026-07-28 tasks extension, raw requests: the
+ * official client 2.4 cannot start a 2026 task). A task started on A is polled to its result on
+ * B, cancelled from C (the tool's signal fires on A), answered through B; another principal sees
+ * it on no replica; a task whose replica is killed fails once that replica's lease lapses; Redis
+ * holds none of its values in clear.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TestRedis } from './support/redis-server.js';
+import { startTaskReplicas, type TaskReplica } from './support/task-replicas.js';
+
+const TASKS = 'io.modelcontextprotocol/tasks';
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { [TASKS]: {} } },
+};
+const ALICE = { Authorization: 'Bearer atok' };
+const BOB = { Authorization: 'Bearer btok' };
+const LEASE_MS = 400;
+
+let redis: TestRedis;
+let replicas: TaskReplica[] = [];
+let prefixes = 0;
+
+beforeAll(async () => {
+  redis = await TestRedis.start();
+});
+afterEach(async () => {
+  for (const r of replicas) await r.close();
+  replicas = [];
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+
+async function three(): Promise<[TaskReplica, TaskReplica, TaskReplica]> {
+  prefixes += 1;
+  replicas = await startTaskReplicas(redis.url, ['A', 'B', 'C'], `tasks${prefixes}:`, LEASE_MS);
+  return replicas as [TaskReplica, TaskReplica, TaskReplica];
+}
+
+type Json = Record<string, unknown>;
+let nextId = 0;
+
+/** One 2026 request to `replica`: the JSON-RPC answer. */
+async function post(replica: TaskReplica, method: string, params: Json, headers = ALICE): Promise<Json> {
+  nextId += 1;
+  const name = typeof params.name === 'string' ? params.name : params.taskId;
+  const res = await fetch(`http://127.0.0.1:${replica.port}/mcp`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': '2026-07-28',
+      'Mcp-Method': method,
+      ...(typeof name === 'string' ? { 'Mcp-Name': name } : {}),
+      ...headers,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: nextId, method, params: { ...params, _meta: META } }),
+  });
+  const text = await res.text();
+  return text.startsWith('{') ? JSON.parse(text) : JSON.parse(text.split('data: ').pop() ?? '{}');
+}
+
+async function start(replica: TaskReplica, name: string, args: Json): Promise<string> {
+  const created = await post(replica, 'tools/call', { name, arguments: args });
+  expect(created.result).toMatchObject({ resultType: 'task', status: 'working' });
+  return (created.result as Json).taskId as string;
+}
+
+/** tasks/get on `replica` until `done` holds (bounded: a test never waits forever). */
+async function pollUntil(replica: TaskReplica, taskId: string, done: (task: Json) => boolean): Promise<Json> {
+  let task: Json = {};
+  for (let i = 0; i < 250; i += 1) {
+    task = (await post(replica, 'tasks/get', { taskId })).result as Json;
+    if (done(task)) return task;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`task never got there: ${JSON.stringify(task)}`);
+}
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 250 && !check(); i += 1) await new Promise((r) => setTimeout(r, 20));
+}
+
+describe('tasks shared by three replicas', () => {
+  it('a task started on A is polled to its result on B', async () => {
+    const [a, b, c] = await three();
+    const taskId = await start(a, 'crunch', { ms: 150 });
+    const task = await pollUntil(b, taskId, (t) => t.status === 'completed');
+    expect(task).toMatchObject({
+      taskId,
+      status: 'completed',
+      result: { structuredContent: { crunched: 150, instance: 'i-0abc123' } },
+    });
+    expect([a.counts.crunched, b.counts.crunched, c.counts.crunched]).toEqual([1, 0, 0]);
+  });
+
+  it('cancelled from C: the tool signal fires on A and every replica shows it cancelled', async () => {
+    const [a, b, c] = await three();
+    const taskId = await start(a, 'crunch', { ms: 60_000 });
+    await pollUntil(b, taskId, (t) => t.status === 'working');
+    expect(await post(c, 'tasks/cancel', { taskId })).toMatchObject({ result: {} });
+    await until(() => a.counts.stopped === 1);
+    expect(a.counts.stopped).toBe(1);
+    for (const r of [a, b, c]) {
+      expect(((await post(r, 'tasks/get', { taskId })).result as Json).status).toBe('cancelled');
+    }
+  });
+
+  it('a question asked in a task on A is answered through B and the task finishes', async () => {
+    const [a, b, c] = await three();
+    const taskId = await start(a, 'wipe', { disk: 'sdb' });
+    const asking = await pollUntil(c, taskId, (t) => t.status === 'input_required');
+    const [key] = Object.keys(asking.inputRequests as Json);
+    expect(key).toBeDefined();
+    const answered = await post(b, 'tasks/update', {
+      taskId,
+      inputResponses: { [key as string]: { action: 'accept', content: { confirm: true } } },
+    });
+    expect(answered).toMatchObject({ result: {} });
+    const task = await pollUntil(c, taskId, (t) => t.status === 'completed');
+    expect(task).toMatchObject({ result: { structuredContent: { wiped: true, disk: 'sdb' } } });
+    expect([a.counts.wipes, b.counts.wipes, c.counts.wipes]).toEqual([1, 0, 0]);
+  });
+
+  it("another principal finds alice's task on no replica, and cannot cancel or answer it", async () => {
+    const [a, b, c] = await three();
+    const taskId = await start(a, 'wipe', { disk: 'sdc' });
+    await pollUntil(a, taskId, (t) => t.status === 'input_required');
+    const notFound = { code: -32602, message: 'Failed to retrieve task: Task not found' };
+    for (const r of [a, b, c]) {
+      expect((await post(r, 'tasks/get', { taskId }, BOB)).error).toEqual(notFound);
+      expect((await post(r, 'tasks/cancel', { taskId }, BOB)).error).toEqual(notFound);
+      expect(
+        (await post(r, 'tasks/update', { taskId, inputResponses: { x: { action: 'accept' } } }, BOB)).error,
+      ).toEqual(notFound);
+    }
+    // Still alice's, still waiting for her.
+    expect(((await post(b, 'tasks/get', { taskId })).result as Json).status).toBe('input_required');
+    expect(a.counts.wipes).toBe(0);
+  });
+
+  it('a task whose replica is killed fails once its lease lapses, on every replica left', async () => {
+    const [a, b, c] = await three();
+    const taskId = await start(a, 'crunch', { ms: 60_000 });
+    await pollUntil(b, taskId, (t) => t.status === 'working');
+    const killedAt = Date.now();
+    await a.kill();
+    const task = await pollUntil(b, taskId, (t) => t.status !== 'working');
+    const waited = Date.now() - killedAt;
+    expect(task).toMatchObject({
+      status: 'failed',
+      statusMessage: 'The replica running this task stopped before it finished',
+      error: { code: -32603 },
+    });
+    // Not before the lease could lapse, and well within a few leases after.
+    expect(waited).toBeGreaterThanOrEqual(LEASE_MS / 2);
+    expect(waited).toBeLessThan(LEASE_MS * 10);
+    expect(((await post(c, 'tasks/get', { taskId })).result as Json).status).toBe('failed');
+  });
+
+  it('Redis holds the task records and signals sealed: no value of the call in clear', async () => {
+    const [a, b] = await three();
+    const monitor = a.state.client.duplicate();
+    const seen: string[] = [];
+    await monitor.connect();
+    await monitor.psubscribe('tasks*');
+    monitor.on('pmessage', (_pattern: string, _channel: string, message: string) => seen.push(message));
+    const taskId = await start(a, 'crunch', { ms: 50 });
+    await pollUntil(b, taskId, (t) => t.status === 'completed');
+    const prefix = `tasks${prefixes}:`;
+    let dump = '';
+    for (const key of await b.state.client.keys(`${prefix}task*`)) {
+      dump += key;
+      const type = await b.state.client.type(key);
+      if (type === 'hash') dump += JSON.stringify(await b.state.client.hgetall(key));
+      if (type === 'zset') dump += JSON.stringify(await b.state.client.zrange(key, 0, -1));
+    }
+    expect(dump).toContain(taskId);
+    expect(seen.length).toBeGreaterThan(0);
+    const everything = dump + seen.join('\n');
+    for (const needle of ['i-0abc123', '123456789012', 'alice', 'crunch'])
+      expect(everything).not.toContain(needle);
+    monitor.disconnect();
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * Replicas serving tasks over HTTP, sharing one Redis for sessions, changes and tasks (store and
+ * relay sealed with one vault key), as separate processes would. Each has its own layer with
+ * `crunch` (works for `ms`, notes when its signal stopped it) and `wipe` (asks the person first),
+ * both task-capable, and counts what ran on it. `kill` stops a replica without a goodbye.
+ */
+import { createLogger, Layer, Registry } from '@cloudg/core';
+import { createVaultSealer } from '@cloudg/privacy';
+import { type RunningHttpServer, serveHttp } from '@cloudg/transports';
+import * as z from 'zod';
+import { createRedisSharedState, type RedisSharedState } from '../../src/index.js';
+
+export interface TaskCounts {
+  /** Calls of `crunch` that ran here. */
+  crunched: number;
+  /** Calls of `crunch` here that ended because their signal was aborted. */
+  stopped: number;
+  wipes: number;
+}
+
+export interface TaskReplica {
+  name: string;
+  port: number;
+  state: RedisSharedState;
+  running: RunningHttpServer;
+  counts: TaskCounts;
+  kill(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}
+
+function taskLayer(counts: TaskCounts): Layer<TaskCounts> {
+  const registry = new Registry<TaskCounts>();
+  registry.tool({
+    name: 'crunch',
+    description: 'Works for `ms` milliseconds on instance i-0abc123 of account 123456789012.',
+    input: { ms: z.number().int().min(0) },
+    taskSupport: 'optional',
+    handler: async (ctx, args) => {
+      ctx.app.crunched += 1;
+      await ctx.reportProgress(1, 2, 'halfway through i-0abc123');
+      try {
+        await pause(args.ms, ctx.signal);
+      } catch (error) {
+        ctx.app.stopped += 1;
+        throw error;
+      }
+      return { crunched: args.ms, instance: 'i-0abc123', account: '123456789012' };
+    },
+  });
+  registry.tool({
+    name: 'wipe',
+    description: 'Wipes a disk once the person confirms.',
+    input: { disk: z.string() },
+    taskSupport: 'optional',
+    handler: async (ctx, args) => {
+      if (!(await ctx.confirm(`Wipe ${args.disk}?`))) return { wiped: false };
+      ctx.app.wipes += 1;
+      return { wiped: true, disk: args.disk };
+    },
+  });
+  return new Layer({ registry, app: counts, logger: createLogger({ level: 'silent' }) });
+}
+
+export const VAULT_KEY = 'a-vault-key-every-replica-shares';
+
+export async function startTaskReplicas(
+  url: string,
+  names: string[],
+  keyPrefix: string,
+  leaseMs: number,
+): Promise<TaskReplica[]> {
+  const out: TaskReplica[] = [];
+  for (const name of names) {
+    const state = await createRedisSharedState(url, { keyPrefix, heartbeatMs: 150 });
+    const tasks = state.tasks(createVaultSealer({ key: VAULT_KEY }), { leaseMs });
+    const counts: TaskCounts = { crunched: 0, stopped: 0, wipes: 0 };
+    const running = await serveHttp(taskLayer(counts) as never, {
+      port: 0,
+      authTokens: ['atok::alice', 'btok::bob'],
+      keepaliveIntervalMs: 60_000,
+      taskPollIntervalMs: 20,
+      sessions: state.sessions,
+      changes: state.changes,
+      taskStore: tasks.store,
+      taskRelay: tasks.relay,
+    });
+    await tasks.relay.ready();
+    let gone = false;
+    out.push({
+      name,
+      port: running.port,
+      state,
+      running,
+      counts,
+      async kill() {
+        // No goodbye: the connection drops, the lease is left to lapse, the work is abandoned.
+        gone = true;
+        state.client.disconnect();
+        running.server.httpServer.closeAllConnections();
+        running.server.httpServer.close();
+        await state.close();
+      },
+      async close() {
+        if (gone) return;
+        gone = true;
+        await running.close();
+        await state.close();
+      },
+    });
+  }
+  return out;
+}
