@@ -9,7 +9,7 @@
 import { createWriteStream } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ErrorCode, type Layer } from '@cloudg/core';
+import { ErrorCode, type Layer, Principal } from '@cloudg/core';
 import { OriginHostGuard, type TokenAuth } from '@cloudg/transports';
 
 export interface SdkServeOptions {
@@ -54,18 +54,18 @@ const stopped = (signal: AbortSignal) =>
   });
 
 async function serveSdkStdio<TApp>(layer: Layer<TApp>, stop: AbortSignal, stdoutFd?: number): Promise<void> {
-  const [{ serveStdio, StdioServerTransport }, { createSdkServer }] = await Promise.all([
-    import('@modelcontextprotocol/server/stdio'),
-    import('@cloudg/adapters/sdk'),
-  ]);
+  const [{ serveStdio, StdioServerTransport }, { createSdkServer, restoringListenFilters }] =
+    await Promise.all([import('@modelcontextprotocol/server/stdio'), import('@cloudg/adapters/sdk')]);
   // One server for the connection: the handshake era keeps its session (subscriptions, log level).
   const server = createSdkServer(layer);
   // Isolated (see stdio-isolation.ts): protocol messages go to the handed-over descriptor, never 1.
-  const transport =
+  const stdio =
     stdoutFd === undefined
-      ? undefined
+      ? new StdioServerTransport()
       : new StdioServerTransport(process.stdin, createWriteStream('', { fd: stdoutFd }));
-  const handle = serveStdio(() => server, transport ? { transport } : {});
+  // 2026 listen filters naming pseudonymised URIs match the layer's real ones (the local user).
+  const transport = restoringListenFilters(layer, stdio, () => Principal.local());
+  const handle = serveStdio(() => server, { transport });
   const ended = new Promise<void>((resolve) => {
     process.stdin.once('end', resolve);
     process.stdin.once('close', resolve);

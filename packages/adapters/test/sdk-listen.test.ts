@@ -11,7 +11,7 @@ import { InMemoryTransport, Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { expect, it } from 'vitest';
 import { exportDefinitions } from '../src/index.js';
-import { createSdkHttpHandler, registerInto } from '../src/sdk/index.js';
+import { createSdkHttpHandler, registerInto, restoringListenFilters } from '../src/sdk/index.js';
 import { sampleLayer } from './support/sample-layer.js';
 
 const META = {
@@ -120,6 +120,53 @@ it('handshake era: an SDK mount tells a subscriber under the pseudonymised URI i
     expect(await updated).toBe(shown);
   } finally {
     await client.close();
+    await handle.close();
+  }
+});
+
+it('over a stream (serveStdio): the listen filter is restored the same way', async () => {
+  const layer = await sampleLayer({ policy: 'strict' });
+  const anonymous = () => Principal.anonymous();
+  const server = new Server({ name: 'host', version: '1' });
+  registerInto(server, layer, { principalResolver: anonymous });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const handle = serveStdio(() => server, {
+    transport: restoringListenFilters(layer, serverSide, anonymous),
+  });
+  const found = (await exportDefinitions(layer, Principal.anonymous()).dispatch('tools/call', {
+    name: 'find_assets',
+    arguments: { provider: 'GCP' },
+  })) as { structuredContent: { items: { uri: string }[] } };
+  const shown = found.structuredContent.items[0]?.uri ?? '';
+  const real = await layer.realResourceUri(shown, Principal.anonymous());
+  const received: Record<string, unknown>[] = [];
+  const updated = new Promise<void>((resolve) => {
+    clientSide.onmessage = (message) => {
+      received.push(message as Record<string, unknown>);
+      const method = (message as { method?: string }).method;
+      if (method === 'notifications/subscriptions/acknowledged') layer.notifyChange('resource', real);
+      if (method === 'notifications/resources/updated') resolve();
+    };
+  });
+  await clientSide.start();
+  try {
+    await clientSide.send({
+      jsonrpc: '2.0',
+      id: 'listen-1',
+      method: 'subscriptions/listen',
+      params: { notifications: { resourceSubscriptions: [shown] }, _meta: META },
+    });
+    await updated;
+    const sub = { 'io.modelcontextprotocol/subscriptionId': 'listen-1' };
+    expect(received).toEqual([
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/subscriptions/acknowledged',
+        params: { notifications: { resourceSubscriptions: [shown] }, _meta: sub },
+      },
+      { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: shown, _meta: sub } },
+    ]);
+  } finally {
     await handle.close();
   }
 });

@@ -9,6 +9,7 @@ export {
 } from './create-sdk-server.js';
 export { forwardChanges } from './forward-changes.js';
 export { INCLUDE_KINDS, type IncludeKind } from './include-kinds.js';
+export { restoringListenFilters } from './listen-filters.js';
 export {
   type RegisterOptions,
   registerInto,

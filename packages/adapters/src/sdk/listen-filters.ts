@@ -6,9 +6,11 @@
  * (`Layer.realResourceUri`) and notifies under the URI the client sent; this does the same in
  * front of the SDK: the listen request reaches the SDK with real URIs, and what the SDK sends back
  * on that subscription (the acknowledgement, each update) is put back to the client's URIs, so the
- * client never sees a real identifier it was not shown.
+ * client never sees a real identifier it was not shown. Over HTTP `createSdkHttpHandler` does it
+ * per request; over a stream `restoringListenFilters` wraps the transport `serveStdio` is given.
  */
 import type { Layer, Principal } from '@cloudg/core';
+import type { Transport } from '@modelcontextprotocol/server';
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 
@@ -117,4 +119,58 @@ export function rewriteSseBody(
       },
     }),
   );
+}
+
+/**
+ * The same for a stream transport the SDK's `serveStdio` serves (stdio, in memory): listen
+ * requests are restored before the SDK reads them (messages stay in order), and what is sent on
+ * such a subscription gets the client's URIs back. `principal` is whoever the stream serves.
+ */
+export function restoringListenFilters<TApp>(
+  appLayer: Layer<TApp>,
+  inner: Transport,
+  principal: () => Principal | Promise<Principal>,
+): Transport {
+  const layer = appLayer as Layer<unknown>;
+  const bySubscription = new Map<string | number, UriMap>();
+  let queue: Promise<void> = Promise.resolve();
+  const wrapper: Transport = {
+    start: async () => {
+      inner.onclose = () => wrapper.onclose?.();
+      inner.onerror = (error) => wrapper.onerror?.(error);
+      inner.onmessage = (message, extra) => {
+        // In order: a listen request waits for its URIs to be restored, and so does what follows.
+        queue = queue.then(async () => {
+          let delivered = message;
+          const candidate = message as Message;
+          if (
+            candidate.method === 'subscriptions/listen' &&
+            candidate.id !== undefined &&
+            candidate.id !== null
+          ) {
+            try {
+              const restored = await restoreListenFilter(layer, candidate, await principal());
+              if (restored) {
+                bySubscription.set(candidate.id, restored.sentAs);
+                delivered = restored.message as typeof message;
+              }
+            } catch (error) {
+              layer.logger.warn({ err: error }, 'could not restore a listen filter; passed on as sent');
+            }
+          }
+          wrapper.onmessage?.(delivered, extra);
+        });
+      };
+      await inner.start();
+    },
+    send: (message, options) => {
+      const sub = subscriptionOf(message as Message);
+      const sentAs = sub === undefined ? undefined : bySubscription.get(sub);
+      if (!sentAs) return inner.send(message, options);
+      return inner.send(toClientUris(message as Message, sentAs) as typeof message, options);
+    },
+    close: () => inner.close(),
+  };
+  Object.defineProperty(wrapper, 'sessionId', { get: () => inner.sessionId });
+  return wrapper;
 }
