@@ -174,8 +174,8 @@ try {
     30,
   );
   report(
-    'list_findings, first call with query (lower-cases text)',
-    await time(1, async () => {
+    'list_findings 500/page, query (text search)',
+    await time(RUNS, async () => {
       await callOk(layer, 'list_findings', { query: 'encryption', limit: 500 });
     }),
     30,

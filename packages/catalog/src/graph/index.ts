@@ -14,8 +14,9 @@
  *
  * Path searches run on a compact integer adjacency of a view (compact.ts; graphology's per-node
  * callbacks were measured too slow for them on the 50,000-asset estate): `compactFlow(ds)`,
- * `compactTraffic(ds)` (no identity pivots) and `compactRelationship(ds, undirected)` are cached
- * beside the graphs; `withSource(g, id, starts)` adds a virtual start (the internet) without
+ * `compactTraffic(ds)` (no identity pivots; both built straight from the edges, compact-edges.ts,
+ * the same arrays as converting the flow graph) and `compactRelationship(ds, undirected)` are
+ * cached beside the graphs; `withSource(g, id, starts)` adds a virtual start (the internet) without
  * touching the cache; `kShortestPaths` (Yen, shortest first, depth-capped, guided by distances
  * to the target) and `compactBfs` + `compactPathTo` (one shortest path to every node) search
  * them. Small walks can stay on graphology through a `Successors` function: `forward(graph,
