@@ -47,5 +47,9 @@ export function sharedWorkspace(
         },
         'shared workspace operation not applied on this replica',
       ),
+    onLogReset: () =>
+      logger?.warn(
+        'the shared workspace log was lost (Redis restarted without its data): this replica keeps its datasets and follows the new log',
+      ),
   });
 }

@@ -137,7 +137,7 @@ export {
 // ---- the workspace of named datasets ----
 export type { IngestRequest } from './findings/ingest.js';
 export type { WorkspaceOperation } from './workspace/operations.js';
-export type { LoggedOperation, WorkspaceLease, WorkspaceLog } from './workspace/shared-log.js';
+export type { LoggedOperation, LogHead, WorkspaceLease, WorkspaceLog } from './workspace/shared-log.js';
 export { SharedWorkspace, type SharedWorkspaceOptions } from './workspace/shared-workspace.js';
 export {
   type LoadDatasetOptions,

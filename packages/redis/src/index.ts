@@ -19,6 +19,7 @@ export {
 export {
   type LoggedEntry,
   type OperationLease,
+  type OperationLogHead,
   RedisOperationLog,
   type RedisOperationLogOptions,
 } from './operation-log.js';

@@ -12,6 +12,8 @@
  *   after at most `leaseMs`. An append checks the token in the same script, so a writer whose
  *   lease expired (a long pause) cannot interleave with the next one.
  * - `changes`: PUBLISH of the new head after each append.
+ * - `epoch`: a random id set by the first append of a log; a Redis restarted without its data
+ *   has none, so the next append names a new one and the replicas know their seqs are void.
  */
 import { randomBytes } from 'node:crypto';
 import type { VaultSealer } from '@cloudg/privacy';
@@ -19,13 +21,24 @@ import type { Redis } from 'ioredis';
 import { SharedStateUnavailableError, shared } from './errors.js';
 import { LuaScript } from './script.js';
 
-// KEYS: lease, log, channel. ARGV: token, then the sealed operations. -1 when the lease is not ours.
+// KEYS: lease, log, channel, epoch. ARGV: token, a new epoch, then the sealed operations.
+// {-1} when the lease is not ours, else {new length, epoch}; the first append of a log (a new one,
+// or one Redis lost) names its epoch.
 const APPEND = new LuaScript(`
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {-1, ''} end
+local epoch = redis.call('GET', KEYS[4])
+if not epoch then
+  epoch = ARGV[2]
+  redis.call('SET', KEYS[4], epoch)
+end
 local n = 0
-for i = 2, #ARGV do n = redis.call('RPUSH', KEYS[2], ARGV[i]) end
+for i = 3, #ARGV do n = redis.call('RPUSH', KEYS[2], ARGV[i]) end
 redis.call('PUBLISH', KEYS[3], n)
-return n
+return {n, epoch}
+`);
+// KEYS: log, epoch. {length, epoch or ''}.
+const HEAD = new LuaScript(`
+return {redis.call('LLEN', KEYS[1]), redis.call('GET', KEYS[2]) or ''}
 `);
 // KEYS: lease. ARGV: token, milliseconds. 1 when renewed.
 const RENEW = new LuaScript(`
@@ -43,9 +56,15 @@ export interface LoggedEntry<T> {
   operation: T;
 }
 
+/** The catalog's LogHead: the last seq and the log's epoch (new when Redis lost the log). */
+export interface OperationLogHead {
+  seq: number;
+  epoch: string;
+}
+
 export interface OperationLease<T> {
-  /** Append after everything the log holds; the seq of the last. Refused when the lease expired. */
-  append(operations: readonly T[]): Promise<number>;
+  /** Append after everything the log holds; the head after them. Refused when the lease expired. */
+  append(operations: readonly T[]): Promise<OperationLogHead>;
   release(): Promise<void>;
 }
 
@@ -66,6 +85,7 @@ export class RedisOperationLog<T> {
   readonly #log: string;
   readonly #lease: string;
   readonly #channel: string;
+  readonly #epoch: string;
   readonly #leaseMs: number;
   readonly #retryMs: number;
 
@@ -84,12 +104,16 @@ export class RedisOperationLog<T> {
     this.#log = `${prefix}${name}:log`;
     this.#lease = `${prefix}${name}:lease`;
     this.#channel = `${prefix}${name}:changes`;
+    this.#epoch = `${prefix}${name}:epoch`;
     this.#leaseMs = options.leaseMs ?? 15_000;
     this.#retryMs = options.retryMs ?? 25;
   }
 
-  head(): Promise<number> {
-    return shared(this.#state, () => this.#client.llen(this.#log));
+  async head(): Promise<OperationLogHead> {
+    const [seq, epoch] = (await shared(this.#state, () =>
+      HEAD.run(this.#client, [this.#log, this.#epoch], []),
+    )) as [number, string];
+    return { seq, epoch };
   }
 
   async read(after: number): Promise<LoggedEntry<T>[]> {
@@ -123,15 +147,19 @@ export class RedisOperationLog<T> {
     return {
       append: async (operations: readonly T[]) => {
         const sealed = operations.map((op) => this.#sealer.seal(JSON.stringify(op), this.#label));
-        const head = (await shared(this.#state, () =>
-          APPEND.run(client, [this.#lease, this.#log, this.#channel], [token, ...sealed]),
-        )) as number;
-        if (head < 0)
+        const [seq, epoch] = (await shared(this.#state, () =>
+          APPEND.run(
+            client,
+            [this.#lease, this.#log, this.#channel, this.#epoch],
+            [token, randomBytes(8).toString('hex'), ...sealed],
+          ),
+        )) as [number, string];
+        if (seq < 0)
           throw new SharedStateUnavailableError(
             this.#state,
             new Error('the lease expired before the change was shared'),
           );
-        return head;
+        return { seq, epoch };
       },
       release: async () => {
         clearInterval(renew);
@@ -157,7 +185,7 @@ export class RedisOperationLog<T> {
 
   /** Forget the log (tests; an operator starting the shared workspace afresh). */
   async clear(): Promise<void> {
-    await shared(this.#state, () => this.#client.del(this.#log, this.#lease));
+    await shared(this.#state, () => this.#client.del(this.#log, this.#lease, this.#epoch));
   }
 }
 

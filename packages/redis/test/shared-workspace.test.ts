@@ -166,6 +166,25 @@ describe('a workspace shared by three replicas', () => {
     expect(new Set(sources).size).toBe(1);
   });
 
+  it('refuses changes and reads while Redis is away, changes nothing, and goes on after a Redis that lost its data', async () => {
+    const [a, b] = [await replica('ws7:'), await replica('ws7:')];
+    body(await a.layer.callTool('load_dataset', { path: INVENTORY, name: 'before-outage' }));
+    expect((await listed(b)).names).toEqual(['before-outage']);
+    await redis.pause();
+    const refused = await a.layer.callTool('load_dataset', { path: INVENTORY, name: 'during-outage' });
+    expect(refused.meta['cloudg/error_code']).toBe('shared_state_unavailable');
+    expect(a.workspace.names()).toEqual(['before-outage']);
+    const read = await b.layer.callTool('list_datasets', {});
+    expect(read.meta['cloudg/error_code']).toBe('shared_state_unavailable');
+    // Redis comes back empty (no persistence): the log begins again under a new epoch.
+    await redis.resume();
+    await expect
+      .poll(async () => !(await b.layer.callTool('list_datasets', {})).isError, { timeout: 10_000 })
+      .toBe(true);
+    body(await a.layer.callTool('load_dataset', { path: INVENTORY, name: 'after-outage' }));
+    expect((await listed(b)).names).toEqual(['before-outage', 'after-outage']);
+  });
+
   it('keeps no path, dataset name, finding id or reason in clear in Redis', async () => {
     const [a, b] = [await replica('ws4:'), await replica('ws4:')];
     body(await a.layer.callTool('load_dataset', { path: INVENTORY, name: 'secret-estate-name' }));

@@ -15,17 +15,28 @@ export interface LoggedOperation {
 /** The right to append, held by one call on one replica at a time. */
 export interface WorkspaceLease {
   /**
-   * Append operations after everything the log holds; returns the seq of the last. Refused
+   * Append operations after everything the log holds; returns the head after them. Refused
    * (throws) when the lease was lost meanwhile (it expired), so two writers never interleave.
    */
-  append(operations: readonly WorkspaceOperation[]): Promise<number>;
+  append(operations: readonly WorkspaceOperation[]): Promise<LogHead>;
   /** Give the lease up; never throws (an unreleased lease expires by itself). */
   release(): Promise<void>;
 }
 
-export interface WorkspaceLog {
+/** Where a log stands. */
+export interface LogHead {
   /** The seq of the last operation, 0 for an empty log. */
-  head(): Promise<number>;
+  seq: number;
+  /**
+   * Names this log's history: it changes when the log was lost and begun again (a Redis
+   * restarted without its data), so a replica knows its seqs no longer count. '' before the
+   * first append.
+   */
+  epoch: string;
+}
+
+export interface WorkspaceLog {
+  head(): Promise<LogHead>;
   /** Every operation after `seq`, in order. */
   read(after: number): Promise<LoggedOperation[]>;
   /**

@@ -36,6 +36,8 @@ export interface SharedWorkspaceOptions {
   announceReplayed?: boolean;
   /** Told of an operation this replica could not apply (it goes on without it, as the others did). */
   onSkipped?: (entry: LoggedOperation, error: unknown) => void;
+  /** Told when the log was lost and begun again (see LogHead.epoch). */
+  onLogReset?: () => void;
 }
 
 /** Runs functions one at a time, in the order they were queued. */
@@ -54,6 +56,7 @@ export class SharedWorkspace {
   readonly log: WorkspaceLog;
   readonly #pollMs: number;
   readonly #onSkipped: SharedWorkspaceOptions['onSkipped'];
+  readonly #onLogReset: SharedWorkspaceOptions['onLogReset'];
   /** Applying the log, one batch at a time. */
   readonly #apply = new Queue();
   /** This replica's writers, one at a time (each then waits for the shared lease). */
@@ -61,6 +64,8 @@ export class SharedWorkspace {
   /** See SharedWorkspaceOptions.announceReplayed; set it before serving. */
   announceReplayed: boolean;
   #applied = 0;
+  /** The log's epoch this replica's seqs belong to; undefined before it first looked. */
+  #epoch: string | undefined;
   #pending: WorkspaceOperation[] | undefined;
   #stops: (() => void)[] = [];
 
@@ -69,6 +74,7 @@ export class SharedWorkspace {
     this.log = log;
     this.#pollMs = options.pollMs ?? 1000;
     this.#onSkipped = options.onSkipped;
+    this.#onLogReset = options.onLogReset;
     this.announceReplayed = options.announceReplayed ?? true;
   }
 
@@ -97,7 +103,9 @@ export class SharedWorkspace {
   /** Apply every operation the log holds beyond what this replica has. */
   catchUp(): Promise<void> {
     return this.#apply.run(async () => {
-      if ((await this.log.head()) <= this.#applied) return;
+      const head = await this.log.head();
+      this.#follow(head.epoch);
+      if (head.seq <= this.#applied) return;
       for (const entry of await this.log.read(this.#applied)) {
         if (entry.seq <= this.#applied) continue;
         try {
@@ -108,6 +116,18 @@ export class SharedWorkspace {
         this.#applied = entry.seq;
       }
     });
+  }
+
+  /**
+   * A log begun again (Redis lost its data) counts from the start: this replica keeps its
+   * workspace and applies the new log on top of it, as every replica does.
+   */
+  #follow(epoch: string): void {
+    if (this.#epoch !== undefined && epoch !== this.#epoch) {
+      this.#applied = 0;
+      this.#onLogReset?.();
+    }
+    this.#epoch = epoch;
   }
 
   /** The layer middleware: reads catch up first; writes run under the lease and are logged. */
@@ -133,10 +153,11 @@ export class SharedWorkspace {
       const made = this.#pending;
       this.#pending = undefined;
       if (made.length > 0) {
-        const seq = await lease.append(made);
+        const head = await lease.append(made);
         // Inside the apply queue, so no catch-up reads these entries back and applies them twice.
         await this.#apply.run(() => {
-          this.#applied = seq;
+          this.#follow(head.epoch);
+          this.#applied = head.seq;
         });
       }
       if ('error' in outcome) throw outcome.error;
