@@ -2,7 +2,13 @@
  * Serving a layer over stdio or Streamable HTTP, with the start-up line, the warning for an
  * unauthenticated non-loopback bind, and the vault saved however serving ends.
  */
-import type { RedisChangeFanout, RedisSessionStore, RedisSharedState } from '@cloudg/redis';
+import type {
+  RedisChangeFanout,
+  RedisSessionStore,
+  RedisSharedState,
+  RedisTaskRelay,
+  RedisTaskStore,
+} from '@cloudg/redis';
 import {
   type DependencyChecks,
   isLoopbackAddress,
@@ -16,6 +22,7 @@ import type { ServerLayer } from './create-layer.js';
 import { checkFlavorCombination, type ResolvedFlavor, resolveFlavor, ServeOptionsError } from './flavors.js';
 import { serveFastmcp } from './serve-fastmcp.js';
 import { serveSdk } from './serve-sdk.js';
+import { vaultSealer } from './shared-workspace.js';
 
 export const TRANSPORTS = ['stdio', 'http', 'streamable-http', 'sse'] as const;
 export type TransportName = (typeof TRANSPORTS)[number];
@@ -138,15 +145,28 @@ function redisCheck(state: RedisSharedState): DependencyChecks {
   };
 }
 
-/** The HTTP options that share sessions and changes through Redis. */
-function sharedServing(server: ServerLayer): { sessions: RedisSessionStore; changes: RedisChangeFanout } {
+/** The HTTP options that share sessions, changes and tasks through Redis. */
+function sharedServing(server: ServerLayer): {
+  sessions: RedisSessionStore;
+  changes: RedisChangeFanout;
+  taskStore: RedisTaskStore;
+  taskRelay: RedisTaskRelay;
+} {
   const state = server.sharedState as RedisSharedState;
+  // Task results name real assets under most profiles: sealed with the vault key, like the
+  // workspace log (createLayerFromOptions has already refused a random key).
+  const tasks = state.tasks(vaultSealer(server.policy));
   state.changes.onError = (error) =>
     server.layer.logger.warn({ err: error }, 'change not spread to the other replicas');
   // The fan-out carries each workspace change from the replica that made it: the others apply
   // it without announcing it again.
   if (server.sharedWorkspace) server.sharedWorkspace.announceReplayed = false;
-  return { sessions: state.sessions, changes: state.changes };
+  return {
+    sessions: state.sessions,
+    changes: state.changes,
+    taskStore: tasks.store,
+    taskRelay: tasks.relay,
+  };
 }
 
 export async function serve(server: ServerLayer, options: ServeOptions = {}): Promise<void> {
@@ -259,7 +279,7 @@ export async function serve(server: ServerLayer, options: ServeOptions = {}): Pr
       metrics: { registry: server.prometheus(), public: options.publicMetrics ?? false },
       // With shared state, a replica that cannot reach Redis is alive but not ready.
       ...(server.sharedState ? { dependencies: redisCheck(server.sharedState) } : {}),
-      // Sessions continue on any replica, and a change made on one is announced by all.
+      // Sessions and tasks continue on any replica, and a change made on one is announced by all.
       ...(server.sharedState ? sharedServing(server) : {}),
     });
     const url = describeUrl(running.host, running.port, path);

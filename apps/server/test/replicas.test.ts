@@ -5,14 +5,14 @@
  * (the replica that made the change announces it; the others replay it silently); and the
  * official client behind a round-robin balancer keeps one session across all three.
  */
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { sampleEstateDir } from '@cloudg/catalog';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectSharedState, createLayerFromOptions, serve } from '../src/index.js';
 import { startRedis } from './support/redis-server.js';
+import { roundRobin } from './support/round-robin.js';
 
 const MAP = join(sampleEstateDir(), 'inventory', 'inventory-map.json');
 const POLICY = {
@@ -209,31 +209,6 @@ describe('three replicas sharing Redis', () => {
     void listen;
   });
 });
-
-/** A balancer without stickiness: each request (stream or not) goes to the next replica in turn. */
-function roundRobin(ports: number[]): Promise<{ url: string; served: number[]; server: Server }> {
-  const served = ports.map(() => 0);
-  let next = 0;
-  const server = createServer((req, res) => {
-    const i = next++ % ports.length;
-    served[i] = (served[i] ?? 0) + 1;
-    const upstream = request(
-      { host: '127.0.0.1', port: ports[i], method: req.method, path: req.url, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', () => res.destroy());
-    res.on('close', () => upstream.destroy());
-    req.pipe(upstream);
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, served, server }),
-    ),
-  );
-}
 
 describe('the official client behind a round-robin balancer', () => {
   it('keeps one 2025 session over three replicas: calls, a question and its answer, notifications', async () => {
