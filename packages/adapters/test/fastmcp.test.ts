@@ -6,7 +6,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Principal } from '@cloudg/core';
+import { Layer, Principal, Registry } from '@cloudg/core';
 import { type Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { FastMCP } from 'fastmcp';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -217,5 +217,42 @@ describe('change notifications on fastmcp sessions', () => {
     await client.subscribeResource({ uri: item.uri });
     layer.notifyChange('resource', real);
     expect(await updated).toBe(item.uri);
+  });
+});
+
+describe('cancellation', () => {
+  it("a running call's signal aborts when the session ends", async () => {
+    const registry = new Registry();
+    let aborted: () => void = () => {};
+    const stopped = new Promise<void>((resolve) => {
+      aborted = resolve;
+    });
+    let started: () => void = () => {};
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    registry.tool({
+      name: 'wait',
+      description: 'Waits until cancelled.',
+      input: {},
+      handler: (ctx) =>
+        new Promise((resolve) => {
+          started();
+          ctx.signal.addEventListener('abort', () => {
+            aborted();
+            resolve({ stopped: true });
+          });
+        }),
+    });
+    const server = new FastMCP({ name: 'host', version: '1.0.0' });
+    registerInto(server, new Layer({ registry }));
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const client = newClient('legacy');
+    const [session] = await Promise.all([server.connect(serverSide as never), client.connect(clientSide)]);
+    client.callTool({ name: 'wait', arguments: {} }).catch(() => {});
+    await running;
+    await session.close();
+    await stopped;
+    await client.close();
   });
 });
