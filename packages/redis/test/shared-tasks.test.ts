@@ -6,6 +6,7 @@
  * holds none of its values in clear.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Stream } from './support/http-client.js';
 import { TestRedis } from './support/redis-server.js';
 import { startTaskReplicas, type TaskReplica } from './support/task-replicas.js';
 
@@ -159,6 +160,46 @@ describe('tasks shared by three replicas', () => {
     expect(waited).toBeGreaterThanOrEqual(LEASE_MS / 2);
     expect(waited).toBeLessThan(LEASE_MS * 10);
     expect(((await post(c, 'tasks/get', { taskId })).result as Json).status).toBe('failed');
+  });
+
+  it('a listener on C hears each change of a task running on A, ending with its result', async () => {
+    const [a, , c] = await three();
+    const taskId = await start(a, 'crunch', { ms: 200 });
+    const stream = await Stream.open(
+      c.port,
+      {
+        authorization: 'Bearer atok',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'subscriptions/listen',
+      },
+      {
+        jsonrpc: '2.0',
+        id: 'l-c',
+        method: 'subscriptions/listen',
+        params: { notifications: { taskIds: [taskId] }, _meta: META },
+      },
+    );
+    await stream.until((frames) =>
+      frames.some(
+        (f) =>
+          (f.data as Json).method === 'notifications/tasks' &&
+          ((f.data as Json).params as Json).status === 'completed',
+      ),
+    );
+    stream.close();
+    expect(stream.messages[0]).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { taskIds: [taskId] } },
+    });
+    const told = stream.messages
+      .filter((m) => m.method === 'notifications/tasks')
+      .map((m) => m.params as Json);
+    expect(told.at(-1)).toMatchObject({
+      taskId,
+      status: 'completed',
+      result: { structuredContent: { crunched: 200 } },
+      _meta: { 'io.modelcontextprotocol/subscriptionId': 'l-c' },
+    });
   });
 
   it('Redis holds the task records and signals sealed: no value of the call in clear', async () => {
