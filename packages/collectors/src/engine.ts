@@ -88,7 +88,7 @@ export function createCollectorEngine(
     }
     signal.throwIfAborted();
     safely(() => request.hooks.progress(`linking ${assets.length} assets`));
-    const deduped = dedupeByArn(assets);
+    const deduped = foldPlaceholders(dedupeByArn(assets));
     const linker = new RelationshipLinker(deduped);
     linker.seedExisting(edges);
     const linked = linker.link(signal);
@@ -141,6 +141,34 @@ function dedupeByArn(assets: readonly CloudAsset[]): CloudAsset[] {
     first.is_internet_exposed = first.is_internet_exposed || asset.is_internet_exposed;
   }
   return out;
+}
+
+/**
+ * A principal placeholder (`metadata.placeholder`) made where a policy named an identity before
+ * the identity itself was collected (a service account of a project collected later) is folded
+ * into the collected asset that answers to its `arn`: the real asset takes its relations, and
+ * the placeholder goes, so one identity is one node and references to it are not ambiguous.
+ * Collector edges never touch principals, so no edge points at a dropped placeholder.
+ */
+function foldPlaceholders(assets: readonly CloudAsset[]): CloudAsset[] {
+  const real = new Map<string, CloudAsset>();
+  for (const asset of assets) {
+    if (asset.metadata.placeholder === true) continue;
+    for (const alias of listOf(asset.metadata.aliases))
+      if (typeof alias === 'string' && !real.has(alias.toLowerCase())) real.set(alias.toLowerCase(), asset);
+  }
+  if (real.size === 0) return [...assets];
+  return assets.filter((asset) => {
+    if (asset.metadata.placeholder !== true || !asset.arn) return true;
+    const target = real.get(asset.arn.toLowerCase());
+    if (!target) return true;
+    const relations = unique([...relationsOf(target), ...relationsOf(asset)]).filter(
+      (r) => r.target !== target.arn,
+    );
+    if (relations.length > 0) target.metadata.relations = relations;
+    target.is_internet_exposed = target.is_internet_exposed || asset.is_internet_exposed;
+    return false;
+  });
 }
 
 function listOf(value: unknown): unknown[] {

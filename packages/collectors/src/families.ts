@@ -32,7 +32,7 @@ export const SERVICE_FAMILY_TASKS: Readonly<Record<string, FamilyTasks>> = {
   identity: {
     aws: ['iam', 'organizations', 'kms', 'secretsmanager'],
     azure: ['azure_authorization', 'azure_keyvault'],
-    gcp: ['gcp_iam_policies'],
+    gcp: ['gcp_service_accounts', 'gcp_iam_policies'],
   },
   security: { aws: ['guardduty'] },
   dns: {},

@@ -86,7 +86,11 @@ describe('GcpCollector', () => {
     expect(assets.find((a) => a.name === 'batch-1')?.is_internet_exposed).toBe(false);
     expect(assets.find((a) => a.arn === 'gcp-principal:group:analysts@example.com')).toMatchObject({
       asset_type: 'IDENTITY_GROUP',
-      metadata: { discovered_via: 'iam_policy', roles: ['roles/viewer'] },
+      metadata: {
+        discovered_via: 'iam_policy',
+        placeholder: true,
+        roles: ['roles/iam.serviceAccountKeyAdmin', 'roles/viewer'],
+      },
     });
     expect(entry(out.coverage, 'gcp_full')).toMatchObject({ status: 'SUCCESS' });
   });

@@ -116,10 +116,15 @@ describe('GcpCollector: Cloud Storage', () => {
 
   it('merges the grants of the project policy and a bucket policy on one principal', async () => {
     const { out } = await collect(sampleGcpRoutes(), ['identity', 'storage']);
-    const worker = (out.assets ?? []).filter(
-      (a) => a.arn === 'gcp-principal:serviceAccount:worker@proj-analytics.iam.gserviceaccount.com',
+    // The collected service account carries both grants; no placeholder stands for it.
+    const worker = (out.assets ?? []).filter((a) =>
+      a.arn?.endsWith('/serviceAccounts/worker@proj-analytics.iam.gserviceaccount.com'),
     );
     expect(worker).toHaveLength(1);
+    expect((out.assets ?? []).filter((a) => a.arn?.startsWith('gcp-principal:serviceAccount:'))).toEqual([]);
+    expect((out.assets ?? []).filter((a) => a.arn === 'gcp-principal:user:alice@example.com')).toHaveLength(
+      1,
+    );
     const lines = edgeLines(out);
     expect(lines.has(`worker@proj-analytics.iam.gserviceaccount.com GRANTS_ACCESS ${PROJECT}`)).toBe(true);
     expect(lines.has('worker@proj-analytics.iam.gserviceaccount.com GRANTS_ACCESS raw-uploads')).toBe(true);

@@ -2,6 +2,8 @@ import { FirewallsClient, InstancesClient, NetworksClient, SubnetworksClient } f
 import { ProjectsClient } from '@google-cloud/resource-manager';
 import { SqlInstancesServiceClient } from '@google-cloud/sql';
 import type { AuthClient, GoogleAuth } from 'google-auth-library';
+import { IAM_ENDPOINT, IamJsonApi } from './iam-api.js';
+import { standInBase } from './json-api.js';
 import { StorageJsonApi, storageBase } from './storage-api.js';
 
 /** How the Google Cloud clients are built. */
@@ -34,6 +36,7 @@ export type GcpClientOf<S extends GcpClientName> = InstanceType<(typeof CONSTRUC
 export class GcpClients {
   readonly #cache = new Map<string, { close(): Promise<void> }>();
   #storage: StorageJsonApi | undefined;
+  #iam: IamJsonApi | undefined;
 
   constructor(private readonly settings: GcpClientSettings) {}
 
@@ -61,6 +64,15 @@ export class GcpClients {
       emulator ? null : (this.settings.authClient ?? this.settings.auth ?? null),
     );
     return this.#storage;
+  }
+
+  /** The IAM API's service-account reads (see iam-api.ts for why it is not a gax client). */
+  iam(): IamJsonApi {
+    this.#iam ??= new IamJsonApi(
+      standInBase(this.settings) ?? IAM_ENDPOINT,
+      this.settings.authClient ?? this.settings.auth ?? null,
+    );
+    return this.#iam;
   }
 
   async close(): Promise<void> {

@@ -8,6 +8,7 @@ import { buildAsset } from '../model/asset-builder.js';
 import { safely } from '../port.js';
 import type { ProviderCollection, ProviderCollector, ProviderRun } from '../provider.js';
 import { type GcpClientName, type GcpClientOf, type GcpClientSettings, GcpClients } from './clients.js';
+import type { IamJsonApi } from './iam-api.js';
 import type { StorageJsonApi } from './storage-api.js';
 import { GCP_TASKS, type GcpTask } from './tasks.js';
 
@@ -24,6 +25,8 @@ export interface GcpTaskContext {
   client<S extends GcpClientName>(name: S): GcpClientOf<S>;
   /** The Cloud Storage JSON API. */
   storage(): StorageJsonApi;
+  /** The IAM API's service-account reads. */
+  iam(): IamJsonApi;
   /** One governed request; `service` is the API (`compute`, `cloudresourcemanager`). */
   call<T>(service: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T>;
   /** Assets collected so far for this project (the firewall task evaluates instances). */
@@ -53,6 +56,7 @@ function context(
     partial: (message) => partials.push(message),
     client: (name) => clients.get(name),
     storage: () => clients.storage(),
+    iam: () => clients.iam(),
     call: (service, fn) =>
       governor.call(
         { provider: 'gcp', account: `projects/${project}`, region: null, service },
@@ -66,7 +70,8 @@ function context(
 /**
  * The Google Cloud collector on the official `@google-cloud` clients over their REST transport:
  * each project in `gcp.projects`, networks, subnetworks, instances, firewall rules (evaluated into
- * internet ingress edges) and the project's IAM bindings.
+ * internet ingress edges), service accounts with their policies, the project's IAM bindings,
+ * Cloud Storage buckets and Cloud SQL instances.
  */
 export class GcpCollector implements ProviderCollector {
   readonly provider = 'gcp' as const;

@@ -1,4 +1,5 @@
 import type { AuthClient, GoogleAuth } from 'google-auth-library';
+import { googleJson, standInBase } from './json-api.js';
 
 /**
  * The Cloud Storage JSON API, the two reads the collector needs, through the collector's own
@@ -37,19 +38,6 @@ export interface GcsIamPolicy {
   bindings?: { role?: string; members?: string[]; condition?: unknown }[];
 }
 
-/** A Google API error as the governor classifies it: `code`, the HTTP `statusCode`, the response headers (Retry-After). */
-export class GoogleApiError extends Error {
-  override readonly name = 'GoogleApiError';
-  constructor(
-    message: string,
-    readonly code: string,
-    readonly statusCode: number,
-    readonly response: { status: number; headers: Headers },
-  ) {
-    super(message);
-  }
-}
-
 export const STORAGE_ENDPOINT = 'https://storage.googleapis.com';
 
 export class StorageJsonApi {
@@ -75,28 +63,8 @@ export class StorageJsonApi {
     return this.#get(`/storage/v1/b/${encodeURIComponent(bucket)}/iam`, {}, signal);
   }
 
-  async #get<T>(path: string, query: Record<string, string>, signal: AbortSignal): Promise<T> {
-    const url = new URL(`${this.base.replace(/\/+$/, '')}${path}`);
-    for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
-    const headers = new Headers({ accept: 'application/json' });
-    if (this.auth)
-      for (const [key, value] of await this.auth.getRequestHeaders(url.href)) headers.set(key, value);
-    const response = await fetch(url, { headers, signal });
-    const text = await response.text();
-    let body: unknown = null;
-    try {
-      body = text ? JSON.parse(text) : null;
-    } catch {
-      body = null;
-    }
-    if (response.ok) return (body ?? {}) as T;
-    const error = (body as { error?: { status?: string; message?: string; errors?: { reason?: string }[] } })
-      ?.error;
-    const code = error?.status ?? error?.errors?.[0]?.reason ?? `HTTP${response.status}`;
-    throw new GoogleApiError(error?.message ?? response.statusText, code, response.status, {
-      status: response.status,
-      headers: response.headers,
-    });
+  #get<T>(path: string, query: Record<string, string>, signal: AbortSignal): Promise<T> {
+    return googleJson<T>(this.base, this.auth, { path, query }, signal);
   }
 }
 
@@ -105,11 +73,8 @@ export function storageBase(
   settings: { apiEndpoint?: string; port?: number; protocol?: 'http' | 'https' },
   env: NodeJS.ProcessEnv = process.env,
 ): { base: string; emulator: boolean } {
-  if (settings.apiEndpoint)
-    return {
-      base: `${settings.protocol ?? 'https'}://${settings.apiEndpoint}${settings.port ? `:${settings.port}` : ''}`,
-      emulator: false,
-    };
+  const standIn = standInBase(settings);
+  if (standIn) return { base: standIn, emulator: false };
   const emulator = env.STORAGE_EMULATOR_HOST?.trim();
   if (emulator)
     return { base: /^https?:\/\//.test(emulator) ? emulator : `http://${emulator}`, emulator: true };

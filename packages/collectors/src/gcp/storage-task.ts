@@ -1,9 +1,9 @@
 import type { CloudAsset, NetworkEdge } from '@cloudg/catalog';
 import { errorCode } from '../governor/classify.js';
-import { makeEdge } from '../link/relationship-linker.js';
 import { buildAsset } from '../model/asset-builder.js';
-import { type Relation, rel, relations } from '../model/relation.js';
-import { isPublicMember, principalAsset } from './principals.js';
+import { rel, relations } from '../model/relation.js';
+import { PolicyBinder } from './principals.js';
+import { markPublic } from './public-access.js';
 import type { GcsBucket, GcsIamPolicy } from './storage-api.js';
 import { type GcpTask, listPages } from './tasks.js';
 
@@ -24,7 +24,8 @@ export const bucketName = (name: string) => `//storage.googleapis.com/projects/_
  * makes Google refuse such access whatever the policy says): it is marked exposed with an
  * `INTERNET_EXPOSED` edge from `0.0.0.0/0` (INVENTORY_REFERENCE.md 5.3), and, as for every IAM
  * policy (9.5), the public members make no principal. Every other member is granted access to the
- * bucket from its principal placeholder, the role on the edge. A policy the caller may not read
+ * bucket from its principal (a collected service account, else a placeholder), its roles on the
+ * edge. A policy the caller may not read
  * leaves the bucket in, without grants, and the task PARTIAL.
  */
 export const gcpStorageTask: GcpTask = {
@@ -37,7 +38,7 @@ export const gcpStorageTask: GcpTask = {
     });
     const assets: CloudAsset[] = [];
     const edges: NetworkEdge[] = [];
-    const grants = new Map<string, Relation[]>();
+    const binder = new PolicyBinder(ctx.collected);
     for (const bucket of buckets) {
       const name = bucket.name;
       if (!name) continue;
@@ -52,18 +53,8 @@ export const gcpStorageTask: GcpTask = {
       const arn = bucketName(name);
       const iam = bucket.iamConfiguration ?? {};
       const prevention = iam.publicAccessPrevention ?? 'inherited';
-      const publicMembers = new Set<string>();
-      for (const binding of policy?.bindings ?? [])
-        for (const member of binding.members ?? []) {
-          if (isPublicMember(member)) {
-            publicMembers.add(member);
-            continue;
-          }
-          const r = rel(arn, 'GRANTS_ACCESS', 'POLICY_ALLOWS_ACTION', {
-            properties: { role: binding.role, conditional: binding.condition ? true : undefined },
-          });
-          if (r) grants.set(member, [...(grants.get(member) ?? []), r]);
-        }
+      const open = binder.bind(arn, policy?.bindings);
+      const publicMembers = new Set(open.map((g) => g.member));
       const exposed = publicMembers.size > 0 && prevention !== 'enforced';
       const asset = buildAsset({
         arn,
@@ -93,20 +84,11 @@ export const gcpStorageTask: GcpTask = {
           rel(kmsKeyName(bucket.encryption?.defaultKmsKeyName), 'REFERENCES', 'ENCRYPTED_BY_KMS'),
           rel(bucket.logging?.logBucket && bucketName(bucket.logging.logBucket), 'LOGS_TO', 'LOGS_TO'),
         ),
-        is_internet_exposed: exposed,
       });
       assets.push(asset);
-      if (exposed)
-        edges.push(
-          makeEdge('0.0.0.0/0', asset.id, 'INTERNET_EXPOSED', {
-            relationship: 'INTERNET_REACHABLE',
-            cidr: '0.0.0.0/0',
-            description: `bucket IAM policy grants ${[...publicMembers].sort().join(', ')}`,
-            properties: { members: [...publicMembers].sort() },
-          }),
-        );
+      if (exposed) edges.push(...markPublic(asset, open, 'bucket IAM policy'));
     }
-    for (const [member, rels] of grants) assets.push(principalAsset(member, ctx.project, rels));
+    assets.push(...binder.finish());
     return { assets, edges };
   },
 };

@@ -3,7 +3,9 @@ import { makeEdge } from '../link/relationship-linker.js';
 import { buildAsset } from '../model/asset-builder.js';
 import { type Relation, rel, relations } from '../model/relation.js';
 import type { GcpTaskContext, GcpTaskOutput } from './collector.js';
-import { principalAsset } from './principals.js';
+import { PolicyBinder, type PolicyBinding } from './principals.js';
+import { markPublic } from './public-access.js';
+import { gcpServiceAccountsTask } from './service-accounts-task.js';
 import { gcpSqlTask } from './sql-task.js';
 import { gcpStorageTask } from './storage-task.js';
 
@@ -314,10 +316,12 @@ export const gcpFirewallTask: GcpTask = {
 };
 
 /**
- * The project's IAM policy: each member of each binding becomes a principal placeholder
- * (`gcp-principal:<member>`, the member itself as an alias so `serviceAccount:<email>` references
- * resolve) granted access to the project, the role kept on the edge. `allUsers` and
- * `allAuthenticatedUsers` mark the project's grant as public.
+ * The project's IAM policy (INVENTORY_INTERNALS.md 9.5): each member is granted access to the
+ * project from its principal (a service account collected by `gcp_service_accounts`, else a
+ * `gcp-principal:<member>` placeholder), with every role it holds there on the one relation. An
+ * impersonation role on the project covers all its service accounts, so the member also
+ * `ASSUMES_ROLE` each collected one. `allUsers` and `allAuthenticatedUsers` create no principal:
+ * they mark the project exposed.
  */
 export const gcpIamTask: GcpTask = {
   name: 'gcp_iam_policies',
@@ -326,25 +330,29 @@ export const gcpIamTask: GcpTask = {
     const [policy] = await ctx.call('cloudresourcemanager', () =>
       projects.getIamPolicy({ resource: `projects/${ctx.project}` }, { retry: null } as never),
     );
-    const byMember = new Map<string, Relation[]>();
     const projectArn = `//cloudresourcemanager.googleapis.com/projects/${ctx.project}`;
-    for (const b of policy.bindings ?? [])
-      for (const member of b.members ?? []) {
-        const r = rel(projectArn, 'GRANTS_ACCESS', 'IAM_BINDING', {
-          properties: { role: b.role, public: member.startsWith('all') || undefined },
-        });
-        if (r) byMember.set(member, [...(byMember.get(member) ?? []), r]);
-      }
-    const assets = [...byMember].map(([member, rels]) => principalAsset(member, ctx.project, rels));
-    return { assets };
+    const serviceAccounts = ctx.collected
+      .filter((a) => a.asset_type === 'SERVICE_ACCOUNT' && a.account_id === ctx.project && a.arn)
+      .map((a) => a.arn as string);
+    const binder = new PolicyBinder(ctx.collected);
+    const open = binder.bind(projectArn, (policy.bindings ?? []) as PolicyBinding[], {
+      actAs: serviceAccounts,
+    });
+    const project = ctx.collected.find((a) => a.arn === projectArn);
+    const edges = project ? markPublic(project, open, 'project IAM policy') : [];
+    return { assets: binder.finish(), edges };
   },
 };
 
-/** In run order: the firewall evaluation needs the instances. */
+/**
+ * In run order: the firewall evaluation needs the instances; the IAM policies bind to the
+ * service accounts collected before them.
+ */
 export const GCP_TASKS: readonly GcpTask[] = [
   gcpNetworkTask,
   gcpComputeTask,
   gcpFirewallTask,
+  gcpServiceAccountsTask,
   gcpIamTask,
   gcpStorageTask,
   gcpSqlTask,

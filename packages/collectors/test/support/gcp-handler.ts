@@ -36,7 +36,8 @@ export async function startGcpHandler(routes: GcpRoutes): Promise<GcpHandler> {
 export const PROJECT = 'proj-analytics';
 const API = `https://www.googleapis.com/compute/v1/projects/${PROJECT}`;
 const C = `/compute/v1/projects/${PROJECT}`;
-const WORKER_SA = 'worker@proj-analytics.iam.gserviceaccount.com';
+export const WORKER_SA = 'worker@proj-analytics.iam.gserviceaccount.com';
+export const DEPLOY_SA = 'deploy@proj-analytics.iam.gserviceaccount.com';
 
 /**
  * The Google Cloud part of the sample estate (worker-1 and its network, the public raw-uploads
@@ -153,6 +154,51 @@ export function sampleGcpRoutes(): GcpRoutes {
             sourceRanges: ['10.20.0.0/16'],
             allowed: [{ IPProtocol: 'all' }],
           },
+        ],
+      },
+    },
+    // IAM API: the project's service accounts (two pages), then each one's own policy.
+    [`/v1/projects/${PROJECT}/serviceAccounts`]: (_req, url) =>
+      url.searchParams.get('pageToken') === 'sa2'
+        ? {
+            body: {
+              accounts: [
+                {
+                  name: `projects/${PROJECT}/serviceAccounts/${DEPLOY_SA}`,
+                  projectId: PROJECT,
+                  uniqueId: '104000000000000000002',
+                  email: DEPLOY_SA,
+                  displayName: 'deployer',
+                },
+              ],
+            },
+          }
+        : {
+            body: {
+              accounts: [
+                {
+                  name: `projects/${PROJECT}/serviceAccounts/${WORKER_SA}`,
+                  projectId: PROJECT,
+                  uniqueId: '104000000000000000001',
+                  email: WORKER_SA,
+                  displayName: 'worker',
+                },
+              ],
+              nextPageToken: 'sa2',
+            },
+          },
+    [`/v1/projects/${PROJECT}/serviceAccounts/${WORKER_SA}:getIamPolicy`]: {
+      body: { version: 1, etag: 'BwSa1=' },
+    },
+    // The CI deployer may mint tokens for the deploy account and act as it.
+    [`/v1/projects/${PROJECT}/serviceAccounts/${DEPLOY_SA}:getIamPolicy`]: {
+      body: {
+        version: 1,
+        etag: 'BwSa2=',
+        bindings: [
+          { role: 'roles/iam.serviceAccountTokenCreator', members: ['user:ci@example.com'] },
+          { role: 'roles/iam.serviceAccountUser', members: ['user:ci@example.com'] },
+          { role: 'roles/iam.serviceAccountKeyAdmin', members: ['group:analysts@example.com'] },
         ],
       },
     },
