@@ -44,7 +44,8 @@ export async function prepareFindings(dataset: Dataset, signal?: AbortSignal): P
     if (stale()) return;
     await nextTurn();
   }
-  for (const group of FINDING_GROUPS) {
+  // The asset grouping first: asset type and account relabel it, each then a short step.
+  for (const group of ['asset' as const, ...FINDING_GROUPS.filter((g) => g !== 'asset')]) {
     if (stale()) return;
     groupKeyColumn(dataset, group);
     await nextTurn();
