@@ -256,3 +256,28 @@ describe('cancellation', () => {
     await client.close();
   });
 });
+
+describe('names', () => {
+  it('a tool the host already has keeps the host version, in the list and when called', async () => {
+    const layer = await sampleLayer();
+    const server = new FastMCP({ name: 'host', version: '1.0.0' });
+    server.addTool({
+      name: 'find_assets',
+      description: 'The host’s own search.',
+      execute: async () => 'host answer',
+    });
+    registerInto(server, layer);
+    const client = await connectInMemory(server, 'legacy', anonymous);
+    const tools = (await client.listTools()).tools;
+    expect(tools.filter((t) => t.name === 'find_assets').map((t) => t.description)).toEqual([
+      'The host’s own search.',
+    ]);
+    const answer = await client.callTool({ name: 'find_assets', arguments: {} });
+    expect(answer.content).toEqual([{ type: 'text', text: 'host answer' }]);
+    // cloudg's other tools are there, and a name nobody has gets cloudg's error with close matches.
+    expect(tools.map((t) => t.name)).toContain('get_asset');
+    await expect(client.callTool({ name: 'get_assett', arguments: {} })).rejects.toThrow(
+      /Unknown tool: get_assett.*get_asset/,
+    );
+  });
+});

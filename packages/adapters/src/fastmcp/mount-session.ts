@@ -5,7 +5,7 @@
  * schemas, re-parses tool results through strict schemas and renames errors), so cloudg answers at
  * the SDK level instead, with the layer's wire definitions and results unchanged. The host's own
  * fastmcp tools, resources and prompts keep working: lists are the host's entries followed by
- * cloudg's, and what cloudg does not own goes to fastmcp's handler.
+ * cloudg's, and what the host serves goes to fastmcp's handler.
  */
 import { type JsonObject, type Layer, type LogLevel, Principal } from '@cloudg/core';
 import { type PrincipalResolver, RequestInfo, resolvePrincipal } from '@cloudg/transports';
@@ -142,15 +142,10 @@ export function mountSession(
     'prompts/list': new Set<string>(),
   };
   const registry = layer.registry;
-  const ownsTool = (name: string) =>
-    !hostKeys['tools/list'].has(name) && registry.tools.has(layer.internalName(name));
-  const ownsPrompt = (name: string) =>
-    !hostKeys['prompts/list'].has(name) && registry.prompts.has(layer.internalName(name));
+  // Resources are the one kind routed by what cloudg serves: a URI may match a host's template.
   const ownsResource = (uri: string) =>
     !hostKeys['resources/list'].has(uri) &&
     (registry.resources.has(uri) || registry.findTemplate(uri) !== undefined);
-  const ownsTemplate = (uriTemplate: string) =>
-    !hostKeys['resources/templates/list'].has(uriTemplate) && registry.templates.has(uriTemplate);
 
   const principalFor = (extra: Sdk1Extra): Promise<Principal> =>
     resolvePrincipal(ctx.principalResolver, requestInfoFor(session, server, extra, authOf()), (error) =>
@@ -252,15 +247,16 @@ export function mountSession(
       return { ...hostResult, [field]: [...hostItems, ...mine] };
     };
 
-  // Not cloudg's and the host has a handler: the host answers. Not cloudg's and no host handler:
-  // the layer answers, which gives the native server's unknown-name error (with close matches).
+  // The host answers for what it serves (by name, from its current lists); everything else goes to
+  // the layer, so a name nobody serves gets the native server's error with close matches rather
+  // than fastmcp's bare -32601.
   const routed =
-    (method: McpMethod, hostLists: ListMethod[], owns: (params: Record<string, unknown>) => boolean) =>
+    (method: McpMethod, hostLists: ListMethod[], hostServes: (params: Record<string, unknown>) => boolean) =>
     (orig: StoredHandler | undefined): StoredHandler =>
     async (request, extra) => {
       if (orig) {
         for (const list of hostLists) await refreshHost(list, extra);
-        if (!owns(request.params ?? {})) return orig(request, extra);
+        if (hostServes(request.params ?? {})) return orig(request, extra);
       }
       return callLayer(method, request, extra);
     };
@@ -275,16 +271,15 @@ export function mountSession(
       install('tools/list', listHandler('tools/list'));
       install(
         'tools/call',
-        routed('tools/call', ['tools/list'], (p) => ownsTool(str(p.name))),
+        routed('tools/call', ['tools/list'], (p) => hostKeys['tools/list'].has(str(p.name))),
       );
     }
     if (include.has('resources')) {
       install('resources/list', listHandler('resources/list'));
       install(
         'resources/read',
-        routed('resources/read', ['resources/list', 'resources/templates/list'], (p) =>
-          ownsResource(str(p.uri)),
-        ),
+        // A URI cloudg does not serve may still match one of the host's templates: the host's.
+        routed('resources/read', ['resources/list'], (p) => !ownsResource(str(p.uri))),
       );
     }
     if (include.has('templates'))
@@ -293,18 +288,18 @@ export function mountSession(
       install('prompts/list', listHandler('prompts/list'));
       install(
         'prompts/get',
-        routed('prompts/get', ['prompts/list'], (p) => ownsPrompt(str(p.name))),
+        routed('prompts/get', ['prompts/list'], (p) => hostKeys['prompts/list'].has(str(p.name))),
       );
     }
     if (include.has('completions')) {
       install('completion/complete', (orig) => {
-        const owns = (p: Record<string, unknown>) => {
+        const hostServes = (p: Record<string, unknown>) => {
           const ref = (p.ref ?? {}) as Record<string, unknown>;
-          if (ref.type === 'ref/prompt') return ownsPrompt(str(ref.name));
-          if (ref.type === 'ref/resource') return ownsTemplate(str(ref.uri)) || ownsResource(str(ref.uri));
+          if (ref.type === 'ref/prompt') return hostKeys['prompts/list'].has(str(ref.name));
+          if (ref.type === 'ref/resource') return hostKeys['resources/templates/list'].has(str(ref.uri));
           return false;
         };
-        return routed('completion/complete', ['prompts/list', 'resources/templates/list'], owns)(orig);
+        return routed('completion/complete', ['prompts/list', 'resources/templates/list'], hostServes)(orig);
       });
     }
     if (subscriptions) {
