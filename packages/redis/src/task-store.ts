@@ -35,8 +35,10 @@ import { LuaScript } from './script.js';
 const STATE = 'tasks';
 const LABEL = 'task-record';
 
-// KEYS: task hash, owner index. ARGV: task key prefix, id, status, sealed body, runner, owner
-// digest, createdAt, time to live (ms), max per owner. 0 when the owner keeps too many.
+// KEYS: task hash, owner index, the runner's lease. ARGV: task key prefix, id, status, sealed
+// body, runner, owner digest, createdAt, time to live (ms), max per owner, lease (ms). 0 when the
+// owner keeps too many. The lease is taken in the same step, so a task is never recorded under a
+// runner that looks dead (a Redis restarted without its data has forgotten the lease).
 const CREATE = new LuaScript(`
 local base, id, max = ARGV[1], ARGV[2], tonumber(ARGV[9])
 local live = {}
@@ -57,6 +59,7 @@ if count >= max then
   end
 end
 if count >= max then return 0 end
+redis.call('SET', KEYS[3], '1', 'PX', ARGV[10])
 redis.call('HSET', KEYS[1], 's', ARGV[3], 'v', 1, 'b', ARGV[4], 'r', ARGV[5], 'o', ARGV[6])
 redis.call('PEXPIRE', KEYS[1], ARGV[8])
 redis.call('ZADD', KEYS[2], ARGV[7], id)
@@ -131,7 +134,6 @@ export class RedisTaskStore implements TaskStore {
   readonly #maxPerOwner: number;
   readonly #leaseMs: number;
   readonly #now: () => number;
-  #beating: Promise<void> | undefined;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(client: Redis, prefix: string, sealer: VaultSealer, options: RedisTaskStoreOptions = {}) {
@@ -146,12 +148,16 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async create(record: TaskRecord): Promise<void> {
-    await this.#alivePromise();
+    this.#renewing();
     const remaining = record.createdAt + record.ttlMs - this.#now();
     const created = await shared(STATE, () =>
       CREATE.run(
         this.#client,
-        [this.#tasks + record.taskId, this.#owners + this.#ownerKey(record.owner)],
+        [
+          this.#tasks + record.taskId,
+          this.#owners + this.#ownerKey(record.owner),
+          this.#alive + this.replica,
+        ],
         [
           this.#tasks,
           record.taskId,
@@ -162,6 +168,7 @@ export class RedisTaskStore implements TaskStore {
           record.createdAt,
           Math.max(1, Math.ceil(remaining)),
           this.#maxPerOwner,
+          this.#leaseMs,
         ],
       ),
     );
@@ -211,10 +218,10 @@ export class RedisTaskStore implements TaskStore {
 
   /** Stop renewing the lease and drop it: tasks still running here are failed by the next reader. */
   async close(): Promise<void> {
-    if (this.#timer) clearInterval(this.#timer);
+    if (!this.#timer) return;
+    clearInterval(this.#timer);
     this.#timer = undefined;
-    if (this.#beating) await this.#client.del(this.#alive + this.replica).catch(() => {});
-    this.#beating = undefined;
+    await this.#client.del(this.#alive + this.replica).catch(() => {});
   }
 
   async #load(taskId: string): Promise<Stored | undefined> {
@@ -275,27 +282,17 @@ export class RedisTaskStore implements TaskStore {
     return this.#sealer.lookup(`task-owner\u0000${owner}`);
   }
 
-  /** The lease of this replica, taken before its first task exists and renewed from then on. */
-  #alivePromise(): Promise<void> {
-    if (!this.#beating) {
-      const beat = () =>
-        shared(STATE, () => this.#client.set(this.#alive + this.replica, '1', 'PX', this.#leaseMs)).then(
-          () => undefined,
-        );
-      const timer = setInterval(
-        () => void beat().catch(() => {}),
-        Math.max(10, Math.floor(this.#leaseMs / 3)),
-      );
-      timer.unref();
-      this.#timer = timer;
-      this.#beating = beat();
-      // Taken again by the next task when the first beat failed (Redis away).
-      this.#beating.catch(() => {
-        clearInterval(timer);
-        this.#beating = undefined;
-      });
-    }
-    return this.#beating;
+  /** Renew this replica's lease from its first task on (each task's creation takes it too). */
+  #renewing(): void {
+    if (this.#timer) return;
+    this.#timer = setInterval(
+      () =>
+        void this.#client.set(this.#alive + this.replica, '1', 'PX', this.#leaseMs).catch(() => {
+          // Redis away: the next renewal or task creation takes the lease again.
+        }),
+      Math.max(10, Math.floor(this.#leaseMs / 3)),
+    );
+    this.#timer.unref();
   }
 }
 

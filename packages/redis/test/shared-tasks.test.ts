@@ -217,7 +217,7 @@ describe('tasks shared by three replicas', () => {
       dump += key;
       const type = await b.state.client.type(key);
       if (type === 'hash') dump += JSON.stringify(await b.state.client.hgetall(key));
-      if (type === 'zset') dump += JSON.stringify(await b.state.client.zrange(key, 0, -1));
+      if (type === 'zset') dump += JSON.stringify(await b.state.client.zrange(key, '0', '-1'));
     }
     expect(dump).toContain(taskId);
     expect(seen.length).toBeGreaterThan(0);
