@@ -443,4 +443,92 @@ describe('AwsCollector IAM documents', () => {
       Statement: [{ Effect: 'Allow', Principal: { Service: 'ec2.amazonaws.com' }, Action: 'sts:AssumeRole' }],
     });
   });
+
+  it("keeps a role's, user's and group's inline policies as one policy_document, beside the trust policy", async () => {
+    mocks = sampleAwsMocks();
+    const inline = (name: string, statement: Record<string, unknown>) => ({
+      PolicyName: name,
+      PolicyDocument: encodeURIComponent(JSON.stringify({ Version: '2012-10-17', Statement: statement })),
+    });
+    const trust = encodeURIComponent(
+      JSON.stringify({
+        Statement: [
+          { Effect: 'Allow', Principal: { Service: 'ec2.amazonaws.com' }, Action: 'sts:AssumeRole' },
+        ],
+      }),
+    );
+    mocks.iam.on(GetAccountAuthorizationDetailsCommand).resolves({
+      IsTruncated: false,
+      RoleDetailList: [
+        {
+          RoleName: 'ops-role',
+          Arn: 'arn:aws:iam::111111111111:role/ops-role',
+          AssumeRolePolicyDocument: trust,
+          RolePolicyList: [
+            inline('read-logs', {
+              Sid: 'Logs',
+              Effect: 'Allow',
+              Action: 'logs:Get*',
+              Resource: 'arn:aws:logs:*',
+            }),
+            inline('s3-anything', { Sid: 'S3', Effect: 'Allow', Action: 's3:*', Resource: '*' }),
+          ],
+        },
+        {
+          RoleName: 'bare-role',
+          Arn: 'arn:aws:iam::111111111111:role/bare-role',
+          AssumeRolePolicyDocument: trust,
+        },
+      ],
+      UserDetailList: [
+        {
+          UserName: 'deployer',
+          Arn: 'arn:aws:iam::111111111111:user/deployer',
+          UserPolicyList: [
+            inline('deploy', { Effect: 'Allow', Action: 'lambda:UpdateFunctionCode', Resource: '*' }),
+          ],
+        },
+      ],
+      GroupDetailList: [
+        {
+          GroupName: 'admins',
+          Arn: 'arn:aws:iam::111111111111:group/admins',
+          GroupPolicyList: [inline('all', { Effect: 'Allow', Action: '*', Resource: '*' })],
+        },
+      ],
+    });
+    const engine = createCollectorEngine({
+      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
+    });
+    const out = await engine.mapInventory({
+      config: CloudgConfig.parse({}),
+      providers: ['aws'],
+      regions: [REGION],
+      services: ['iam'],
+      taggingSweep: null,
+      signal: new AbortController().signal,
+      hooks: SILENT_HOOKS,
+    });
+    const byName = new Map((out.assets ?? []).map((a) => [a.name, a]));
+    expect(byName.get('ops-role')?.metadata).toMatchObject({
+      inline_policies: ['read-logs', 's3-anything'],
+      policy_document: {
+        Version: '2012-10-17',
+        Statement: [
+          { Sid: 'Logs', Effect: 'Allow', Action: 'logs:Get*', Resource: 'arn:aws:logs:*' },
+          { Sid: 'S3', Effect: 'Allow', Action: 's3:*', Resource: '*' },
+        ],
+      },
+      assume_role_policy: { Statement: [{ Principal: { Service: 'ec2.amazonaws.com' } }] },
+    });
+    expect(byName.get('bare-role')?.metadata.policy_document).toBeUndefined();
+    expect(byName.get('deployer')?.metadata.policy_document).toEqual({
+      Version: '2012-10-17',
+      Statement: [{ Effect: 'Allow', Action: 'lambda:UpdateFunctionCode', Resource: '*' }],
+    });
+    expect(byName.get('admins')?.metadata).toMatchObject({
+      inline_policies: ['all'],
+      policy_document: { Statement: [{ Effect: 'Allow', Action: '*', Resource: '*' }] },
+    });
+  });
 });

@@ -7,6 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GetAccountAuthorizationDetailsCommand, IAMClient } from '@aws-sdk/client-iam';
 import {
   configureLive,
   createCatalogLayer,
@@ -84,5 +85,64 @@ describe('map_inventory on the collectors engine', () => {
       expect(bundled.has(path), `bundled: ${path}`).toBe(true);
       expect(live.has(path), `live: ${path}`).toBe(true);
     }
+  });
+
+  it("run_scanners' IAM linter reports a role's inline policy that allows s3:* on every resource", async () => {
+    // The sample's app-role, with one more inline policy granting too much.
+    const details = await new IAMClient({ region: REGION, credentials: FAKE_CREDENTIALS }).send(
+      new GetAccountAuthorizationDetailsCommand({}),
+    );
+    const wide = {
+      Version: '2012-10-17',
+      Statement: [{ Sid: 'AllBuckets', Effect: 'Allow', Action: 's3:*', Resource: '*' }],
+    };
+    mocks.iam.on(GetAccountAuthorizationDetailsCommand).resolves({
+      ...details,
+      RoleDetailList: (details.RoleDetailList ?? []).map((r) =>
+        r.RoleName === 'app-role'
+          ? {
+              ...r,
+              RolePolicyList: [
+                ...(r.RolePolicyList ?? []),
+                { PolicyName: 'buckets', PolicyDocument: encodeURIComponent(JSON.stringify(wide)) },
+              ],
+            }
+          : r,
+      ),
+    });
+    const ws = new Workspace({ allowedRoots: [dir], outputDir: join(dir, 'out'), cwd: dir });
+    configureLive(ws, {
+      preflight: {
+        env: { AWS_ACCESS_KEY_ID: FAKE_CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: 'x', PATH: '' },
+        homeDir: dir,
+        probe: async () => null,
+      },
+    });
+    const engine = createCollectorEngine({
+      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
+    });
+    const layer = createCatalogLayer({ workspace: ws, registry: defaultRegistry({ live: { engine } }) });
+    const admin = new Principal({ id: 'ops', roles: ['admin'] });
+    const mapped = await layer.callTool(
+      'map_inventory',
+      { providers: ['aws'], regions: [REGION], services: ['identity'], name: 'live' },
+      { principal: admin },
+    );
+    expect(mapped.isError, JSON.stringify(mapped.content)).toBe(false);
+
+    const linted = await layer.callTool(
+      'run_scanners',
+      { scanners: ['iam'], dataset: 'live' },
+      { principal: admin },
+    );
+    expect(linted.structured).toMatchObject({ scanners: ['iam'], errors: [] });
+    const findings = ws.get('live').findings.filter((f) => f.source_tool === 'cloudg-iam');
+    expect(findings.map((f) => [f.resource_arn, f.severity, f.evidence])).toEqual([
+      [
+        'arn:aws:iam::111111111111:role/app-role',
+        'HIGH',
+        'policy_document: statement AllBuckets allows s3:* on Resource *',
+      ],
+    ]);
   });
 });

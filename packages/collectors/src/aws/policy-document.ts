@@ -27,6 +27,22 @@ export function policyDocument(document: unknown): Record<string, unknown> | und
     : undefined;
 }
 
+/**
+ * An identity's inline policies as one document, for `metadata.policy_document` beside the trust
+ * policy, so the IAM linter reads them as it reads a managed policy's document. The statements
+ * keep their inline policies' order; the policy names stay in `metadata.inline_policies`.
+ * Undefined when there are none (or none parses).
+ */
+export function inlinePolicyDocument(
+  policies: readonly { PolicyName?: string; PolicyDocument?: string }[] | undefined,
+): Record<string, unknown> | undefined {
+  const statements = (policies ?? []).flatMap((p) => {
+    const raw = policyDocument(p.PolicyDocument)?.Statement;
+    return Array.isArray(raw) ? raw : raw ? [raw] : [];
+  });
+  return statements.length > 0 ? { Version: '2012-10-17', Statement: statements } : undefined;
+}
+
 /** A policy document, URL-encoded as IAM returns it, or already parsed. */
 export function parsePolicy(document: unknown): Statement[] {
   let doc = document;

@@ -7,14 +7,22 @@ import type { CloudAsset } from '@cloudg/catalog';
 import { awsTags, buildAsset } from '../../model/asset-builder.js';
 import { type Relation, rel, relations } from '../../model/relation.js';
 import { type AwsTask, pages } from '../context.js';
-import { identityPolicyRelations, policyDocument, trustRelations } from '../policy-document.js';
+import {
+  identityPolicyRelations,
+  inlinePolicyDocument,
+  policyDocument,
+  trustRelations,
+} from '../policy-document.js';
 
 type Details = GetAccountAuthorizationDetailsCommandOutput;
 
 /**
  * IAM through `GetAccountAuthorizationDetails` (one paginated, read-only call returning users,
- * groups, roles with their trust policies and instance profiles, and managed policies with their
- * default versions), plus `ListAccessKeys` per user for key metadata. Key ids and dates only:
+ * groups, roles with their trust policies, inline policies and instance profiles, and managed
+ * policies with their default versions), plus `ListAccessKeys` per user for key metadata. The
+ * documents stay in metadata where the IAM linter reads them: `assume_role_policy` (trust),
+ * `policy_document` (a customer policy's default version; a role's, user's or group's inline
+ * policies as one document). Key ids and dates only:
  * secrets are never returned by IAM after creation and never asked for.
  */
 export const iamTask: AwsTask = {
@@ -96,6 +104,7 @@ export const iamTask: AwsTask = {
             assume_role_policy: policyDocument(r.AssumeRolePolicyDocument),
             attached_policies: (r.AttachedManagedPolicies ?? []).map((a) => a.PolicyName),
             inline_policies: (r.RolePolicyList ?? []).map((p) => p.PolicyName),
+            policy_document: inlinePolicyDocument(r.RolePolicyList),
             last_used: r.RoleLastUsed?.LastUsedDate?.toISOString(),
           },
           // Instances name their instance profile; the profile's ARN is an alias of the role.
@@ -117,7 +126,11 @@ export const iamTask: AwsTask = {
           asset_type: 'IAM_GROUP',
           provider: 'AWS',
           account_id: ctx.account,
-          metadata: { group_id: g.GroupId },
+          metadata: {
+            group_id: g.GroupId,
+            inline_policies: (g.GroupPolicyList ?? []).map((p) => p.PolicyName),
+            policy_document: inlinePolicyDocument(g.GroupPolicyList),
+          },
           relations: [...attached(g.AttachedManagedPolicies), ...inline(g.GroupPolicyList)],
         }),
       );
@@ -144,6 +157,8 @@ export const iamTask: AwsTask = {
               created: k.CreateDate?.toISOString(),
             })),
             groups: u.GroupList ?? [],
+            inline_policies: (u.UserPolicyList ?? []).map((p) => p.PolicyName),
+            policy_document: inlinePolicyDocument(u.UserPolicyList),
           },
           relations: [
             ...attached(u.AttachedManagedPolicies),
