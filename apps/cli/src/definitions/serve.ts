@@ -40,7 +40,7 @@ export const define: DefineCommand = (serve, io, setExit) => {
     .option('--max-concurrency <N>', 'cap concurrent tool calls', parseCount('--max-concurrency', 1))
     .option(
       '--redis-url <URL>',
-      'share state with other replicas through this Redis: rate limits, pseudonyms, the response cache, sessions, change notifications, the workspace and the live guard (env CLOUDG_MCP_REDIS_URL)',
+      'share state with other replicas through this Redis: rate limits, pseudonyms, the response cache, sessions, change notifications, the workspace, the live guard and tasks (env CLOUDG_MCP_REDIS_URL)',
     )
     .option(
       '--page-size <N>',
