@@ -25,6 +25,8 @@ export { CloudgConfig, type CloudgConfigInput } from './config/schema.js';
 export { SecretValue } from './config/secret.js';
 export { Dataset, type DatasetInit, type InventoryResult } from './dataset/dataset.js';
 export type { DatasetListing, DatasetSummary } from './dataset/summary.js';
+// ---- the workspace of named datasets ----
+export type { IngestRequest } from './findings/ingest.js';
 // ---- triage decisions kept across restarts (a Workspace's `suppressions`) ----
 export {
   type SuppressionDecision,
@@ -134,8 +136,6 @@ export {
   ReferenceNotFoundError,
   WorkspaceConfigError,
 } from './workspace/errors.js';
-// ---- the workspace of named datasets ----
-export type { IngestRequest } from './findings/ingest.js';
 export type { WorkspaceOperation } from './workspace/operations.js';
 export type { LoggedOperation, LogHead, WorkspaceLease, WorkspaceLog } from './workspace/shared-log.js';
 export { SharedWorkspace, type SharedWorkspaceOptions } from './workspace/shared-workspace.js';
