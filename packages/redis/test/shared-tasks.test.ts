@@ -6,7 +6,8 @@
  * holds none of its values in clear.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Stream } from './support/http-client.js';
+import { call, Stream } from './support/http-client.js';
+import { on, VERSION } from './support/mcp.js';
 import { TestRedis } from './support/redis-server.js';
 import { startTaskReplicas, type TaskReplica } from './support/task-replicas.js';
 
@@ -200,6 +201,59 @@ describe('tasks shared by three replicas', () => {
       result: { structuredContent: { crunched: 200 } },
       _meta: { 'io.modelcontextprotocol/subscriptionId': 'l-c' },
     });
+  });
+
+  it('2025-11-25: a task started on A asks through the stream C holds, is answered via B, fetched on C', async () => {
+    const [a, b, c] = await three();
+    const rpc = async (replica: TaskReplica, session: string, message: Json) =>
+      (await call(replica.port, { headers: on(session), body: { jsonrpc: '2.0', ...message } })).body as Json;
+    const opened = await call(a.port, {
+      headers: ALICE,
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: VERSION,
+          capabilities: { elicitation: {} },
+          clientInfo: { name: 't', version: '1' },
+        },
+      },
+    });
+    const session = String(opened.headers['mcp-session-id']);
+    await rpc(b, session, { method: 'notifications/initialized' });
+    const stream = await Stream.open(c.port, on(session));
+    const created = await rpc(a, session, {
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'wipe', arguments: { disk: 'sdd' }, task: { ttl: 60_000 } },
+    });
+    const { taskId } = (created.result as { task: { taskId: string } }).task;
+    const [question] = (await stream.until((f) => f.length >= 1)).map((f) => f.data as Json);
+    expect(question).toMatchObject({
+      method: 'elicitation/create',
+      params: { message: 'Wipe sdd?', _meta: { 'io.modelcontextprotocol/related-task': { taskId } } },
+    });
+    expect(
+      ((await rpc(b, session, { id: 3, method: 'tasks/get', params: { taskId } })).result as Json).status,
+    ).toBe('input_required');
+    const answered = await call(b.port, {
+      headers: on(session),
+      body: { jsonrpc: '2.0', id: question?.id, result: { action: 'accept', content: { confirm: true } } },
+    });
+    expect(answered.status).toBe(202);
+    // tasks/result on C waits for the task running on A to finish.
+    const result = await rpc(c, session, { id: 4, method: 'tasks/result', params: { taskId } });
+    expect(result.result).toMatchObject({
+      structuredContent: { wiped: true, disk: 'sdd' },
+      _meta: { 'io.modelcontextprotocol/related-task': { taskId } },
+    });
+    const listed = await rpc(b, session, { id: 5, method: 'tasks/list', params: {} });
+    expect((listed.result as { tasks: Json[] }).tasks).toEqual([
+      expect.objectContaining({ taskId, status: 'completed' }),
+    ]);
+    expect([a.counts.wipes, b.counts.wipes, c.counts.wipes]).toEqual([1, 0, 0]);
+    stream.close();
   });
 
   it('Redis holds the task records and signals sealed: no value of the call in clear', async () => {
