@@ -43,8 +43,8 @@ export async function platformFastMCP(): Promise<FastMCP<{ [PRINCIPAL_AUTH_KEY]:
 
   // Then cloudg, on every session fastmcp opens: ticket_count first, then cloudg_find_assets...
   registerInto(server, layer, { prefix: 'cloudg_' });
-  // Serve it as usual: server.start({ transportType: 'httpStream', httpStream: { port: 8080 } }),
-  // or server.connect(transport) for stdio and in-memory transports.
+  // Serve it as usual: server.start({ transportType: 'stdio' }), or over fastmcp's HTTP stream with
+  // server.start({ transportType: 'httpStream', httpStream: { port: 8080 } }).
   // #endregion fastmcp
   return server;
 }

@@ -16,6 +16,7 @@ import type { FastMCP, FastMCPSession, FastMCPSessionAuth } from 'fastmcp';
 import { capabilitiesFor, type IncludeKind, includeSet } from '../sdk/include-kinds.js';
 import { HandshakeGate, type WrappedTransport } from './handshake-gate.js';
 import { mountSession, type SessionMountContext } from './mount-session.js';
+import { sdk1StdioTransport } from './sdk1-schemas.js';
 
 export interface FastMCPRegisterOptions {
   /** Must equal the layer's prefix when given: the prefix belongs to the layer (see the SDK adapter). */
@@ -49,6 +50,30 @@ const LEVEL_CHANGES = {
 } as const;
 
 function ignore(): void {}
+
+/** The transport fastmcp's `start` would choose: the option, its `--transport` argument, FASTMCP_TRANSPORT, stdio. */
+function startTransport(options: Parameters<AnyFastMCP['start']>[0]): string {
+  if (options?.transportType) return options.transportType;
+  const args = process.argv.slice(2);
+  const index = args.indexOf('--transport');
+  const arg = index !== -1 ? args[index + 1] : undefined;
+  if (arg) return arg === 'http-stream' ? 'httpStream' : arg;
+  return process.env.FASTMCP_TRANSPORT || 'stdio';
+}
+
+/** The auth fastmcp's stdio `start` gives its session: `authenticate(undefined)`, failures logged. */
+async function stdioAuth(fastmcp: AnyFastMCP, layer: Layer<unknown>): Promise<FastMCPSessionAuth> {
+  const { authenticate, auth } = fastmcp.options;
+  const run =
+    authenticate ?? (auth ? (request: undefined) => auth.authenticate(request as never) : undefined);
+  if (!run) return undefined;
+  try {
+    return ((await run(undefined as never)) ?? undefined) as FastMCPSessionAuth;
+  } catch (error) {
+    layer.logger.error({ err: error }, 'fastmcp authentication failed for stdio');
+    return undefined;
+  }
+}
 
 function isFastMCP(value: unknown): value is AnyFastMCP {
   return (
@@ -123,6 +148,23 @@ export function registerInto<TAuth extends FastMCPSessionAuth, TApp>(
     return session;
   };
 
+  // fastmcp's stdio `start` makes its transport and announces the session only after the
+  // handshake, so a client's first request (measured: every time) saw the host's tools alone. Over
+  // stdio, `start` goes through the gated `connect` instead, with the same transport and auth.
+  const originalStart = fastmcp.start;
+  fastmcp.start = async (startOptions) => {
+    if (startTransport(startOptions) !== 'stdio') return originalStart.call(fastmcp, startOptions);
+    const transport = sdk1StdioTransport() as WrappedTransport;
+    const session = await fastmcp.connect(transport as never, await stdioAuth(fastmcp, base));
+    const onEnd = () => {
+      process.stdin.off('end', onEnd);
+      process.stdin.off('close', onEnd);
+      session.close().catch(ignore);
+    };
+    process.stdin.on('end', onEnd);
+    process.stdin.on('close', onEnd);
+  };
+
   // Change events (8.10): list changes to every live session, a resource update to the sessions
   // that subscribed to its (real) URI. fastmcp's own senders would need its component lists.
   const stopChanges = base.onChange((kind, uri) => {
@@ -153,6 +195,7 @@ export function registerInto<TAuth extends FastMCPSessionAuth, TApp>(
       stopChanges();
       fastmcp.off('connect', onConnect);
       fastmcp.connect = originalConnect;
+      fastmcp.start = originalStart;
     },
   };
 }
