@@ -5,10 +5,10 @@
  *
  * fastmcp builds one 1.x SDK server per session and announces it with its `connect` event; the
  * binding installs cloudg's handlers on each (see mount-session.ts). Over fastmcp's HTTP stream the
- * event comes before the session's first request. `FastMCP.connect(transport)` announces the
- * session only after the handshake, so the binding wraps that method on this instance: the
- * transport is gated (handshake-gate.ts) until the handlers are in place. Only types are imported
- * from fastmcp; the server object the user hands over brings the runtime.
+ * event comes before the session's first request. `FastMCP.connect(transport)` and fastmcp's stdio
+ * `start` announce the session only after the handshake, so the binding wraps both methods on this
+ * instance: the transport is gated (handshake-gate.ts) until the handlers are in place. Only types
+ * are imported from fastmcp; the server object the user hands over brings the runtime.
  */
 import { type Layer, LayerConfigError } from '@cloudg/core';
 import type { PrincipalResolver } from '@cloudg/transports';
