@@ -1,8 +1,8 @@
 /** `serve --redis-url` (env CLOUDG_MCP_REDIS_URL): a server that cannot reach Redis does not start. */
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { TestRedis } from '../../../packages/redis/test/support/redis-server.js';
 import { cli } from './helpers.js';
+import { startRedis } from './support/redis-server.js';
 
 /** A loopback port nothing listens on. */
 function closedPort(): Promise<number> {
@@ -43,7 +43,7 @@ describe('serve --redis-url', () => {
   });
 
   it('with a reachable Redis, builds the policy around the shared stores and asks for the vault key they are sealed with', async () => {
-    const redis = await TestRedis.start();
+    const redis = await startRedis();
     try {
       const run = await cli(
         ['serve', '--transport', 'http', '--port', '0', '--policy', 'standard', '--redis-url', redis.url],
