@@ -2,7 +2,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { FINDING_SORTS } from '../conventions/sorting.js';
 import type { Dataset } from '../dataset/dataset.js';
 import { findingFacts, searchTexts, suppressedFlags } from './columns.js';
-import { idRanks, sortedPositions } from './sorted.js';
+import { idRankSteps } from './id-ranks.js';
+import { sortedPositions } from './sorted.js';
 import { FINDING_GROUPS, groupKeyColumn } from './summary.js';
 
 /**
@@ -26,11 +27,15 @@ export async function prepareFindings(dataset: Dataset, signal?: AbortSignal): P
   const steps: (() => unknown)[] = [
     () => findingFacts(dataset),
     () => suppressedFlags(dataset),
-    () => idRanks(dataset),
     ...FINDING_SORTS.map((sort) => () => sortedPositions(dataset, sort)),
     // list_findings' `query` reads the lower-cased text of every finding.
     () => searchTexts(dataset),
   ];
+  // The ids are ranked (for the sort orders' ties) a slice at a time, before the sort orders.
+  for (const _ of idRankSteps(dataset, 10_000)) {
+    if (stale()) return;
+    await nextTurn();
+  }
   for (const step of steps) {
     if (stale()) return;
     step();

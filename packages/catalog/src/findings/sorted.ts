@@ -2,6 +2,7 @@ import type { FindingSort } from '../conventions/sorting.js';
 import type { Dataset } from '../dataset/dataset.js';
 import type { Finding } from '../model/finding.js';
 import { findingFacts } from './columns.js';
+import { idRanks } from './id-ranks.js';
 
 /**
  * The rank of each value in text order (`<` on strings, as `sortFindings` compares; null as the
@@ -16,24 +17,6 @@ function textRanks(values: readonly (string | null | undefined)[]): Uint32Array 
   });
   return Uint32Array.from(values, (v) => rank.get(v ?? '') ?? 0);
 }
-
-/**
- * Every finding's id as a text rank, shared by all the sort orders; kept across triage. Ids are
- * nearly all distinct, so they are sorted as they are (the built-in sort of 100,000 strings)
- * rather than gathered in a set first as `textRanks` does.
- */
-export function idRanks(dataset: Dataset): Uint32Array {
-  return dataset.derived(ID_RANKS_KEY, (d) => {
-    const ids = d.findings.map((f) => f.id);
-    const sorted = [...ids].sort();
-    const rank = new Map<string, number>();
-    for (const id of sorted) if (!rank.has(id)) rank.set(id, rank.size);
-    return Uint32Array.from(ids, (id) => rank.get(id) ?? 0);
-  });
-}
-
-/** The cache key of the id ranks (see triage-cache.ts). */
-const ID_RANKS_KEY = 'findings:id-ranks';
 
 /**
  * The positions of the findings in one sort order, the order `sortFindings` (conventions/
