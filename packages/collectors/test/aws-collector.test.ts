@@ -3,6 +3,7 @@
  * breaker), access-denied services reported in coverage while collection continues, and
  * cancellation between pages.
  */
+import { DescribeTrailsCommand, GetTrailStatusCommand } from '@aws-sdk/client-cloudtrail';
 import { DescribeSubnetsCommand, DescribeVpcsCommand } from '@aws-sdk/client-ec2';
 import { GetAccountAuthorizationDetailsCommand, IAMClient } from '@aws-sdk/client-iam';
 import { ListFunctionsCommand } from '@aws-sdk/client-lambda';
@@ -130,6 +131,71 @@ describe('services families', () => {
     expect(ran((await run({ services: ['serverless', 'security'] })).coverage)).toEqual([
       'lambda',
       'guardduty',
+    ]);
+  });
+});
+
+describe('CloudTrail coverage', () => {
+  beforeEach(() => {
+    mocks = emptyAwsMocks();
+  });
+
+  const trail = (name: string, home: string, multiRegion: boolean) => ({
+    Name: name,
+    TrailARN: `arn:aws:cloudtrail:${home}:111111111111:trail/${name}`,
+    HomeRegion: home,
+    IsMultiRegionTrail: multiRegion,
+    S3BucketName: 'trail-logs',
+  });
+
+  async function trails(list: ReturnType<typeof trail>[]) {
+    mocks.cloudtrail.on(DescribeTrailsCommand).resolves({ trailList: list });
+    mocks.cloudtrail.on(GetTrailStatusCommand).resolves({ IsLogging: true });
+    const engine = createCollectorEngine({
+      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
+    });
+    const out = await engine.mapInventory({
+      config: CloudgConfig.parse({}),
+      providers: ['aws'],
+      regions: [REGION],
+      services: ['logging'],
+      taggingSweep: null,
+      signal: new AbortController().signal,
+      hooks: SILENT_HOOKS,
+    });
+    return (out.assets ?? []).filter((a) => a.asset_type === 'CLOUDTRAIL');
+  }
+
+  it('marks a region no trail records with the not-enabled node', async () => {
+    expect(await trails([])).toMatchObject([
+      {
+        arn: `cloudg:aws:cloudtrail:${REGION}:111111111111:not-enabled`,
+        name: 'CloudTrail (not enabled)',
+        region: REGION,
+        metadata: {
+          security_service: 'cloudtrail',
+          enabled: false,
+          status: 'not enabled',
+          aliases: [`aws-security:cloudtrail:${REGION}:111111111111`],
+        },
+      },
+    ]);
+    expect(mocks.cloudtrail.commandCalls(DescribeTrailsCommand)[0]?.args[0].input).toEqual({
+      includeShadowTrails: true,
+    });
+  });
+
+  it('collects a trail of this region, and counts a multi-region trail of another region as coverage', async () => {
+    const local = await trails([trail('main', REGION, false)]);
+    expect(local).toMatchObject([
+      {
+        name: 'main',
+        metadata: { enabled: true, aliases: [`aws-security:cloudtrail:${REGION}:111111111111`] },
+      },
+    ]);
+    expect(await trails([trail('org', 'eu-west-1', true)])).toEqual([]);
+    expect((await trails([trail('eu-only', 'eu-west-1', false)])).map((a) => a.name)).toEqual([
+      'CloudTrail (not enabled)',
     ]);
   });
 });
@@ -444,7 +510,7 @@ describe('AwsCollector IAM documents', () => {
     });
   });
 
-  it("keeps a role's, user's and group's inline policies as one policy_document, beside the trust policy", async () => {
+  it("keeps a role's, user's and group's inline policies as one policy_document, and links a permissions boundary", async () => {
     mocks = sampleAwsMocks();
     const inline = (name: string, statement: Record<string, unknown>) => ({
       PolicyName: name,
@@ -478,6 +544,10 @@ describe('AwsCollector IAM documents', () => {
           RoleName: 'bare-role',
           Arn: 'arn:aws:iam::111111111111:role/bare-role',
           AssumeRolePolicyDocument: trust,
+          PermissionsBoundary: {
+            PermissionsBoundaryType: 'PermissionsBoundaryPolicy',
+            PermissionsBoundaryArn: 'arn:aws:iam::111111111111:policy/boundary',
+          },
         },
       ],
       UserDetailList: [
@@ -486,6 +556,22 @@ describe('AwsCollector IAM documents', () => {
           Arn: 'arn:aws:iam::111111111111:user/deployer',
           UserPolicyList: [
             inline('deploy', { Effect: 'Allow', Action: 'lambda:UpdateFunctionCode', Resource: '*' }),
+          ],
+        },
+      ],
+      Policies: [
+        {
+          PolicyName: 'boundary',
+          Arn: 'arn:aws:iam::111111111111:policy/boundary',
+          DefaultVersionId: 'v1',
+          PolicyVersionList: [
+            {
+              VersionId: 'v1',
+              IsDefaultVersion: true,
+              Document: encodeURIComponent(
+                '{"Statement":[{"Effect":"Allow","Action":"s3:Get*","Resource":"arn:aws:s3:::logs/*"}]}',
+              ),
+            },
           ],
         },
       ],
@@ -522,6 +608,14 @@ describe('AwsCollector IAM documents', () => {
       assume_role_policy: { Statement: [{ Principal: { Service: 'ec2.amazonaws.com' } }] },
     });
     expect(byName.get('bare-role')?.metadata.policy_document).toBeUndefined();
+    // Its permissions boundary, a customer policy collected here, is linked.
+    expect(byName.get('bare-role')?.metadata.permissions_boundary).toBe(
+      'arn:aws:iam::111111111111:policy/boundary',
+    );
+    const boundary = (out.edges ?? []).find(
+      (e) => e.source_id === byName.get('bare-role')?.id && e.target_id === byName.get('boundary')?.id,
+    );
+    expect(boundary).toMatchObject({ edge_type: 'REFERENCES', relationship: 'PERMISSION_BOUNDARY_LIMITS' });
     expect(byName.get('deployer')?.metadata.policy_document).toEqual({
       Version: '2012-10-17',
       Statement: [{ Effect: 'Allow', Action: 'lambda:UpdateFunctionCode', Resource: '*' }],

@@ -85,6 +85,16 @@ export const iamTask: AwsTask = {
     const inline = (list: { PolicyDocument?: string }[] | undefined): Relation[] =>
       (list ?? []).flatMap((p) => identityPolicyRelations(p.PolicyDocument, ctx.account));
 
+    // A permissions boundary caps what the holder's policies can grant (INVENTORY_INTERNALS.md:
+    // the iam task's REFERENCES / PERMISSION_BOUNDARY_LIMITS); the grants above are not cut
+    // down by it, the edge says that they are capped.
+    const boundary = (b: { PermissionsBoundaryArn?: string } | undefined): Relation[] =>
+      relations(
+        rel(b?.PermissionsBoundaryArn, 'REFERENCES', 'PERMISSION_BOUNDARY_LIMITS', {
+          description: 'permissions boundary',
+        }),
+      );
+
     for (const r of roles) {
       if (!r.Arn) continue;
       const trust = trustRelations(r.AssumeRolePolicyDocument, ctx.account);
@@ -106,6 +116,7 @@ export const iamTask: AwsTask = {
             inline_policies: (r.RolePolicyList ?? []).map((p) => p.PolicyName),
             policy_document: inlinePolicyDocument(r.RolePolicyList),
             last_used: r.RoleLastUsed?.LastUsedDate?.toISOString(),
+            permissions_boundary: r.PermissionsBoundary?.PermissionsBoundaryArn,
           },
           // Instances name their instance profile; the profile's ARN is an alias of the role.
           aliases: (r.InstanceProfileList ?? []).map((ip) => ip.Arn).filter((a): a is string => !!a),
@@ -113,6 +124,7 @@ export const iamTask: AwsTask = {
             ...trust.relations,
             ...attached(r.AttachedManagedPolicies),
             ...inline(r.RolePolicyList),
+            ...boundary(r.PermissionsBoundary),
           ],
         }),
       );
@@ -159,10 +171,12 @@ export const iamTask: AwsTask = {
             groups: u.GroupList ?? [],
             inline_policies: (u.UserPolicyList ?? []).map((p) => p.PolicyName),
             policy_document: inlinePolicyDocument(u.UserPolicyList),
+            permissions_boundary: u.PermissionsBoundary?.PermissionsBoundaryArn,
           },
           relations: [
             ...attached(u.AttachedManagedPolicies),
             ...inline(u.UserPolicyList),
+            ...boundary(u.PermissionsBoundary),
             ...relations(
               ...(u.GroupList ?? []).map((name) =>
                 rel(
