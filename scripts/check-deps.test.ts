@@ -61,10 +61,10 @@ describe('check-deps', () => {
     );
     // Every violation says what to do about it.
     for (const v of violations) expect(v.comment, v.rule).not.toBe('');
-  }, 60_000);
+  }, 180_000);
 
   it('passes on this repository', async () => {
     const violations: Violation[] = await checkDeps();
     expect(violations.map((v) => `${v.rule}: ${v.from} -> ${v.to}`)).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 });

@@ -137,11 +137,12 @@ beforeAll(() => {
       'npm',
       ['install', '--no-audit', '--no-fund', '--prefer-offline', ...packed.map((p) => p.tarball)],
       app,
-      90_000,
+      // Generous: on a fresh machine npm fetches the SDKs' dependencies, and CI runs every test task at once.
+      240_000,
     ),
     'npm install of the tarballs',
   );
-}, 100_000);
+}, 260_000);
 
 describe('the packed manifests', () => {
   it('pin real versions where the workspace says workspace: or catalog:', () => {

@@ -11,7 +11,10 @@ import { describe, expect, it } from 'vitest';
 
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
-/** Run the binary with stdin left open; a server that starts instead of failing is killed after 10 s. */
+/**
+ * Run the binary with stdin left open; a server that starts instead of failing is killed after
+ * 30 s (long enough for a start-up on a machine busy with the rest of the suite).
+ */
 function serve(args: string[], env: NodeJS.ProcessEnv) {
   const child = spawn(process.execPath, [BIN, 'serve', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
@@ -22,7 +25,7 @@ function serve(args: string[], env: NodeJS.ProcessEnv) {
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk;
   });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
     child.once('close', (code) => {
       clearTimeout(timer);
@@ -49,7 +52,7 @@ describe('serve --auth-token over stdio', () => {
           "Error: Invalid value for --auth-token: Environment variable 'NOPE_VAR' for an auth token is empty\n",
       });
     }
-  }, 30_000);
+  }, 90_000);
 
   it('refuses the same spec from CLOUDG_MCP_AUTH_TOKENS', async () => {
     const run = await serve([], { ...env, CLOUDG_MCP_AUTH_TOKENS: 'env:NOPE_VAR:analyst' });
@@ -57,5 +60,5 @@ describe('serve --auth-token over stdio', () => {
     expect(run.stderr).toBe(
       "Error: Invalid value for --auth-token: Environment variable 'NOPE_VAR' for an auth token is empty\n",
     );
-  }, 30_000);
+  }, 90_000);
 });

@@ -53,7 +53,7 @@ async function exercise(client: Client) {
   });
 }
 
-it('serves stdio in the handshake era with the native answers', { timeout: 60_000 }, async () => {
+it('serves stdio in the handshake era with the native answers', { timeout: 180_000 }, async () => {
   const [fastmcp, native] = await Promise.all([launch('fastmcp', 'auto'), launch('native', 'legacy')]);
   try {
     expect(fastmcp.getNegotiatedProtocolVersion()).toBe('2025-11-25');

@@ -120,7 +120,9 @@ function discover(url: string, token: string) {
   });
 }
 
-describe('serve --flavor fastmcp over HTTP', () => {
+// Each fastmcp session takes about a second to open (fastmcp waits for the client's capabilities),
+// and the comparisons open several: generous time for a machine busy with the rest of the suite.
+describe('serve --flavor fastmcp over HTTP', { timeout: 90_000 }, () => {
   it("answers as the native flavor in the handshake era, with the token's roles", async () => {
     const server = await createLayerFromOptions({ policy: 'soc-analyst', datasets: [`prod=${MAP}`] });
     const lines: string[] = [];
