@@ -132,8 +132,7 @@ export class SharedWorkspace {
 
   /** The layer middleware: reads catch up first; writes run under the lease and are logged. */
   readonly middleware: Middleware<Workspace> = async (info, next) => {
-    if (info.kind === 'tool' && info.spec.capabilities.has('write_state'))
-      return this.#writers.run(() => this.#write(info, next));
+    if (changesShared(info)) return this.#writers.run(() => this.#write(info, next));
     await this.catchUp();
     return next(info);
   };
@@ -166,4 +165,15 @@ export class SharedWorkspace {
       await lease.release();
     }
   }
+}
+
+/**
+ * Calls that may change the shared workspace: tools that write state. Live collection (tools that
+ * reach the cloud) is left out: its datasets are not shared (no path describes them), and holding
+ * the lease for a collection of minutes would stop every replica's workspace changes meanwhile and
+ * keep an identical call from joining the running one through the live guard.
+ */
+function changesShared(info: CallInfo<Workspace>): boolean {
+  const capabilities = info.spec.capabilities;
+  return info.kind === 'tool' && capabilities.has('write_state') && !capabilities.has('cloud_access');
 }
