@@ -79,6 +79,7 @@ export function sharedStateOn(
         store: new RedisTaskStore(client, keyPrefix, sealer, options),
         relay: new RedisTaskRelay(client, keyPrefix, sealer),
       };
+      parts.store.onOrphaned = (record) => parts.relay.announce({ kind: 'changed', record });
       taskParts.push(parts);
       return parts;
     },

@@ -65,6 +65,17 @@ export class RedisTaskRelay implements TaskRelay {
     });
   }
 
+  /**
+   * Tell this replica's listeners as well as the others: for a change no engine made (a task
+   * whose replica died, failed by the store that noticed).
+   */
+  announce(signal: TaskSignal): void {
+    this.#dispatch(signal);
+    this.send(signal).catch(() => {
+      // The record holds the change; the other replicas see it on their next read.
+    });
+  }
+
   listen(handler: (signal: TaskSignal) => void): () => void {
     this.#handlers.add(handler);
     return () => this.#handlers.delete(handler);
@@ -85,6 +96,10 @@ export class RedisTaskRelay implements TaskRelay {
       // Another vault key, or not a signal of ours: nothing this replica can act on.
       return;
     }
+    this.#dispatch(signal);
+  }
+
+  #dispatch(signal: TaskSignal): void {
     for (const handler of [...this.#handlers]) {
       try {
         handler(signal);

@@ -135,6 +135,11 @@ export class RedisTaskStore implements TaskStore {
   readonly #leaseMs: number;
   readonly #now: () => number;
   #timer: NodeJS.Timeout | undefined;
+  /**
+   * Told when this store marks a dead replica's task failed: nobody runs it, so no engine would
+   * announce the change (`RedisSharedState.tasks` sends it through the relay to every replica).
+   */
+  onOrphaned: (record: TaskRecord) => void = () => {};
 
   constructor(client: Redis, prefix: string, sealer: VaultSealer, options: RedisTaskStoreOptions = {}) {
     this.#client = client;
@@ -247,7 +252,10 @@ export class RedisTaskStore implements TaskStore {
       inputRequests: undefined,
       lastUpdatedAt: this.#now(),
     });
-    if (await this.#swap(failed, version)) return { record: failed, version, runnerAlive: false };
+    if (await this.#swap(failed, version)) {
+      this.onOrphaned(failed);
+      return { record: failed, version, runnerAlive: false };
+    }
     // Someone else wrote first (the orphan marked by another reader): read what they wrote.
     return this.#load(taskId);
   }

@@ -86,6 +86,34 @@ async function until(check: () => boolean): Promise<void> {
   for (let i = 0; i < 250 && !check(); i += 1) await new Promise((r) => setTimeout(r, 20));
 }
 
+/** A 2026 listen stream on `replica` for `taskId`'s changes, acknowledged. */
+async function listenTo(replica: TaskReplica, taskId: string): Promise<Stream> {
+  const stream = await Stream.open(
+    replica.port,
+    {
+      authorization: 'Bearer atok',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'subscriptions/listen',
+    },
+    {
+      jsonrpc: '2.0',
+      id: `l-${replica.name.toLowerCase()}`,
+      method: 'subscriptions/listen',
+      params: { notifications: { taskIds: [taskId] }, _meta: META },
+    },
+  );
+  await stream.until((frames) => frames.length >= 1);
+  return stream;
+}
+
+/** The tasks told on a listen stream so far. */
+function told(frames: { data: unknown }[]): Json[] {
+  return frames
+    .map((f) => f.data as Json)
+    .filter((m) => m.method === 'notifications/tasks')
+    .map((m) => m.params as Json);
+}
+
 describe('tasks shared by three replicas', () => {
   it('a task started on A is polled to its result on B', async () => {
     const [a, b, c] = await three();
@@ -148,6 +176,7 @@ describe('tasks shared by three replicas', () => {
     const [a, b, c] = await three();
     const taskId = await start(a, 'crunch', { ms: 60_000 });
     await pollUntil(b, taskId, (t) => t.status === 'working');
+    const onC = await listenTo(c, taskId);
     const killedAt = Date.now();
     await a.kill();
     const task = await pollUntil(b, taskId, (t) => t.status !== 'working');
@@ -161,41 +190,23 @@ describe('tasks shared by three replicas', () => {
     expect(waited).toBeGreaterThanOrEqual(LEASE_MS / 2);
     expect(waited).toBeLessThan(LEASE_MS * 10);
     expect(((await post(c, 'tasks/get', { taskId })).result as Json).status).toBe('failed');
+    // Nobody runs it to announce the failure: the replica that noticed does, to every listener.
+    await onC.until((frames) => told(frames).some((t) => t.status === 'failed'));
+    onC.close();
+    expect(told(onC.frames).at(-1)).toMatchObject({ taskId, status: 'failed' });
   });
 
   it('a listener on C hears each change of a task running on A, ending with its result', async () => {
     const [a, , c] = await three();
     const taskId = await start(a, 'crunch', { ms: 200 });
-    const stream = await Stream.open(
-      c.port,
-      {
-        authorization: 'Bearer atok',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'subscriptions/listen',
-      },
-      {
-        jsonrpc: '2.0',
-        id: 'l-c',
-        method: 'subscriptions/listen',
-        params: { notifications: { taskIds: [taskId] }, _meta: META },
-      },
-    );
-    await stream.until((frames) =>
-      frames.some(
-        (f) =>
-          (f.data as Json).method === 'notifications/tasks' &&
-          ((f.data as Json).params as Json).status === 'completed',
-      ),
-    );
+    const stream = await listenTo(c, taskId);
+    await stream.until((frames) => told(frames).some((t) => t.status === 'completed'));
     stream.close();
     expect(stream.messages[0]).toMatchObject({
       method: 'notifications/subscriptions/acknowledged',
       params: { notifications: { taskIds: [taskId] } },
     });
-    const told = stream.messages
-      .filter((m) => m.method === 'notifications/tasks')
-      .map((m) => m.params as Json);
-    expect(told.at(-1)).toMatchObject({
+    expect(told(stream.frames).at(-1)).toMatchObject({
       taskId,
       status: 'completed',
       result: { structuredContent: { crunched: 200 } },
