@@ -4,6 +4,7 @@
  * cancellation between pages.
  */
 import { DescribeTrailsCommand, GetTrailStatusCommand } from '@aws-sdk/client-cloudtrail';
+import { DescribeTableCommand, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { DescribeSubnetsCommand, DescribeVpcsCommand } from '@aws-sdk/client-ec2';
 import { GetAccountAuthorizationDetailsCommand, IAMClient } from '@aws-sdk/client-iam';
 import { ListFunctionsCommand } from '@aws-sdk/client-lambda';
@@ -15,6 +16,7 @@ import {
   ListRootsCommand,
   ListTargetsForPolicyCommand,
 } from '@aws-sdk/client-organizations';
+import { DescribeDBInstancesCommand } from '@aws-sdk/client-rds';
 import { ListSecretsCommand } from '@aws-sdk/client-secrets-manager';
 import { CloudgConfig, type CollectionCoverage } from '@cloudg/catalog';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -196,6 +198,91 @@ describe('CloudTrail coverage', () => {
     expect(await trails([trail('org', 'eu-west-1', true)])).toEqual([]);
     expect((await trails([trail('eu-only', 'eu-west-1', false)])).map((a) => a.name)).toEqual([
       'CloudTrail (not enabled)',
+    ]);
+  });
+});
+
+describe('data store and secret relations', () => {
+  beforeEach(() => {
+    mocks = emptyAwsMocks();
+  });
+
+  const ACCT = '111111111111';
+  const fn = `arn:aws:lambda:${REGION}:${ACCT}:function:rotate-db`;
+
+  it('links read replicas both ways, associated roles, global table replicas and the rotation function', async () => {
+    mocks.rds.on(DescribeDBInstancesCommand).resolves({
+      DBInstances: [
+        {
+          DBInstanceIdentifier: 'orders',
+          DBInstanceArn: `arn:aws:rds:${REGION}:${ACCT}:db:orders`,
+          ReadReplicaDBInstanceIdentifiers: ['orders-ro'],
+          AssociatedRoles: [
+            { RoleArn: `arn:aws:iam::${ACCT}:role/rds-s3-import`, FeatureName: 's3Import', Status: 'ACTIVE' },
+          ],
+        },
+        {
+          DBInstanceIdentifier: 'orders-ro',
+          DBInstanceArn: `arn:aws:rds:${REGION}:${ACCT}:db:orders-ro`,
+          ReadReplicaSourceDBInstanceIdentifier: 'orders',
+        },
+      ],
+    });
+    mocks.dynamodb.on(ListTablesCommand).resolves({ TableNames: ['sessions'] });
+    mocks.dynamodb.on(DescribeTableCommand).resolves({
+      Table: {
+        TableName: 'sessions',
+        TableArn: `arn:aws:dynamodb:${REGION}:${ACCT}:table/sessions`,
+        Replicas: [{ RegionName: REGION }, { RegionName: 'eu-west-1', ReplicaStatus: 'ACTIVE' }],
+      },
+    });
+    mocks.secrets.on(ListSecretsCommand).resolves({
+      SecretList: [
+        { ARN: `arn:aws:secretsmanager:${REGION}:${ACCT}:secret:db-Ab12`, Name: 'db', RotationLambdaARN: fn },
+      ],
+    });
+    mocks.lambda.on(ListFunctionsCommand).resolves({
+      Functions: [{ FunctionName: 'rotate-db', FunctionArn: fn, Role: `arn:aws:iam::${ACCT}:role/rotator` }],
+    });
+    const engine = createCollectorEngine({
+      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
+    });
+    const out = await engine.mapInventory({
+      config: CloudgConfig.parse({}),
+      providers: ['aws'],
+      regions: [REGION],
+      services: ['data', 'secretsmanager', 'lambda'],
+      taggingSweep: null,
+      signal: new AbortController().signal,
+      hooks: SILENT_HOOKS,
+    });
+    const assets = out.assets ?? [];
+    const name = new Map(assets.map((a) => [a.id, a.name]));
+    const edges = new Map(
+      (out.edges ?? []).map((e) => [`${name.get(e.source_id)} ${e.edge_type} ${name.get(e.target_id)}`, e]),
+    );
+    expect(edges.get('orders-ro REFERENCES orders')).toMatchObject({ relationship: 'READS_FROM' });
+    expect(edges.get('orders REFERENCES orders-ro')).toMatchObject({ relationship: 'REPLICATES_TO' });
+    expect(edges.get('rotate-db INVOKES db')).toMatchObject({ relationship: 'ROTATES_SECRET' });
+    // Neither the role nor the other region was collected: declared, and listed as unresolved.
+    const relationsOf = (n: string) => assets.find((a) => a.name === n)?.metadata.relations;
+    expect(relationsOf('orders')).toContainEqual({
+      target: `arn:aws:iam::${ACCT}:role/rds-s3-import`,
+      edge: 'ASSUMES_ROLE',
+      relationship: 'RUNS_ON',
+      description: 'associated role',
+      properties: { feature: 's3Import', status: 'ACTIVE' },
+    });
+    expect(relationsOf('sessions')).toContainEqual({
+      target: `arn:aws:dynamodb:eu-west-1:${ACCT}:table/sessions`,
+      edge: 'REFERENCES',
+      relationship: 'REPLICATES_TO',
+      description: 'global table replica',
+      properties: { status: 'ACTIVE' },
+    });
+    expect(assets.find((a) => a.name === 'sessions')?.metadata.replica_regions).toEqual([
+      REGION,
+      'eu-west-1',
     ]);
   });
 });

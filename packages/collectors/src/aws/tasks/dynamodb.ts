@@ -39,9 +39,23 @@ export const dynamodbTask: AwsTask = {
               sse: t.SSEDescription?.SSEType,
               stream_arn: t.LatestStreamArn,
               deletion_protection: t.DeletionProtectionEnabled,
+              replica_regions: (t.Replicas ?? []).map((r) => r.RegionName).filter((r) => r !== undefined),
             },
             aliases: t.LatestStreamArn ? [t.LatestStreamArn] : [],
-            relations: relations(rel(t.SSEDescription?.KMSMasterKeyArn, 'REFERENCES', 'ENCRYPTED_BY_KMS')),
+            relations: relations(
+              rel(t.SSEDescription?.KMSMasterKeyArn, 'REFERENCES', 'ENCRYPTED_BY_KMS'),
+              // A global table's other replicas: the same table name in each replica region.
+              ...(t.Replicas ?? [])
+                .filter((r) => r.RegionName && r.RegionName !== ctx.region)
+                .map((r) =>
+                  rel(
+                    `arn:${ctx.partition}:dynamodb:${r.RegionName}:${ctx.account}:table/${TableName}`,
+                    'REFERENCES',
+                    'REPLICATES_TO',
+                    { description: 'global table replica', properties: { status: r.ReplicaStatus } },
+                  ),
+                ),
+            ),
           }),
         );
       }

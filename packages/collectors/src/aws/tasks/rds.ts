@@ -45,13 +45,18 @@ export const rdsTask: AwsTask = {
               iam_auth: db.IAMDatabaseAuthenticationEnabled,
               endpoint: db.Endpoint?.Address,
               deletion_protection: db.DeletionProtection,
+              read_replica_source: db.ReadReplicaSourceDBInstanceIdentifier,
+              read_replicas: db.ReadReplicaDBInstanceIdentifiers ?? [],
             },
             aliases: db.Endpoint?.Address ? [db.Endpoint.Address.toLowerCase()] : [],
             relations: relations(
               ...(db.DBSubnetGroup?.Subnets ?? []).map((sn) =>
-                rel(sn.SubnetIdentifier && ec2Arn(ctx, 'subnet', sn.SubnetIdentifier), 'CONTAINS', null, {
-                  reverse: true,
-                }),
+                rel(
+                  sn.SubnetIdentifier && ec2Arn(ctx, 'subnet', sn.SubnetIdentifier),
+                  'CONTAINS',
+                  'SUBNET_CONTAINS_INSTANCE',
+                  { reverse: true },
+                ),
               ),
               ...(db.VpcSecurityGroups ?? []).map((g) =>
                 rel(
@@ -61,7 +66,24 @@ export const rdsTask: AwsTask = {
                 ),
               ),
               rel(db.KmsKeyId, 'REFERENCES', 'ENCRYPTED_BY_KMS'),
-              rel(db.MonitoringRoleArn, 'ASSUMES_ROLE', null, { description: 'enhanced monitoring role' }),
+              rel(db.MonitoringRoleArn, 'ASSUMES_ROLE', 'RUNS_ON', {
+                description: 'enhanced monitoring role',
+              }),
+              // Roles the instance uses for S3 import/export, Lambda and the like.
+              ...(db.AssociatedRoles ?? []).map((r) =>
+                rel(r.RoleArn, 'ASSUMES_ROLE', 'RUNS_ON', {
+                  description: 'associated role',
+                  properties: { feature: r.FeatureName, status: r.Status },
+                }),
+              ),
+              // A replica reads from its source (an identifier here, an ARN across regions); the
+              // source replicates to each of its replicas.
+              rel(db.ReadReplicaSourceDBInstanceIdentifier, 'REFERENCES', 'READS_FROM', {
+                description: 'read replica source',
+              }),
+              ...(db.ReadReplicaDBInstanceIdentifiers ?? []).map((id) =>
+                rel(id, 'REFERENCES', 'REPLICATES_TO', { description: 'read replica' }),
+              ),
             ),
             is_internet_exposed: db.PubliclyAccessible === true,
           }),

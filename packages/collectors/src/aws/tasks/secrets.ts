@@ -40,7 +40,12 @@ export const secretsTask: AwsTask = {
             },
             relations: relations(
               rel(sec.KmsKeyId, 'REFERENCES', 'ENCRYPTED_BY_KMS'),
-              rel(sec.RotationLambdaARN, 'REFERENCES', 'ROTATED_BY', { description: 'rotation function' }),
+              // The reference's function -> secret INVOKES / ROTATES_SECRET (ROTATED_BY is no
+              // relation type of the ontology).
+              rel(sec.RotationLambdaARN, 'INVOKES', 'ROTATES_SECRET', {
+                reverse: true,
+                description: 'rotation function',
+              }),
             ),
           }),
         );
