@@ -5,11 +5,13 @@
  * it on no replica; a task whose replica is killed fails once that replica's lease lapses; Redis
  * holds none of its values in clear.
  */
+import { createVaultSealer } from '@cloudg/privacy';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisSharedState } from '../src/index.js';
 import { call, Stream } from './support/http-client.js';
 import { on, VERSION } from './support/mcp.js';
 import { TestRedis } from './support/redis-server.js';
-import { startTaskReplicas, type TaskReplica } from './support/task-replicas.js';
+import { startTaskReplicas, type TaskReplica, VAULT_KEY } from './support/task-replicas.js';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 const META = {
@@ -137,6 +139,24 @@ describe('tasks shared by three replicas', () => {
     for (const r of [a, b, c]) {
       expect(((await post(r, 'tasks/get', { taskId })).result as Json).status).toBe('cancelled');
     }
+  });
+
+  it('a cancellation whose signal was lost still stops the work on A at its next progress report', async () => {
+    const [a, b] = await three();
+    const taskId = await start(a, 'crunch', { ms: 60_000, every: 50 });
+    await pollUntil(b, taskId, (t) => t.status === 'working');
+    // Written straight into the store, as a replica whose signal never reached A would leave it.
+    const outsider = await createRedisSharedState(redis.url, { keyPrefix: `tasks${prefixes}:` });
+    try {
+      const store = outsider.tasks(createVaultSealer({ key: VAULT_KEY })).store;
+      const patch = { status: 'cancelled' as const, lastUpdatedAt: Date.now() };
+      expect(await store.transition(taskId, ['working', 'input_required'], patch)).toBeDefined();
+    } finally {
+      await outsider.close();
+    }
+    await until(() => a.counts.stopped === 1);
+    expect(a.counts.stopped).toBe(1);
+    expect(((await post(a, 'tasks/get', { taskId })).result as Json).status).toBe('cancelled');
   });
 
   it('a question asked in a task on A is answered through B and the task finishes', async () => {

@@ -1,7 +1,8 @@
 /**
  * Replicas serving tasks over HTTP, sharing one Redis for sessions, changes and tasks (store and
  * relay sealed with one vault key), as separate processes would. Each has its own layer with
- * `crunch` (works for `ms`, notes when its signal stopped it) and `wipe` (asks the person first),
+ * `crunch` (works for `ms`, reporting progress each `every` ms if given, notes when its signal
+ * stopped it) and `wipe` (asks the person first),
  * both task-capable, and counts what ran on it. `kill` stops a replica without a goodbye.
  */
 import { createLogger, Layer, Registry } from '@cloudg/core';
@@ -48,13 +49,18 @@ function taskLayer(counts: TaskCounts): Layer<TaskCounts> {
   registry.tool({
     name: 'crunch',
     description: 'Works for `ms` milliseconds on instance i-0abc123 of account 123456789012.',
-    input: { ms: z.number().int().min(0) },
+    input: { ms: z.number().int().min(0), every: z.number().int().min(1).optional() },
     taskSupport: 'optional',
     handler: async (ctx, args) => {
       ctx.app.crunched += 1;
       await ctx.reportProgress(1, 2, 'halfway through i-0abc123');
       try {
-        await pause(args.ms, ctx.signal);
+        // With `every`, a progress report each `every` ms; otherwise one pause.
+        const step = args.every ?? args.ms;
+        for (let done = 0; done < args.ms; done += step) {
+          await pause(Math.min(step, args.ms - done), ctx.signal);
+          if (args.every) await ctx.reportProgress(done + step, args.ms);
+        }
       } catch (error) {
         ctx.app.stopped += 1;
         throw error;

@@ -348,6 +348,8 @@ export class TaskEngine {
         // Listeners on other replicas hear it too; a change that does not travel is still in the
         // store for the next poll.
         this.relay?.send({ kind: 'changed', record }).catch(() => {});
+      } else if (running && this.running.get(taskId) === running) {
+        await this.checkStillActive(taskId, running);
       }
       return record;
     };
@@ -355,6 +357,17 @@ export class TaskEngine {
     const next = running.writes.then(run, run);
     running.writes = next.catch(() => undefined);
     return next;
+  }
+
+  /**
+   * A write of a task running here was refused: if another replica finished it meanwhile (a
+   * cancellation whose signal was lost, a lease that lapsed) or the store forgot it, the work is
+   * stopped, since its outcome can no longer be recorded.
+   */
+  private async checkStillActive(taskId: string, running: Running): Promise<void> {
+    const now = await this.store.get(taskId).catch(() => null);
+    if (now === null || this.running.get(taskId) !== running) return;
+    if (now === undefined || !ACTIVE.includes(now.status)) this.stop(taskId, running);
   }
 
   /** Hear of every change this process makes to a task; returns the function that stops it. */
