@@ -539,6 +539,31 @@ describe('organizations', () => {
       policies: [{ id: 'p-1', name: 'deny-unapproved-regions', targets: ['ou-work'] }],
     });
     expect(entry(out.coverage ?? [], 'organizations')).toMatchObject({ status: 'SUCCESS', asset_count: 5 });
+    // The reference's relationships and metadata for organization assets (INVENTORY_REFERENCE.md 18).
+    const edge = (line: string) =>
+      (out.edges ?? []).find(
+        (e) => `${name.get(e.source_id)} ${e.edge_type} ${name.get(e.target_id)}` === line,
+      );
+    expect(edge('deny-unapproved-regions GOVERNS Workloads')?.relationship).toBe('SCP_RESTRICTS');
+    expect(edge('Workloads CONTAINS shared-services')?.relationship).toBe('ORG_CONTAINS_ACCOUNT');
+    expect(edge('prod MANAGES o-sample')?.relationship).toBe('OWNED_BY');
+    const byName = new Map(assets.map((a) => [a.name, a]));
+    expect(byName.get('Workloads')?.metadata).toMatchObject({
+      ou_id: 'ou-work',
+      is_root: false,
+      path: ['Workloads'],
+      aliases: ['ou-work'],
+    });
+    expect(byName.get('prod')?.metadata).toMatchObject({
+      ou_path: ['Workloads'],
+      email: 'prod@example.com',
+      management_account: true,
+    });
+    expect(byName.get('shared-services')?.metadata).toMatchObject({ management_account: false });
+    expect(byName.get('deny-unapproved-regions')?.metadata).toMatchObject({
+      target_count: 1,
+      aliases: ['p-1'],
+    });
   });
 
   it('reports an account outside an organization and maps the rest', async () => {

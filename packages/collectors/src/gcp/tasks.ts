@@ -193,7 +193,7 @@ export const gcpComputeTask: GcpTask = {
             rel(computeName(n.subnetwork), 'CONTAINS', 'SUBNET_CONTAINS_INSTANCE', { reverse: true }),
           ),
           ...(i.serviceAccounts ?? []).map((sa) =>
-            rel(sa.email && `serviceAccount:${sa.email}`, 'ASSUMES_ROLE', 'RUNS_AS', {
+            rel(sa.email && `serviceAccount:${sa.email}`, 'ASSUMES_ROLE', 'RUNS_ON', {
               properties: { scopes: sa.scopes },
             }),
           ),

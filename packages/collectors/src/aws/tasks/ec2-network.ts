@@ -136,7 +136,7 @@ export const ec2NetworkTask: AwsTask = {
           if (gateway && gateway !== 'local')
             rels.push(
               ...relations(
-                rel(gateway, 'ROUTE', 'ROUTES_TO', { properties: { destination: r.DestinationCidrBlock } }),
+                rel(gateway, 'ROUTE', null, { properties: { destination: r.DestinationCidrBlock } }),
               ),
             );
         }
@@ -249,11 +249,11 @@ export const ec2NetworkTask: AwsTask = {
               accepter_vpc: accepter?.VpcId,
             },
             relations(
-              rel(vpcArn(requester), 'PEERING', 'PEERED_WITH', {
+              rel(vpcArn(requester), 'PEERING', 'VPC_PEERED', {
                 reverse: true,
                 properties: { cross_account: cross || undefined },
               }),
-              rel(vpcArn(accepter), 'PEERING', 'PEERED_WITH', {
+              rel(vpcArn(accepter), 'PEERING', 'VPC_PEERED', {
                 properties: { cross_account: cross || undefined },
               }),
             ),

@@ -179,12 +179,9 @@ export const iamTask: AwsTask = {
             ...boundary(u.PermissionsBoundary),
             ...relations(
               ...(u.GroupList ?? []).map((name) =>
-                rel(
-                  `arn:${ctx.partition}:iam::${ctx.account}:group/${name}`,
-                  'CONTAINS',
-                  'GROUP_CONTAINS_USER',
-                  { reverse: true },
-                ),
+                rel(`arn:${ctx.partition}:iam::${ctx.account}:group/${name}`, 'CONTAINS', null, {
+                  reverse: true,
+                }),
               ),
             ),
           ],

@@ -38,6 +38,14 @@ export const organizationsTask: AwsTask = {
         provider: 'AWS',
         account_id: master,
         metadata: { organization_id: o.Id, management_account_id: master, feature_set: o.FeatureSet },
+        aliases: [o.Id],
+        // The management account owns the organization (INVENTORY_REFERENCE.md 18).
+        relations: relations(
+          rel(`arn:${ctx.partition}:iam::${master}:root`, 'MANAGES', 'OWNED_BY', {
+            reverse: true,
+            description: 'management account',
+          }),
+        ),
       }),
     );
     const roots: { id: string; arn: string; name: string }[] = [];
@@ -72,6 +80,8 @@ export const organizationsTask: AwsTask = {
       ))
         for (const ou of page.OrganizationalUnits ?? []) {
           if (!ou.Id || !ou.Arn) continue;
+          const path = [...(paths.get(parentId) ?? []), ou.Name ?? ou.Id];
+          paths.set(ou.Id, path);
           assets.push(
             buildAsset({
               arn: ou.Arn,
@@ -79,13 +89,12 @@ export const organizationsTask: AwsTask = {
               asset_type: 'ORG_UNIT',
               provider: 'AWS',
               account_id: master,
-              metadata: { ou_id: ou.Id, parent_id: parentId },
+              metadata: { ou_id: ou.Id, parent_id: parentId, is_root: false, path },
+              aliases: [ou.Id],
               relations: relations(rel(parentArn, 'CONTAINS', null, { reverse: true })),
             }),
           );
           queue.push({ parentId: ou.Id, parentArn: ou.Arn });
-          const path = [...(paths.get(parentId) ?? []), ou.Name ?? ou.Id];
-          paths.set(ou.Id, path);
           topologyOus[ou.Id] = {
             id: ou.Id,
             name: ou.Name ?? ou.Id,
@@ -117,11 +126,15 @@ export const organizationsTask: AwsTask = {
               metadata: {
                 account_id: a.Id,
                 status: a.State ?? a.Status,
+                ou_path: paths.get(parentId) ?? [],
+                email: a.Email,
+                joined_method: a.JoinedMethod,
                 joined: a.JoinedTimestamp?.toISOString(),
+                management_account: a.Id === master,
                 parent_id: parentId,
               },
-              aliases: a.Arn ? [a.Arn] : [],
-              relations: relations(rel(parentArn, 'CONTAINS', null, { reverse: true })),
+              aliases: [...(a.Arn ? [a.Arn] : []), a.Id],
+              relations: relations(rel(parentArn, 'CONTAINS', 'ORG_CONTAINS_ACCOUNT', { reverse: true })),
             }),
           );
           topologyAccounts[a.Id] = {
@@ -187,8 +200,12 @@ export const organizationsTask: AwsTask = {
               policy_type: p.Type,
               aws_managed: p.AwsManaged,
               description: p.Description,
+              target_count: rawTargets.length,
             },
-            relations: relations(...targets.map((t) => rel(t, 'GOVERNS', 'SCP_GOVERNS'))),
+            aliases: [PolicyId],
+            // Only SCPs are listed; the reference's relationship for them (SCP_GOVERNS is no
+            // relation type of the ontology).
+            relations: relations(...targets.map((t) => rel(t, 'GOVERNS', 'SCP_RESTRICTS'))),
           }),
         );
       }
