@@ -1,8 +1,8 @@
 /**
  * The pub/sub side of a replica: one subscriber connection (Redis wants a connection of its own
  * for that), on which it hears the signals sent to it, those sent to every replica, and the
- * changes other replicas announce. ioredis subscribes again by itself after a reconnect;
- * whatever was published meanwhile is missed, which is why streams keep a log.
+ * changes and task signals other replicas announce. ioredis subscribes again by itself after a
+ * reconnect; whatever was published meanwhile is missed, which is why streams keep a log.
  */
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -13,6 +13,8 @@ export class ReplicaBus {
   readonly direct: string;
   readonly broadcast: string;
   readonly changes: string;
+  /** Task signals (RedisTaskRelay): cancellations, answers and status changes. */
+  readonly tasks: string;
   private readonly subscriber: Redis;
   private readonly handlers = new Map<string, Set<(message: string) => void>>();
   private readonly resubscribed = new Set<() => void>();
@@ -24,6 +26,7 @@ export class ReplicaBus {
     this.direct = `${prefix}replica:${this.replica}`;
     this.broadcast = `${prefix}bus`;
     this.changes = `${prefix}changes`;
+    this.tasks = `${prefix}tasks:signals`;
     this.subscriber = client.duplicate();
     this.subscriber.on('error', () => {});
     this.subscriber.on('message', (channel: string, message: string) => {
@@ -33,7 +36,7 @@ export class ReplicaBus {
     // depends on the messages is told that some may have been missed meanwhile.
     this.subscriber.on('ready', () => {
       if (!this.started) return;
-      this.subscriber.subscribe(this.direct, this.broadcast, this.changes).then(
+      this.subscriber.subscribe(this.direct, this.broadcast, this.changes, this.tasks).then(
         () => {
           for (const handler of [...this.resubscribed]) handler();
         },
@@ -47,7 +50,7 @@ export class ReplicaBus {
 
   private async start(): Promise<void> {
     if (this.subscriber.status === 'wait') await this.subscriber.connect();
-    await this.subscriber.subscribe(this.direct, this.broadcast, this.changes);
+    await this.subscriber.subscribe(this.direct, this.broadcast, this.changes, this.tasks);
     this.started = true;
   }
 

@@ -61,7 +61,7 @@ export function sharedStateOn(
   keyPrefix = 'cloudg:',
   options: RedisSessionStoreOptions = {},
 ): RedisSharedState {
-  // One subscriber connection serves the sessions' signals and the changes.
+  // One subscriber connection serves the sessions' signals, the changes and the task signals.
   const bus = new ReplicaBus(client, keyPrefix);
   const sessions = new RedisSessionStore(client, keyPrefix, bus, options);
   const taskParts: { store: RedisTaskStore; relay: RedisTaskRelay }[] = [];
@@ -77,7 +77,7 @@ export function sharedStateOn(
     tasks(sealer, options) {
       const parts = {
         store: new RedisTaskStore(client, keyPrefix, sealer, options),
-        relay: new RedisTaskRelay(client, keyPrefix, sealer),
+        relay: new RedisTaskRelay(client, bus, sealer),
       };
       parts.store.onOrphaned = (record) => parts.relay.announce({ kind: 'changed', record });
       taskParts.push(parts);

@@ -5,63 +5,47 @@
  * the `notifications/tasks` listeners of all. Messages are sealed with the vault key, as the
  * stored records are: answers and results carry the caller's values.
  *
- * It subscribes on a connection of its own (Redis needs one for pub/sub), apart from the
- * sessions' bus, whose channels carry the sessions' own signals. Pub/sub keeps nothing: a signal
- * published while a replica is reconnecting is lost to it; the store stays the truth, so a lost
- * change shows on the next poll and a lost cancellation can be sent again with `tasks/cancel`.
+ * It listens on the replica's bus (the subscriber connection the sessions and changes use), on a
+ * channel of its own. Pub/sub keeps nothing: a signal published while a replica is reconnecting
+ * is lost to it; the store stays the truth, so a lost change shows on the next poll, and a
+ * running task whose cancellation was lost stops at its next refused write.
  */
-import { randomBytes } from 'node:crypto';
 import type { TaskRelay, TaskSignal } from '@cloudg/core';
 import type { VaultSealer } from '@cloudg/privacy';
 import type { Redis } from 'ioredis';
 import { shared } from './errors.js';
+import type { ReplicaBus } from './replica-bus.js';
 
 const LABEL = 'task-signal';
 
 export class RedisTaskRelay implements TaskRelay {
-  readonly #origin = randomBytes(6).toString('hex');
   readonly #client: Redis;
+  readonly #bus: ReplicaBus;
   readonly #sealer: VaultSealer;
-  readonly #channel: string;
-  readonly #subscriber: Redis;
   readonly #handlers = new Set<(signal: TaskSignal) => void>();
-  #subscribed: Promise<void> | undefined;
+  readonly #stop: () => void;
 
-  constructor(client: Redis, prefix: string, sealer: VaultSealer) {
+  /** @internal Built by `RedisSharedState.tasks`, on that state's bus. */
+  constructor(client: Redis, bus: ReplicaBus, sealer: VaultSealer) {
     this.#client = client;
+    this.#bus = bus;
     this.#sealer = sealer;
-    this.#channel = `${prefix}tasks:signals`;
-    this.#subscriber = client.duplicate({ lazyConnect: true });
-    this.#subscriber.on('error', () => {});
-    this.#subscriber.on('message', (channel: string, text: string) => {
-      if (channel === this.#channel) this.#hear(text);
-    });
-    // A failed start is reported by the first send, which tries again.
-    this.ready().catch(() => {});
+    this.#stop = bus.on(bus.tasks, (text) => this.#hear(text));
   }
 
-  /**
-   * Settles once the channel is subscribed; after a failed attempt (Redis away at start) the next
-   * call tries again. Once subscribed, ioredis subscribes again by itself after a reconnect.
-   */
+  /** Settles once this replica hears the channel (createRedisSharedState waits for it). */
   ready(): Promise<void> {
-    this.#subscribed ??= this.#subscribe().catch((error: unknown) => {
-      this.#subscribed = undefined;
-      throw error;
-    });
-    return this.#subscribed;
-  }
-
-  async #subscribe(): Promise<void> {
-    if (this.#subscriber.status === 'wait') await this.#subscriber.connect();
-    await this.#subscriber.subscribe(this.#channel);
+    return this.#bus.ready;
   }
 
   async send(signal: TaskSignal): Promise<void> {
-    const message = JSON.stringify({ o: this.#origin, m: this.#sealer.seal(JSON.stringify(signal), LABEL) });
+    const message = JSON.stringify({
+      o: this.#bus.replica,
+      m: this.#sealer.seal(JSON.stringify(signal), LABEL),
+    });
     await shared('tasks', async () => {
-      await this.ready();
-      await this.#client.publish(this.#channel, message);
+      await this.#bus.ready;
+      await this.#client.publish(this.#bus.tasks, message);
     });
   }
 
@@ -83,14 +67,14 @@ export class RedisTaskRelay implements TaskRelay {
 
   close(): void {
     this.#handlers.clear();
-    this.#subscriber.disconnect();
+    this.#stop();
   }
 
   #hear(text: string): void {
     let signal: TaskSignal;
     try {
       const envelope = JSON.parse(text) as { o?: string; m?: string };
-      if (envelope.o === this.#origin || typeof envelope.m !== 'string') return;
+      if (envelope.o === this.#bus.replica || typeof envelope.m !== 'string') return;
       signal = JSON.parse(this.#sealer.open(envelope.m, LABEL)) as TaskSignal;
     } catch {
       // Another vault key, or not a signal of ours: nothing this replica can act on.
