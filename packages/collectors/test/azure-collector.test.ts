@@ -107,6 +107,79 @@ describe('AzureCollector', () => {
     expect(entry(out.coverage, 'azure_full')).toMatchObject({ status: 'SUCCESS' });
   });
 
+  it("names each assignment's role, flags the privileged ones and keeps its condition (POLICY_ALLOWS_ACTION)", async () => {
+    const routes = sampleArmRoutes();
+    const path = `/subscriptions/${SUB}/providers/Microsoft.Authorization/roleAssignments`;
+    const base = routes[path] as { body: { value: unknown[] } };
+    routes[path] = {
+      body: {
+        value: [
+          ...base.body.value,
+          {
+            id: `/subscriptions/${SUB}/providers/Microsoft.Authorization/roleAssignments/ra-3`,
+            name: 'ra-3',
+            properties: {
+              principalId: 'AAAAAAAA-0000-0000-0000-000000000003',
+              principalType: 'Group',
+              scope: `/subscriptions/${SUB}`,
+              roleDefinitionId: `/subscriptions/${SUB}/providers/Microsoft.Authorization/roleDefinitions/8E3AF657-A8FF-443C-A75C-2FE8C4BCB635`,
+              condition: "@Resource[Microsoft.Storage/storageAccounts:name] StringEquals 'archive'",
+            },
+          },
+        ],
+      },
+    };
+    const { out } = await collect(routes, ['identity', 'compute', 'storage']);
+    const assets = out.assets ?? [];
+    const grantFrom = (arn: string) =>
+      (out.edges ?? []).find(
+        (e) => e.edge_type === 'GRANTS_ACCESS' && e.source_id === assets.find((a) => a.arn === arn)?.id,
+      );
+    expect(grantFrom('entra:principal/aaaaaaaa-0000-0000-0000-000000000003')).toMatchObject({
+      relationship: 'POLICY_ALLOWS_ACTION',
+      properties: {
+        role: 'Owner',
+        privileged: true,
+        principal_type: 'Group',
+        condition: "@Resource[Microsoft.Storage/storageAccounts:name] StringEquals 'archive'",
+      },
+    });
+    expect(grantFrom('entra:principal/aaaaaaaa-0000-0000-0000-000000000002')?.properties).toMatchObject({
+      role: 'Reader',
+      privileged: false,
+    });
+    const vm = assets.find((a) => a.name === 'jump-vm');
+    const storageGrant = (out.edges ?? []).find(
+      (e) =>
+        e.edge_type === 'GRANTS_ACCESS' &&
+        e.source_id === vm?.id &&
+        e.properties?.assignment_id !== undefined,
+    );
+    expect(storageGrant?.properties).toMatchObject({
+      role: 'Storage Blob Data Contributor',
+      privileged: false,
+    });
+    expect(entry(out.coverage, 'azure_authorization')?.status).toBe('SUCCESS');
+  });
+
+  it('keeps the assignments unnamed when the role definitions may not be listed, PARTIAL', async () => {
+    const routes = sampleArmRoutes();
+    routes[`/subscriptions/${SUB}/providers/Microsoft.Authorization/roleDefinitions`] = {
+      status: 403,
+      body: { error: { code: 'AuthorizationFailed', message: 'no roleDefinitions/read' } },
+    };
+    const { out } = await collect(routes, ['identity']);
+    expect(entry(out.coverage, 'azure_authorization')).toMatchObject({ status: 'PARTIAL' });
+    expect(entry(out.coverage, 'azure_authorization')?.error).toContain(
+      'roleDefinitions: AuthorizationFailed',
+    );
+    const grant = (out.edges ?? []).find(
+      (e) => e.edge_type === 'GRANTS_ACCESS' && e.properties?.assignment_id !== undefined,
+    );
+    expect(grant?.properties).toMatchObject({ privileged: false });
+    expect(grant?.properties?.role).toBeUndefined();
+  });
+
   it('follows nextLink to the second page', async () => {
     const { out } = await collect(sampleArmRoutes(), ['compute']);
     expect((out.assets ?? []).filter((a) => a.asset_type === 'VIRTUAL_MACHINE').map((a) => a.name)).toEqual([

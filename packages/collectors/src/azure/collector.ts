@@ -53,7 +53,7 @@ function linkGrants(assets: CloudAsset[], grants: readonly RoleGrant[]): CloudAs
       });
       placeholders.set(key, holder);
     }
-    const relation = rel(g.scope, 'GRANTS_ACCESS', g.relationship ?? 'ROLE_ASSIGNMENT', {
+    const relation = rel(g.scope, 'GRANTS_ACCESS', g.relationship ?? 'POLICY_ALLOWS_ACTION', {
       properties: g.properties ?? {
         role_definition_id: g.roleDefinitionId,
         principal_type: g.principalType,

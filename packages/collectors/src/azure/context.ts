@@ -13,7 +13,7 @@ export interface RoleGrant {
   scope: string;
   roleDefinitionId: string | undefined;
   assignmentId: string | undefined;
-  /** The edge's relationship; `ROLE_ASSIGNMENT` when absent. */
+  /** The edge's relationship; `POLICY_ALLOWS_ACTION`, the reference's for role assignments, when absent. */
   relationship?: string;
   /** The edge's properties; the role assignment's fields when absent. */
   properties?: Record<string, unknown>;

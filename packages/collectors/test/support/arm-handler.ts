@@ -256,6 +256,28 @@ export function sampleArmRoutes(): ArmRoutes {
         ],
       },
     },
+    // The roles the assignments name (built-in role ids), as the definitions list returns them.
+    [list('Microsoft.Authorization/roleDefinitions')]: {
+      body: {
+        value: [
+          {
+            id: `/subscriptions/${SUB}/providers/Microsoft.Authorization/roleDefinitions/ba92f5b4-2d11-453d-a403-e96b0029c9fe`,
+            name: 'ba92f5b4-2d11-453d-a403-e96b0029c9fe',
+            properties: { roleName: 'Storage Blob Data Contributor', type: 'BuiltInRole' },
+          },
+          {
+            id: `/subscriptions/${SUB}/providers/Microsoft.Authorization/roleDefinitions/acdd72a7-3385-48ef-bd42-f606fba81ae7`,
+            name: 'acdd72a7-3385-48ef-bd42-f606fba81ae7',
+            properties: { roleName: 'Reader', type: 'BuiltInRole' },
+          },
+          {
+            id: `/subscriptions/${SUB}/providers/Microsoft.Authorization/roleDefinitions/8e3af657-a8ff-443c-a75c-2fe8c4bcb635`,
+            name: '8e3af657-a8ff-443c-a75c-2fe8c4bcb635',
+            properties: { roleName: 'Owner', type: 'BuiltInRole' },
+          },
+        ],
+      },
+    },
     [list('Microsoft.Authorization/roleAssignments')]: {
       body: {
         value: [
