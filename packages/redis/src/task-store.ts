@@ -9,6 +9,8 @@
  *   hash at the task's `createdAt + ttlMs`.
  * - `tasks:owner:<digest>`: the owner's task ids scored by creation time (bounded per owner and
  *   oldest first for `tasks/list`); ids whose hash has expired are dropped when it is read.
+ * - `tasks:all`: every task id scored by its expiry, to bound the tasks kept overall (many
+ *   owners: on 2025-11-25 each session is one).
  * - `tasks:alive:<replica>`: the lease of a replica running tasks, renewed a third of the way
  *   through. A task still active whose replica's lease lapsed is marked failed by whoever reads
  *   it next, so a task of a dead replica never stays `working` past `leaseMs`.
@@ -35,12 +37,20 @@ import { LuaScript } from './script.js';
 const STATE = 'tasks';
 const LABEL = 'task-record';
 
-// KEYS: task hash, owner index, the runner's lease. ARGV: task key prefix, id, status, sealed
-// body, runner, owner digest, createdAt, time to live (ms), max per owner, lease (ms). 0 when the
-// owner keeps too many. The lease is taken in the same step, so a task is never recorded under a
-// runner that looks dead (a Redis restarted without its data has forgotten the lease).
+// KEYS: task hash, owner index, the runner's lease, the index of all tasks (scored by expiry).
+// ARGV: task key prefix, id, status, sealed body, runner, owner digest, createdAt, time to live
+// (ms), max per owner, lease (ms), max overall, now (ms), owner index prefix. 0 when the owner,
+// or everyone, keeps too many. Finished tasks make room, oldest first; running ones never. The
+// lease is taken in the same step, so a task is never recorded under a runner that looks dead
+// (a Redis restarted without its data has forgotten the lease).
 const CREATE = new LuaScript(`
-local base, id, max = ARGV[1], ARGV[2], tonumber(ARGV[9])
+local base, id, max, maxAll = ARGV[1], ARGV[2], tonumber(ARGV[9]), tonumber(ARGV[11])
+local function finished(s) return s == 'completed' or s == 'failed' or s == 'cancelled' end
+local function drop(other, ownerIndex)
+  redis.call('DEL', base .. other)
+  redis.call('ZREM', ownerIndex, other)
+  redis.call('ZREM', KEYS[4], other)
+end
 local live = {}
 for _, other in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
   if redis.call('EXISTS', base .. other) == 1 then live[#live + 1] = other
@@ -49,21 +59,33 @@ end
 local count = #live
 if count >= max then
   for _, other in ipairs(live) do
-    local s = redis.call('HGET', base .. other, 's')
-    if s == 'completed' or s == 'failed' or s == 'cancelled' then
-      redis.call('DEL', base .. other)
-      redis.call('ZREM', KEYS[2], other)
+    if finished(redis.call('HGET', base .. other, 's')) then
+      drop(other, KEYS[2])
       count = count - 1
       break
     end
   end
 end
 if count >= max then return 0 end
+redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', ARGV[12])
+if redis.call('ZCARD', KEYS[4]) >= maxAll then
+  -- The oldest hundred are enough to find a finished one: tasks finish in about creation order.
+  for _, other in ipairs(redis.call('ZRANGE', KEYS[4], 0, 99)) do
+    local f = redis.call('HMGET', base .. other, 's', 'o')
+    if not f[1] then redis.call('ZREM', KEYS[4], other)
+    elseif finished(f[1]) then
+      drop(other, ARGV[13] .. f[2])
+      break
+    end
+  end
+end
+if redis.call('ZCARD', KEYS[4]) >= maxAll then return 0 end
 redis.call('SET', KEYS[3], '1', 'PX', ARGV[10])
 redis.call('HSET', KEYS[1], 's', ARGV[3], 'v', 1, 'b', ARGV[4], 'r', ARGV[5], 'o', ARGV[6])
 redis.call('PEXPIRE', KEYS[1], ARGV[8])
 redis.call('ZADD', KEYS[2], ARGV[7], id)
 if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[8]) then redis.call('PEXPIRE', KEYS[2], ARGV[8]) end
+redis.call('ZADD', KEYS[4], tonumber(ARGV[12]) + tonumber(ARGV[8]), id)
 return 1
 `);
 
@@ -107,6 +129,8 @@ return 1
 export interface RedisTaskStoreOptions {
   /** Tasks one owner may keep at once. Default 100, as in process. */
   maxPerOwner?: number;
+  /** Tasks kept overall, by every replica. Default 10,000, as in process. */
+  maxTasks?: number;
   /**
    * How long a replica's tasks outlive its last lease renewal before any replica marks them
    * failed (ms). Default 15000.
@@ -132,6 +156,8 @@ export class RedisTaskStore implements TaskStore {
   readonly #owners: string;
   readonly #alive: string;
   readonly #maxPerOwner: number;
+  readonly #maxTasks: number;
+  readonly #all: string;
   readonly #leaseMs: number;
   readonly #now: () => number;
   #timer: NodeJS.Timeout | undefined;
@@ -148,13 +174,16 @@ export class RedisTaskStore implements TaskStore {
     this.#owners = `${prefix}tasks:owner:`;
     this.#alive = `${prefix}tasks:alive:`;
     this.#maxPerOwner = options.maxPerOwner ?? 100;
+    this.#maxTasks = options.maxTasks ?? 10_000;
+    this.#all = `${prefix}tasks:all`;
     this.#leaseMs = options.leaseMs ?? 15_000;
     this.#now = options.now ?? Date.now;
   }
 
   async create(record: TaskRecord): Promise<void> {
     this.#renewing();
-    const remaining = record.createdAt + record.ttlMs - this.#now();
+    const now = this.#now();
+    const remaining = record.createdAt + record.ttlMs - now;
     const created = await shared(STATE, () =>
       CREATE.run(
         this.#client,
@@ -162,6 +191,7 @@ export class RedisTaskStore implements TaskStore {
           this.#tasks + record.taskId,
           this.#owners + this.#ownerKey(record.owner),
           this.#alive + this.replica,
+          this.#all,
         ],
         [
           this.#tasks,
@@ -174,6 +204,9 @@ export class RedisTaskStore implements TaskStore {
           Math.max(1, Math.ceil(remaining)),
           this.#maxPerOwner,
           this.#leaseMs,
+          this.#maxTasks,
+          now,
+          this.#owners,
         ],
       ),
     );

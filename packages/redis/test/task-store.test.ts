@@ -1,8 +1,8 @@
 /**
  * RedisTaskStore against the guarantees of core's TaskStore port, on a real redis-server: a
  * record read from another replica's store as soon as `create` resolves, a conditional
- * transition that exactly one of two racing replicas wins, an owner's count bounded (finished
- * tasks make room, running ones never), expiry by `createdAt + ttlMs`, and `list` oldest first.
+ * transition that exactly one of two racing replicas wins, an owner's count and the overall
+ * count bounded (finished tasks make room, running ones never), expiry by `createdAt + ttlMs`, and `list` oldest first.
  */
 import { RateLimitedError, type TaskRecord } from '@cloudg/core';
 import { createVaultSealer } from '@cloudg/privacy';
@@ -22,13 +22,13 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-async function stores(n: number, maxPerOwner = 100): Promise<RedisTaskStore[]> {
+async function stores(n: number, maxPerOwner = 100, maxTasks = 10_000): Promise<RedisTaskStore[]> {
   prefixes += 1;
   const out: RedisTaskStore[] = [];
   for (let i = 0; i < n; i++) {
     const state = await createRedisSharedState(redis.url, { keyPrefix: `task-store${prefixes}:` });
     states.push(state);
-    out.push(state.tasks(createVaultSealer({ key: 'task-store-key' }), { maxPerOwner }).store);
+    out.push(state.tasks(createVaultSealer({ key: 'task-store-key' }), { maxPerOwner, maxTasks }).store);
   }
   return out;
 }
@@ -83,6 +83,21 @@ describe('RedisTaskStore', () => {
     await a.create(third);
     expect(await b.get(first.taskId)).toBeUndefined();
     expect((await b.list('bob')).map((t) => t.taskId)).toEqual([second.taskId, third.taskId]);
+  });
+
+  it('bounds the tasks kept overall, whoever owns them: a finished one makes room', async () => {
+    const [a, b] = (await stores(2, 100, 3)) as [RedisTaskStore, RedisTaskStore];
+    const first = record('erin');
+    await a.create(first);
+    await b.create(record('frank'));
+    await a.create(record('grace'));
+    await expect(b.create(record('heidi'))).rejects.toBeInstanceOf(RateLimitedError);
+    await a.transition(first.taskId, ['working'], { status: 'failed', lastUpdatedAt: 1 });
+    const heidi = record('heidi');
+    await b.create(heidi);
+    expect(await a.get(first.taskId)).toBeUndefined();
+    expect(await a.list('erin')).toEqual([]);
+    expect((await a.list('heidi')).map((t) => t.taskId)).toEqual([heidi.taskId]);
   });
 
   it('forgets a record past createdAt + ttlMs', async () => {
