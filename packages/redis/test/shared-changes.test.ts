@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Stream } from './support/http-client.js';
-import { type HttpReplica, startReplicas } from './support/http-replicas.js';
+import { type HttpReplica, LIVE_HEARTBEAT_MS, startReplicas } from './support/http-replicas.js';
 import { listenRequest, on, openSession, rpc, sleep } from './support/mcp.js';
 import { TestRedis } from './support/redis-server.js';
 
@@ -27,7 +27,13 @@ afterAll(async () => {
 
 async function three(pseudonymise = false) {
   prefixes += 1;
-  replicas = await startReplicas(redis.url, ['A', 'B', 'C'], `changes${prefixes}:`, { pseudonymise });
+  // No replica dies here: production heartbeats, so a stalled event loop under a loaded suite
+  // does not lapse a live replica's stream claim (its messages would then stay in the log only).
+  const heartbeats = { A: LIVE_HEARTBEAT_MS, B: LIVE_HEARTBEAT_MS, C: LIVE_HEARTBEAT_MS };
+  replicas = await startReplicas(redis.url, ['A', 'B', 'C'], `changes${prefixes}:`, {
+    pseudonymise,
+    heartbeats,
+  });
   return replicas as [HttpReplica, HttpReplica, HttpReplica];
 }
 
@@ -41,7 +47,7 @@ async function listen(replica: HttpReplica, id: string, notifications: Record<st
 const told = (stream: Stream) =>
   stream.messages.slice(1).map((m) => [m.method, (m.params as { uri?: string }).uri]);
 
-describe('a change on one replica, heard on all', () => {
+describe('a change on one replica, heard on all', { timeout: 60_000 }, () => {
   it('reaches the listeners on B and C, each filtered as it asked', async () => {
     const [a, b, c] = await three();
     const onC = await listen(c, 'l-c', { toolsListChanged: true, resourceSubscriptions: ['memo://status'] });

@@ -132,8 +132,12 @@ export class Stream {
     for (const waiter of this.waiters.splice(0)) waiter();
   }
 
-  /** Wait until `test` holds for the frames so far (or the stream ended), at most `ms`. */
-  async until(test: (frames: Frame[]) => boolean, ms = 3000): Promise<Frame[]> {
+  /**
+   * Wait until `test` holds for the frames so far (or the stream ended), at most `ms`. The bound
+   * is generous because it only matters when the awaited frame never comes: under a full
+   * parallel suite on two cores a pub/sub hop alone has taken over a second.
+   */
+  async until(test: (frames: Frame[]) => boolean, ms = 15_000): Promise<Frame[]> {
     const deadline = Date.now() + ms;
     while (!test(this.frames) && !this.ended && Date.now() < deadline) {
       await new Promise<void>((resolve) => {
