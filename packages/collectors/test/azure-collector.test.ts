@@ -180,6 +180,63 @@ describe('AzureCollector', () => {
     expect(grant?.properties?.role).toBeUndefined();
   });
 
+  it('runs a VM as its user-assigned identity, which reaches what the identity was granted', async () => {
+    const routes = sampleArmRoutes();
+    const vms = `/subscriptions/${SUB}/providers/Microsoft.Compute/virtualMachines`;
+    const original = routes[vms];
+    const identityId = `/subscriptions/${SUB}/resourceGroups/rg-hub/providers/Microsoft.ManagedIdentity/userAssignedIdentities/batch-id`;
+    routes[vms] = (req, url) => {
+      const reply = typeof original === 'function' ? original(req, url) : (original ?? {});
+      const body = reply.body as { value: { name: string; identity?: unknown }[] };
+      for (const vm of body.value)
+        if (vm.name === 'worker-vm')
+          vm.identity = {
+            type: 'UserAssigned',
+            userAssignedIdentities: {
+              [identityId]: {
+                principalId: 'BBBBBBBB-0000-0000-0000-000000000009',
+                clientId: 'cccccccc-0000-0000-0000-000000000009',
+              },
+            },
+          };
+      return reply;
+    };
+    const assignments = `/subscriptions/${SUB}/providers/Microsoft.Authorization/roleAssignments`;
+    const base = routes[assignments] as { body: { value: unknown[] } };
+    routes[assignments] = {
+      body: {
+        value: [
+          ...base.body.value,
+          {
+            id: `/subscriptions/${SUB}/providers/Microsoft.Authorization/roleAssignments/ra-9`,
+            name: 'ra-9',
+            properties: {
+              principalId: 'BBBBBBBB-0000-0000-0000-000000000009',
+              principalType: 'ServicePrincipal',
+              scope: `/subscriptions/${SUB}`,
+              roleDefinitionId: `/subscriptions/${SUB}/providers/Microsoft.Authorization/roleDefinitions/acdd72a7-3385-48ef-bd42-f606fba81ae7`,
+            },
+          },
+        ],
+      },
+    };
+    const { out } = await collect(routes, ['compute', 'identity']);
+    const assets = out.assets ?? [];
+    const worker = assets.find((a) => a.name === 'worker-vm');
+    const identity = assets.find((a) => a.arn === 'entra:principal/bbbbbbbb-0000-0000-0000-000000000009');
+    expect(worker?.metadata.user_assigned_identities).toEqual([identityId]);
+    expect(
+      (out.edges ?? []).find((e) => e.source_id === worker?.id && e.target_id === identity?.id),
+    ).toMatchObject({
+      edge_type: 'ASSUMES_ROLE',
+      relationship: 'RUNS_ON',
+      properties: { identity: identityId },
+    });
+    expect(
+      (out.edges ?? []).some((e) => e.source_id === identity?.id && e.edge_type === 'GRANTS_ACCESS'),
+    ).toBe(true);
+  });
+
   it('follows nextLink to the second page', async () => {
     const { out } = await collect(sampleArmRoutes(), ['compute']);
     expect((out.assets ?? []).filter((a) => a.asset_type === 'VIRTUAL_MACHINE').map((a) => a.name)).toEqual([

@@ -66,6 +66,24 @@ export const azureComputeTask: AzureTask = {
         }
       }
       for (const g of groups) rels.push(...relations(rel(g, 'ATTACHED_TO', 'PROTECTED_BY_SG')));
+      // A user-assigned identity the VM runs as (the reference's ASSUMES_ROLE / RUNS_ON). Identity
+      // resources are not collected, so the relation names the identity's Entra principal, which
+      // its role assignments hang from: the VM then reaches what the identity was granted.
+      const assigned = Object.entries(vm.identity?.userAssignedIdentities ?? {});
+      for (const [identityId, identity] of assigned)
+        rels.push(
+          ...relations(
+            rel(
+              identity.principalId && `entra:principal/${identity.principalId.toLowerCase()}`,
+              'ASSUMES_ROLE',
+              'RUNS_ON',
+              {
+                description: 'user-assigned managed identity',
+                properties: { identity: identityId, client_id: identity.clientId },
+              },
+            ),
+          ),
+        );
       const principal = vm.identity?.principalId;
       const open = [...groups].some((g) => {
         const nsg = nsgById.get(g.toLowerCase());
@@ -85,6 +103,7 @@ export const azureComputeTask: AzureTask = {
             os_type: vm.storageProfile?.osDisk?.osType,
             identity_type: vm.identity?.type,
             principal_id: principal,
+            user_assigned_identities: assigned.length > 0 ? assigned.map(([id]) => id) : undefined,
             password_authentication_disabled: vm.osProfile?.linuxConfiguration?.disablePasswordAuthentication,
           },
           aliases: principal ? [`entra:principal/${principal.toLowerCase()}`] : [],
