@@ -158,6 +158,30 @@ describe('GcpCollector: IAM', () => {
     expect(edgesNamed(out).has(`bob@example.com GRANTS_ACCESS ${PROJECT}`)).toBe(true);
   });
 
+  it('types federated and convenience members as the reference does, and ignores deleted ones', async () => {
+    const pool =
+      'principalSet://iam.googleapis.com/projects/123/locations/global/workloadIdentityPools/github/attribute.repository/acme/app';
+    const out = await collect(
+      withProjectBindings([
+        {
+          role: 'roles/viewer',
+          members: [pool, 'projectEditor:proj-analytics', 'deleted:user:gone@example.com?uid=1'],
+        },
+      ]),
+      ['identity'],
+    );
+    const byArn = new Map((out.assets ?? []).map((a) => [a.arn, a]));
+    expect(byArn.get(`gcp-principal:${pool}`)).toMatchObject({
+      asset_type: 'IDENTITY_PROVIDER',
+      name: pool,
+      metadata: { principal_type: 'principalSet' },
+    });
+    expect(byArn.get('gcp-principal:projectEditor:proj-analytics')).toMatchObject({
+      asset_type: 'IDENTITY_GROUP',
+    });
+    expect([...byArn.keys()].some((arn) => arn?.includes('gone@example.com'))).toBe(false);
+  });
+
   it('keeps the project unexposed when no policy names a public member', async () => {
     const out = await collect(sampleGcpRoutes(), ['identity']);
     const project = (out.assets ?? []).find((a) => a.asset_type === 'CLOUD_ACCOUNT');

@@ -7,7 +7,23 @@ const PRINCIPAL_TYPES: Record<string, string> = {
   group: 'IDENTITY_GROUP',
   serviceAccount: 'SERVICE_ACCOUNT',
   domain: 'IDENTITY_GROUP',
+  projectOwner: 'IDENTITY_GROUP',
+  projectEditor: 'IDENTITY_GROUP',
+  projectViewer: 'IDENTITY_GROUP',
 };
+
+/**
+ * The asset type and principal type of a member. Workload and workforce identity federation
+ * members (`principal://...`, `principalSet://...`) are identities from an outside provider
+ * (IDENTITY_PROVIDER); any other kind stands for a set of people (IDENTITY_GROUP), as in the
+ * reference (INVENTORY_INTERNALS.md 9.5).
+ */
+function principalKind(member: string): { assetType: string; kind: string } {
+  if (member.startsWith('principalSet://')) return { assetType: 'IDENTITY_PROVIDER', kind: 'principalSet' };
+  if (member.startsWith('principal://')) return { assetType: 'IDENTITY_PROVIDER', kind: 'principal' };
+  const kind = member.split(':')[0] || 'unknown';
+  return { assetType: PRINCIPAL_TYPES[kind] ?? 'IDENTITY_GROUP', kind };
+}
 
 /**
  * Roles that let a member act as a service account (INVENTORY_INTERNALS.md 9.5: token creator,
@@ -46,15 +62,16 @@ function homeProject(email: string): string | null {
  * a service account collected in another project is folded into it by the engine too.
  */
 export function principalAsset(member: string, rels: Relation[]): CloudAsset {
-  const kind = member.split(':')[0] ?? '';
+  const { assetType, kind } = principalKind(member);
+  const federated = kind === 'principal' || kind === 'principalSet';
   const email = serviceAccountEmail(member);
   const roles = [
     ...new Set(rels.flatMap((r) => (r.properties?.roles as string[] | undefined) ?? [r.properties?.role])),
   ];
   return buildAsset({
     arn: `gcp-principal:${member}`,
-    name: member.split(':').slice(1).join(':') || member,
-    asset_type: PRINCIPAL_TYPES[kind] ?? 'IDENTITY_USER',
+    name: federated ? member : member.split(':').slice(1).join(':') || member,
+    asset_type: assetType,
     provider: 'GCP',
     account_id: email ? homeProject(email) : null,
     metadata: {
