@@ -85,4 +85,121 @@ describe('the tasks extension over HTTP', () => {
     const foreign = await post(running.url, 'tasks/get', { taskId }, bob);
     expect(foreign.data.error).toEqual({ code: -32602, message: 'Failed to retrieve task: Task not found' });
   });
+
+  it('keeps a task from the same person under other roles, as a session is (get, update, cancel)', async () => {
+    running = await serveHttp(buildTaskLayer() as never, {
+      port: 0,
+      authTokens: ['lead-token:lead:alice', 'analyst-token:analyst:alice'],
+    });
+    const lead = { Authorization: 'Bearer lead-token' };
+    const analyst = { Authorization: 'Bearer analyst-token' };
+    const created = await post(
+      running.url,
+      'tools/call',
+      { name: 'crunch', arguments: { ms: 60_000 } },
+      lead,
+    );
+    const taskId = created.data.result.taskId as string;
+    const notFound = { code: -32602, message: 'Failed to retrieve task: Task not found' };
+    expect((await post(running.url, 'tasks/get', { taskId }, analyst)).data.error).toEqual(notFound);
+    const update = await post(running.url, 'tasks/update', { taskId, inputResponses: {} }, analyst);
+    expect(update.data.error).toEqual(notFound);
+    expect((await post(running.url, 'tasks/cancel', { taskId }, analyst)).data.error).toEqual(notFound);
+    expect((await post(running.url, 'tasks/get', { taskId }, lead)).data.result.status).toBe('working');
+    await post(running.url, 'tasks/cancel', { taskId }, lead);
+  });
+});
+
+/** A 2025-11-25 request over HTTP; answers given as SSE are read from their last event. */
+async function rpc(url: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  const data =
+    text === ''
+      ? {}
+      : text.startsWith('{')
+        ? JSON.parse(text)
+        : JSON.parse(text.split('data: ').pop() ?? '{}');
+  return { status: res.status, data, session: res.headers.get('mcp-session-id') };
+}
+
+async function openSession(url: string, token: string): Promise<Record<string, string>> {
+  const auth = { Authorization: `Bearer ${token}` };
+  const init = await rpc(
+    url,
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    },
+    auth,
+  );
+  const headers = { ...auth, 'Mcp-Session-Id': String(init.session), 'MCP-Protocol-Version': '2025-11-25' };
+  await rpc(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
+  return headers;
+}
+
+describe('2025-11-25 tasks/result over HTTP', () => {
+  it("waits without an admission slot, one request per task and session: others' calls still go through", async () => {
+    running = await serveHttp(buildTaskLayer() as never, {
+      port: 0,
+      maxInFlightRequests: 2,
+      maxQueueWaitMs: 100,
+      authTokens: ['mallory-token:viewer:mallory', 'alice-token:viewer:alice'],
+    });
+    const url = running.url;
+    const mallory = await openSession(url, 'mallory-token');
+    const alice = await openSession(url, 'alice-token');
+    const start = async (id: number) => {
+      const created = await rpc(
+        url,
+        {
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name: 'crunch', arguments: { ms: 600_000 }, task: { ttl: 60_000 } },
+        },
+        mallory,
+      );
+      return created.data.result.task.taskId as string;
+    };
+    // Two long tasks, each waited on: as many waiting requests as the server has slots.
+    const first = await start(2);
+    const second = await start(3);
+    const waits: Promise<Awaited<ReturnType<typeof rpc>>>[] = [];
+    for (const [i, taskId] of [first, first, first, second].entries()) {
+      waits.push(
+        rpc(url, { jsonrpc: '2.0', id: 100 + i, method: 'tasks/result', params: { taskId } }, mallory),
+      );
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const other = await rpc(url, { jsonrpc: '2.0', id: 4, method: 'tools/list' }, alice);
+    expect(other.status).toBe(200);
+    expect(other.data.result.tools.length).toBeGreaterThan(0);
+    // Each later wait on the first task replaced the one before it.
+    for (const earlier of await Promise.all(waits.slice(0, 2))) {
+      expect(earlier.data.error).toEqual({
+        code: -32600,
+        message: 'Superseded by a later tasks/result for the same task',
+      });
+    }
+    for (const taskId of [first, second]) {
+      await rpc(url, { jsonrpc: '2.0', id: 5, method: 'tasks/cancel', params: { taskId } }, mallory);
+    }
+    for (const last of await Promise.all(waits.slice(2))) {
+      expect(last.data.error).toMatchObject({
+        code: -32602,
+        message: 'The task was cancelled and has no result',
+      });
+    }
+  }, 20_000);
 });

@@ -662,10 +662,19 @@ function retryable(error: unknown): error is McpLayerError {
   return typeof data === 'object' && data !== null && (data as { retryable?: unknown }).retryable === true;
 }
 
-/** Whether a POST body holds work to admit: any request other than a `subscriptions/listen` stream. */
+/**
+ * Requests that wait rather than work, so they take no admission slot: a `subscriptions/listen`
+ * stream, and a 2025-11-25 `tasks/result`, which blocks until its task ends (hours for a live
+ * tool) while the task itself already ran through admission. Held in a slot, a few of them would
+ * stall every other caller; they are bounded instead by the tasks a session may keep, one waiter
+ * per task and session (task-methods.ts).
+ */
+const WAITING_METHODS: ReadonlySet<unknown> = new Set(['subscriptions/listen', 'tasks/result']);
+
+/** Whether a POST body holds work to admit: any request other than one that only waits. */
 function needsAdmission(message: unknown): boolean {
   if (Array.isArray(message)) return message.some(looksLikeRequest);
-  return looksLikeRequest(message) && isObject(message) && message.method !== 'subscriptions/listen';
+  return looksLikeRequest(message) && isObject(message) && !WAITING_METHODS.has(message.method);
 }
 
 /** The id of a single request, for its shed answer. */

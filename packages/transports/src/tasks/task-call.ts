@@ -19,6 +19,7 @@ import {
   type TaskRecord,
   type TaskStarter,
 } from '@cloudg/core';
+import { bindingOf } from '../http/session-store.js';
 import { methodNotFound, ProtocolError } from '../jsonrpc/errors.js';
 import { isObject, notification } from '../jsonrpc/messages.js';
 import { handshakePort, inputRequiredResult, modernAsking } from '../protocol/client-requests.js';
@@ -39,14 +40,16 @@ export function acceptsTask(rc: RequestContext): boolean {
 }
 
 /**
- * Whose task this is: the principal id, and on a 2025-11-25 connection also the session, since
- * that revision lists tasks (`tasks/list`) and several unauthenticated clients share one principal
- * id; a 2025 task is also asked its questions through its session. 2026 has no sessions and no
- * listing: its task ids are unguessable handles of the principal.
+ * Whose task this is: the principal's id and exact set of roles (the binding a session has, so
+ * the same person under other roles reaches neither), and on a 2025-11-25 connection also the
+ * session, since that revision lists tasks (`tasks/list`) and several unauthenticated clients
+ * share one principal id; a 2025 task is also asked its questions through its session. 2026 has
+ * no sessions and no listing: its task ids are unguessable handles of the principal.
  */
 export function taskOwner(rc: RequestContext): string {
   const { id } = rc.session;
-  return rc.era === 'legacy' && id !== undefined ? JSON.stringify([rc.principal.id, id]) : rc.principal.id;
+  const binding = bindingOf(rc.principal);
+  return rc.era === 'legacy' && id !== undefined ? JSON.stringify([binding, id]) : binding;
 }
 
 /** -32021 naming the extension: what a request needs that its client did not declare. */

@@ -292,21 +292,27 @@ export class TaskEngine {
   /** Resolves once the task is finished (handshake era `tasks/result`), or rejects on `signal`. */
   async settled(taskId: string, owner: string, signal: AbortSignal): Promise<TaskRecord> {
     for (;;) {
+      // Checked on every round: an abort between two rounds would otherwise go unheard.
+      signal.throwIfAborted();
       const record = await this.find(taskId, owner);
       if (!ACTIVE.includes(record.status)) return record;
       // Woken by a change made here, or after a poll interval for a store other replicas write.
       await new Promise<void>((resolve, reject) => {
         const watchers = this.watchers.get(taskId) ?? new Set();
         this.watchers.set(taskId, watchers);
-        const done = () => {
+        const leave = () => {
           clearTimeout(timer);
           watchers.delete(done);
           if (watchers.size === 0) this.watchers.delete(taskId);
           signal.removeEventListener('abort', aborted);
+        };
+        const done = () => {
+          leave();
           resolve();
         };
+        // Rejected before anything resolves the promise: the wait really ends.
         const aborted = () => {
-          done();
+          leave();
           reject(signal.reason);
         };
         const timer = setTimeout(done, record.pollIntervalMs);

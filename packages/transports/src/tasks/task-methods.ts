@@ -4,12 +4,13 @@
  * (`tasks/result` and `tasks/list` do not exist there: -32601). 2025-11-25 (experimental tasks):
  * `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel`.
  */
-import { ErrorCode } from '@cloudg/core';
+import { ErrorCode, type TaskRecord } from '@cloudg/core';
 import { invalidParams, ProtocolError } from '../jsonrpc/errors.js';
 import { isObject } from '../jsonrpc/messages.js';
 import { paginate } from '../paging/cursor.js';
 import type { MethodHandler } from '../protocol/methods.js';
 import type { RequestContext } from '../protocol/request-context.js';
+import { waitForResult } from './result-waiters.js';
 import { acceptsTask, taskOwner, tasksExtensionRequired } from './task-call.js';
 import { legacyTask, modernDetailedTask, RELATED_TASK_META } from './task-wire.js';
 
@@ -43,8 +44,15 @@ export const legacyTaskMethods: Record<string, MethodHandler> = {
   'tasks/result': async (rc) => {
     const { tasks } = rc.session.server;
     const found = await tasks.find(rc.params.taskId, taskOwner(rc));
-    // Blocks until the task is finished, as 2025-11-25 requires; cancelling the request stops waiting.
-    const record = await tasks.settled(found.taskId, taskOwner(rc), rc.cancellation.signal);
+    // Blocks until the task is finished, as 2025-11-25 requires; cancelling the request stops
+    // waiting, and so does a later tasks/result of this session for the same task.
+    const wait = waitForResult(rc.session, found.taskId, rc.cancellation.signal);
+    let record: TaskRecord;
+    try {
+      record = await tasks.settled(found.taskId, taskOwner(rc), wait.signal);
+    } finally {
+      wait.done();
+    }
     const related = { [RELATED_TASK_META]: { taskId: record.taskId } };
     if (record.status === 'cancelled') {
       throw new ProtocolError(ErrorCode.InvalidParams, 'The task was cancelled and has no result', {
