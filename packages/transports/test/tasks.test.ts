@@ -258,7 +258,7 @@ describe('experimental tasks on 2025-11-25', () => {
     expect(await call('tasks/cancel', { taskId })).toMatchObject({ error: { code: -32602 } });
   });
 
-  it("keeps the request's progress token for the task: progress reaches the session's channel", async () => {
+  it("keeps the request's progress token for the task: progress reaches the session's channel, tagged with the task", async () => {
     const { call, sent } = await legacy();
     const created = (
       await call('tools/call', {
@@ -272,7 +272,13 @@ describe('experimental tasks on 2025-11-25', () => {
     expect(sent).toContainEqual({
       jsonrpc: '2.0',
       method: 'notifications/progress',
-      params: { progressToken: 'p-7', progress: 1, total: 2, message: 'halfway through alpha' },
+      params: {
+        progressToken: 'p-7',
+        progress: 1,
+        total: 2,
+        message: 'halfway through alpha',
+        _meta: { 'io.modelcontextprotocol/related-task': { taskId: created.task.taskId } },
+      },
     });
   });
 

@@ -117,7 +117,7 @@ export async function callToolAsTask(
     tasks.progress(task.taskId, progressText(progress, total, message));
     // 2025-11-25 keeps the request's progress token valid for the task's lifetime; the request's
     // own stream is gone, so the notification takes the session's channel.
-    if (rc.era === 'legacy' && report) legacyProgress(rc, progress, total, message);
+    if (rc.era === 'legacy' && report) legacyProgress(rc, task.taskId, progress, total, message);
   };
   // One settled promise, never rejected, read both by the race and by the task's bookkeeping.
   const outcome = layer.callTool(name, args, options).then(
@@ -188,8 +188,13 @@ function taskPort(rc: RequestContext, taskId: string, before: ClientPort): Clien
   };
 }
 
+/**
+ * A running 2025-11-25 task's progress, on the session's channel, tagged with the task as that
+ * revision requires of every message related to a task.
+ */
 function legacyProgress(
   rc: RequestContext,
+  taskId: string,
   progress: number,
   total: number | undefined,
   message: string | undefined,
@@ -201,6 +206,7 @@ function legacyProgress(
   const params: Record<string, unknown> = { progressToken: token, progress };
   if (total !== undefined) params.total = total;
   if (message !== undefined) params.message = message;
+  params._meta = { [RELATED_TASK_META]: { taskId } };
   send(notification('notifications/progress', params));
 }
 
