@@ -17,6 +17,12 @@ import {
   ListTargetsForPolicyCommand,
 } from '@aws-sdk/client-organizations';
 import { DescribeDBInstancesCommand } from '@aws-sdk/client-rds';
+import {
+  GetBucketLoggingCommand,
+  GetBucketNotificationConfigurationCommand,
+  GetBucketReplicationCommand,
+  ListBucketsCommand,
+} from '@aws-sdk/client-s3';
 import { ListSecretsCommand } from '@aws-sdk/client-secrets-manager';
 import { CloudgConfig, type CollectionCoverage } from '@cloudg/catalog';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -284,6 +290,90 @@ describe('data store and secret relations', () => {
       REGION,
       'eu-west-1',
     ]);
+  });
+});
+
+describe('S3 logging, replication and notifications', () => {
+  beforeEach(() => {
+    mocks = emptyAwsMocks();
+  });
+
+  it('links access logging, replication (bucket and role) and event notifications as the reference does', async () => {
+    const ACCT = '111111111111';
+    mocks.s3
+      .on(ListBucketsCommand)
+      .resolves({ Buckets: [{ Name: 'orders' }, { Name: 'orders-logs' }, { Name: 'orders-dr' }] });
+    mocks.s3.on(GetBucketLoggingCommand, { Bucket: 'orders' }).resolves({
+      LoggingEnabled: { TargetBucket: 'orders-logs', TargetPrefix: 'orders/' },
+    });
+    mocks.s3.on(GetBucketReplicationCommand, { Bucket: 'orders' }).resolves({
+      ReplicationConfiguration: {
+        Role: `arn:aws:iam::${ACCT}:role/s3-replication`,
+        Rules: [
+          {
+            ID: 'dr',
+            Status: 'Enabled',
+            Destination: { Bucket: 'arn:aws:s3:::orders-dr', StorageClass: 'GLACIER' },
+          },
+          { ID: 'off', Status: 'Disabled', Destination: { Bucket: 'arn:aws:s3:::orders-old' } },
+        ],
+      },
+    });
+    mocks.s3.on(GetBucketNotificationConfigurationCommand, { Bucket: 'orders' }).resolves({
+      QueueConfigurations: [
+        { QueueArn: `arn:aws:sqs:${REGION}:${ACCT}:orders`, Events: ['s3:ObjectCreated:*'] },
+      ],
+    });
+    const engine = createCollectorEngine({
+      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
+    });
+    const out = await engine.mapInventory({
+      config: CloudgConfig.parse({}),
+      providers: ['aws'],
+      regions: [REGION],
+      services: ['storage'],
+      taggingSweep: null,
+      signal: new AbortController().signal,
+      hooks: SILENT_HOOKS,
+    });
+    const assets = out.assets ?? [];
+    const name = new Map(assets.map((a) => [a.id, a.name]));
+    const edges = new Map(
+      (out.edges ?? []).map((e) => [`${name.get(e.source_id)} ${e.edge_type} ${name.get(e.target_id)}`, e]),
+    );
+    expect(edges.get('orders LOGS_TO orders-logs')).toMatchObject({ relationship: 'LOGS_TO' });
+    expect(edges.get('orders REFERENCES orders-dr')).toMatchObject({
+      relationship: 'REPLICATES_TO',
+      properties: { rule: 'dr', storage_class: 'GLACIER' },
+    });
+    const orders = assets.find((a) => a.name === 'orders');
+    expect(orders?.metadata).toMatchObject({
+      access_logging_bucket: 'orders-logs',
+      replication_destinations: ['arn:aws:s3:::orders-dr'],
+    });
+    // The role and the queue were not collected: declared, and reported unresolved.
+    expect(orders?.metadata.relations).toEqual(
+      expect.arrayContaining([
+        {
+          target: `arn:aws:iam::${ACCT}:role/s3-replication`,
+          edge: 'ASSUMES_ROLE',
+          relationship: 'RUNS_ON',
+          description: 'replication role',
+        },
+        {
+          target: `arn:aws:sqs:${REGION}:${ACCT}:orders`,
+          edge: 'INVOKES',
+          relationship: 'INVOKES',
+          description: 'event notification',
+          properties: { events: ['s3:ObjectCreated:*'] },
+        },
+      ]),
+    );
+    expect((out.unresolved_references ?? []).map((u) => u.target)).toEqual(
+      expect.arrayContaining([`arn:aws:iam::${ACCT}:role/s3-replication`]),
+    );
+    // No replication configuration is the normal case, not a partial collection.
+    expect(entry(out.coverage ?? [], 's3')?.status).toBe('SUCCESS');
   });
 });
 

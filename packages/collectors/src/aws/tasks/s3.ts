@@ -1,8 +1,10 @@
 import {
   GetBucketEncryptionCommand,
   GetBucketLocationCommand,
+  GetBucketLoggingCommand,
   GetBucketNotificationConfigurationCommand,
   GetBucketPolicyStatusCommand,
+  GetBucketReplicationCommand,
   GetPublicAccessBlockCommand,
   ListBucketsCommand,
 } from '@aws-sdk/client-s3';
@@ -18,11 +20,14 @@ const ABSENT = new Set([
   'NoSuchBucketPolicy',
   'ServerSideEncryptionConfigurationNotFoundError',
   'NoSuchPublicAccessBlockConfiguration',
+  'ReplicationConfigurationNotFoundError',
 ]);
 
 /**
- * S3 buckets: location, public status (policy status, public access block), default encryption
- * and event notifications. A per-bucket call that is denied leaves that fact out and marks the
+ * S3 buckets: location, public status (policy status, public access block), default encryption,
+ * event notifications (`INVOKES`, as the reference's example edge), server access logging
+ * (`LOGS_TO` the target bucket) and replication (`REPLICATES_TO` each destination bucket,
+ * `ASSUMES_ROLE` / `RUNS_ON` the replication role). A per-bucket call that is denied leaves that fact out and marks the
  * task PARTIAL rather than dropping the bucket.
  */
 export const s3Task: AwsTask = {
@@ -70,6 +75,16 @@ export const s3Task: AwsTask = {
         const notifications = await optional('GetBucketNotificationConfiguration', Bucket, (s) =>
           s3.send(new GetBucketNotificationConfigurationCommand({ Bucket }), { abortSignal: s }),
         );
+        const logging = await optional('GetBucketLogging', Bucket, (s) =>
+          s3.send(new GetBucketLoggingCommand({ Bucket }), { abortSignal: s }),
+        );
+        const replication = await optional('GetBucketReplication', Bucket, (s) =>
+          s3.send(new GetBucketReplicationCommand({ Bucket }), { abortSignal: s }),
+        );
+        const logTarget = logging?.LoggingEnabled?.TargetBucket;
+        const replicas = (replication?.ReplicationConfiguration?.Rules ?? []).filter(
+          (r) => r.Status === 'Enabled' && r.Destination?.Bucket,
+        );
         const blocked = block?.PublicAccessBlockConfiguration;
         const allBlocked = Boolean(blocked?.BlockPublicPolicy && blocked.RestrictPublicBuckets);
         const isPublic = status?.PolicyStatus?.IsPublic === true && !allBlocked;
@@ -89,26 +104,41 @@ export const s3Task: AwsTask = {
             policy_is_public: status?.PolicyStatus?.IsPublic,
             public_access_block: blocked ?? undefined,
             encryption: rule?.SSEAlgorithm,
+            access_logging_bucket: logTarget,
+            replication_destinations:
+              replicas.length > 0 ? replicas.map((r) => r.Destination?.Bucket) : undefined,
           },
           aliases: [`${Bucket}.s3.amazonaws.com`],
           relations: relations(
             rel(rule?.KMSMasterKeyID, 'REFERENCES', 'ENCRYPTED_BY_KMS'),
             ...(notifications?.LambdaFunctionConfigurations ?? []).map((n) =>
-              rel(n.LambdaFunctionArn, 'INVOKES', 'TRIGGERED_BY', {
+              rel(n.LambdaFunctionArn, 'INVOKES', 'INVOKES', {
                 description: 'event notification',
                 properties: { events: n.Events },
               }),
             ),
             ...(notifications?.QueueConfigurations ?? []).map((n) =>
-              rel(n.QueueArn, 'INVOKES', null, {
+              rel(n.QueueArn, 'INVOKES', 'INVOKES', {
                 description: 'event notification',
                 properties: { events: n.Events },
               }),
             ),
             ...(notifications?.TopicConfigurations ?? []).map((n) =>
-              rel(n.TopicArn, 'INVOKES', null, {
+              rel(n.TopicArn, 'INVOKES', 'INVOKES', {
                 description: 'event notification',
                 properties: { events: n.Events },
+              }),
+            ),
+            rel(logTarget && `arn:${ctx.partition}:s3:::${logTarget}`, 'LOGS_TO', 'LOGS_TO', {
+              description: 'server access logs',
+            }),
+            rel(replication?.ReplicationConfiguration?.Role, 'ASSUMES_ROLE', 'RUNS_ON', {
+              description: 'replication role',
+            }),
+            ...replicas.map((r) =>
+              rel(r.Destination?.Bucket, 'REFERENCES', 'REPLICATES_TO', {
+                description: 'replication rule',
+                properties: { rule: r.ID, storage_class: r.Destination?.StorageClass },
               }),
             ),
           ),
