@@ -27,7 +27,9 @@ function* rankIds(ids: readonly string[], chunk: number): Generator<void, Uint32
       if (l >= heap.length) return;
       const c = l + 1 < heap.length && below(l + 1, l) ? l + 1 : l;
       if (!below(c, i)) return;
-      [heap[i], heap[c]] = [heap[c] as number, heap[i] as number];
+      const swap = heap[i] as number;
+      heap[i] = heap[c] as number;
+      heap[c] = swap;
       i = c;
     }
   };
