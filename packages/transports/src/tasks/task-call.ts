@@ -145,8 +145,8 @@ export async function callToolAsTask(
   void outcome
     .then((settled) => tasks.finish(created.taskId, taskOutcome(rc, settled)))
     .catch((error: unknown) => {
-      // The store refused the write (a shared store that went away): the task's record keeps its
-      // last status and expires; the client sees no result rather than a wrong one.
+      // The store refused every attempt until the task's time to live ran out (finish retries):
+      // the record expires with it; the client sees no result rather than a wrong one.
       layer.logger.error({ err: error, taskId: created.taskId }, 'recording the outcome of a task failed');
     });
   return rc.era === 'modern' ? { resultType: 'task', ...modernTask(created) } : { task: legacyTask(created) };

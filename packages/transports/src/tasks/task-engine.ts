@@ -57,7 +57,29 @@ interface Running {
   writes: Promise<unknown>;
   /** Stops the work when the task's time to live runs out. */
   expiry: NodeJS.Timeout;
+  /** When the store forgets the task: the final write is retried until then. */
+  deadline: number;
+  /** Progress not written yet (only the latest counts), and the write of progress under way. */
+  progress: Progress;
 }
+
+interface Progress {
+  next: string | undefined;
+  /** A progress write is scheduled or in flight: later reports only replace `next`. */
+  busy: boolean;
+  lastAt: number;
+  timer: NodeJS.Timeout | undefined;
+}
+
+/** The first pause between attempts of a final write the store refused, and the longest. */
+const FINAL_RETRY_FIRST_MS = 100;
+const FINAL_RETRY_MAX_MS = 5_000;
+/**
+ * How long the outcome itself is tried before the task is recorded as failed instead: a store
+ * out of reach for longer, or one that refuses this outcome for good, leaves a failed task
+ * rather than one that looks alive until it expires.
+ */
+const FINAL_OUTCOME_RETRY_MS = 60_000;
 
 export function taskNotFound(): ProtocolError {
   return new ProtocolError(ErrorCode.InvalidParams, 'Failed to retrieve task: Task not found');
@@ -75,6 +97,8 @@ export class TaskEngine {
   private readonly watchers = new Map<string, Set<() => void>>();
   private readonly relay: TaskRelay | undefined;
   private stopRelay: () => void = () => {};
+  /** Set on shutdown: final writes are not retried any more. */
+  private closed = false;
 
   constructor(options: TaskEngineOptions = {}) {
     this.store = options.store ?? new MemoryTaskStore();
@@ -112,6 +136,8 @@ export class TaskEngine {
       waiters: new Map(),
       writes: Promise.resolve(),
       expiry,
+      deadline: now + record.ttlMs,
+      progress: { next: undefined, busy: false, lastAt: 0, timer: undefined },
     };
     this.running.set(record.taskId, running);
     return record;
@@ -126,23 +152,57 @@ export class TaskEngine {
     return record;
   }
 
-  /** Record the call's outcome, unless the task was cancelled (or expired) meanwhile. */
+  /**
+   * Record the call's outcome, unless the task was cancelled (or expired) meanwhile. A store that
+   * refuses the write (a shared store out of reach for a moment) is tried again, with growing
+   * pauses: the outcome itself for a minute, then `failed` until the task's time to live runs out,
+   * so a task whose call ended does not stay `working` for hours. Whatever happens, the task no
+   * longer runs here once this settles.
+   */
   async finish(taskId: string, outcome: TaskOutcome): Promise<void> {
     const running = this.running.get(taskId);
-    const patch: TaskPatch =
+    const patch = (): TaskPatch =>
       outcome.kind === 'result'
-        ? { status: outcome.status, result: outcome.result, lastUpdatedAt: this.now() }
+        ? {
+            status: outcome.status,
+            result: outcome.result,
+            inputRequests: undefined,
+            lastUpdatedAt: this.now(),
+          }
         : {
             status: 'failed',
             error: outcome.error,
             statusMessage: outcome.message,
+            inputRequests: undefined,
             lastUpdatedAt: this.now(),
           };
-    patch.inputRequests = undefined;
-    await this.write(taskId, running, ACTIVE, patch);
-    if (running) clearTimeout(running.expiry);
-    this.running.delete(taskId);
-    this.wake(taskId);
+    const fallback = (): TaskPatch => ({
+      status: 'failed',
+      error: { code: ErrorCode.InternalError, message: 'Internal error' },
+      statusMessage: 'The outcome of the call could not be recorded',
+      inputRequests: undefined,
+      lastUpdatedAt: this.now(),
+    });
+    if (running) this.dropProgress(running);
+    try {
+      const deadline = running?.deadline ?? this.now() + this.ttlMs;
+      const outcomeUntil = this.now() + FINAL_OUTCOME_RETRY_MS;
+      let pause = FINAL_RETRY_FIRST_MS;
+      for (;;) {
+        try {
+          await this.write(taskId, running, ACTIVE, this.now() < outcomeUntil ? patch() : fallback());
+          return;
+        } catch (error) {
+          if (this.closed || this.now() + pause >= deadline) throw error;
+        }
+        await new Promise((resolve) => setTimeout(resolve, pause).unref());
+        pause = Math.min(pause * 2, FINAL_RETRY_MAX_MS);
+      }
+    } finally {
+      if (running) clearTimeout(running.expiry);
+      if (this.running.get(taskId) === running) this.running.delete(taskId);
+      this.wake(taskId);
+    }
   }
 
   /**
@@ -170,11 +230,50 @@ export class TaskEngine {
     return { record: cancelled, finished: false };
   }
 
-  /** A progress report of a running task, shown as its status message. */
+  /**
+   * A progress report of a running task, shown as its status message. Reports are coalesced: one
+   * write at a time, at most one per poll interval (nobody reads the status more often), each
+   * with the latest message; a tool reporting in a tight loop costs the store nothing more.
+   */
   progress(taskId: string, message: string): void {
     const running = this.running.get(taskId);
     if (!running) return;
-    void this.write(taskId, running, ['working'], { statusMessage: message, lastUpdatedAt: this.now() });
+    const progress = running.progress;
+    progress.next = message;
+    if (progress.busy) return;
+    progress.busy = true;
+    const flush = () => {
+      progress.timer = undefined;
+      const next = progress.next;
+      progress.next = undefined;
+      if (next === undefined || this.running.get(taskId) !== running) {
+        progress.busy = false;
+        return;
+      }
+      progress.lastAt = this.now();
+      void this.write(taskId, running, ['working'], { statusMessage: next, lastUpdatedAt: progress.lastAt })
+        .catch(() => undefined)
+        .finally(() => {
+          progress.busy = false;
+          if (progress.next !== undefined) this.progress(taskId, progress.next);
+        });
+    };
+    const wait = Math.min(
+      Math.max(progress.lastAt + this.pollIntervalMs - this.now(), 0),
+      this.pollIntervalMs,
+    );
+    if (wait === 0) flush();
+    else {
+      progress.timer = setTimeout(flush, wait);
+      progress.timer.unref();
+    }
+  }
+
+  /** Forget progress not written yet: the task is finishing or stopped. */
+  private dropProgress(running: Running): void {
+    clearTimeout(running.progress.timer);
+    running.progress.timer = undefined;
+    running.progress.next = undefined;
   }
 
   /**
@@ -267,7 +366,10 @@ export class TaskEngine {
   /** Stop the local work of a task that is no longer active. */
   private stop(taskId: string, running: Running | undefined): void {
     this.running.delete(taskId);
-    if (running) clearTimeout(running.expiry);
+    if (running) {
+      clearTimeout(running.expiry);
+      this.dropProgress(running);
+    }
     running?.cancellation.abort(new CancelledError('Task cancelled'));
     this.wake(taskId);
   }
@@ -324,9 +426,11 @@ export class TaskEngine {
 
   /** Cancel every running task (the server shuts down). */
   cancelAll(): void {
+    this.closed = true;
     this.stopRelay();
     for (const running of this.running.values()) {
       clearTimeout(running.expiry);
+      this.dropProgress(running);
       running.cancellation.abort(new CancelledError('Server closing'));
     }
     this.running.clear();
