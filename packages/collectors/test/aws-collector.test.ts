@@ -668,6 +668,96 @@ describe('organizations', () => {
   });
 });
 
+describe('AwsCollector IAM relationships', () => {
+  it('names same-account trusts ROLE_ASSUMES_ROLE and plain grants POLICY_ALLOWS_ACTION, as the reference does', async () => {
+    mocks = emptyAwsMocks();
+    const doc = (statement: Record<string, unknown>) =>
+      encodeURIComponent(JSON.stringify({ Version: '2012-10-17', Statement: [statement] }));
+    mocks.iam.on(GetAccountAuthorizationDetailsCommand).resolves({
+      IsTruncated: false,
+      RoleDetailList: [
+        {
+          RoleName: 'ci',
+          Arn: 'arn:aws:iam::111111111111:role/ci',
+          AssumeRolePolicyDocument: doc({
+            Effect: 'Allow',
+            Principal: { Service: 'codebuild.amazonaws.com' },
+            Action: 'sts:AssumeRole',
+          }),
+          RolePolicyList: [
+            {
+              PolicyName: 'assume',
+              PolicyDocument: doc({
+                Effect: 'Allow',
+                Action: 'sts:AssumeRole',
+                Resource: 'arn:aws:iam::111111111111:role/deploy',
+              }),
+            },
+          ],
+        },
+        {
+          RoleName: 'deploy',
+          Arn: 'arn:aws:iam::111111111111:role/deploy',
+          AssumeRolePolicyDocument: doc({
+            Effect: 'Allow',
+            Principal: { AWS: 'arn:aws:iam::111111111111:role/ci' },
+            Action: 'sts:AssumeRole',
+          }),
+          RolePolicyList: [
+            {
+              PolicyName: 'tables',
+              PolicyDocument: doc({
+                Effect: 'Allow',
+                Action: ['dynamodb:GetItem', 'dynamodb:PutItem'],
+                Resource: 'arn:aws:dynamodb:us-east-1:111111111111:table/orders',
+              }),
+            },
+          ],
+        },
+      ],
+    });
+    const engine = createCollectorEngine({
+      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
+    });
+    const out = await engine.mapInventory({
+      config: CloudgConfig.parse({}),
+      providers: ['aws'],
+      regions: [REGION],
+      services: ['iam'],
+      taggingSweep: null,
+      signal: new AbortController().signal,
+      hooks: SILENT_HOOKS,
+    });
+    const relations = (n: string) =>
+      (out.assets ?? []).find((a) => a.name === n)?.metadata.relations as {
+        edge: string;
+        relationship?: string;
+        target: string;
+      }[];
+    expect(relations('ci')).toContainEqual(
+      expect.objectContaining({
+        target: 'arn:aws:iam::111111111111:role/deploy',
+        edge: 'IAM_TRUST',
+        relationship: 'ROLE_ASSUMES_ROLE',
+      }),
+    );
+    expect(relations('deploy')).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          target: 'arn:aws:iam::111111111111:role/ci',
+          edge: 'IAM_TRUST',
+          relationship: 'ROLE_ASSUMES_ROLE',
+        }),
+        expect.objectContaining({
+          target: 'arn:aws:dynamodb:us-east-1:111111111111:table/orders',
+          edge: 'GRANTS_ACCESS',
+          relationship: 'POLICY_ALLOWS_ACTION',
+        }),
+      ]),
+    );
+  });
+});
+
 describe('AwsCollector IAM documents', () => {
   it("keeps each role's trust policy and each customer policy's document, parsed, for the IAM linter", async () => {
     mocks = sampleAwsMocks();

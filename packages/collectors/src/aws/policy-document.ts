@@ -62,8 +62,12 @@ export function parsePolicy(document: unknown): Statement[] {
 const list = (v: string | string[] | undefined): string[] =>
   v === undefined ? [] : Array.isArray(v) ? v : [v];
 
-/** `READS_FROM` / `WRITES_TO` from the verbs of the actions, as far as they say. */
-function relationshipOf(actions: string[]): string | undefined {
+/**
+ * `READS_FROM` / `WRITES_TO` from the verbs of the actions, as far as they say; otherwise
+ * `POLICY_ALLOWS_ACTION`. A same-account trust is `ROLE_ASSUMES_ROLE` (INVENTORY_INTERNALS.md,
+ * the iam task's relations), a cross-account one `CROSS_ACCOUNT_TRUST`.
+ */
+function relationshipOf(actions: string[]): string {
   const verbs = actions.map((a) => a.split(':')[1] ?? a);
   const reads = verbs.some(
     (v) => /^(Get|List|Describe|Read|Query|Scan|BatchGet|Select)/i.test(v) || v === '*',
@@ -71,7 +75,8 @@ function relationshipOf(actions: string[]): string | undefined {
   const writes = verbs.some((v) => /^(Put|Write|Update|Delete|Create|BatchWrite)/i.test(v) || v === '*');
   if (reads && !writes) return 'READS_FROM';
   if (writes && !reads) return 'WRITES_TO';
-  return undefined;
+  // Neither or both: the reference's relationship for a policy grant.
+  return 'POLICY_ALLOWS_ACTION';
 }
 
 /**
@@ -107,7 +112,7 @@ export function identityPolicyRelations(document: unknown, account: string): Rel
         const r = rel(
           target,
           'IAM_TRUST',
-          other && other !== account ? 'CROSS_ACCOUNT_TRUST' : 'CAN_ASSUME',
+          other && other !== account ? 'CROSS_ACCOUNT_TRUST' : 'ROLE_ASSUMES_ROLE',
           {
             properties: { cross_account: other && other !== account ? true : undefined },
           },
@@ -149,7 +154,7 @@ export function trustRelations(
         : (/:(\d{12}):/.exec(principal)?.[1] ?? null);
       const target = /^\d{12}$/.test(principal) ? `arn:aws:iam::${principal}:root` : principal;
       const cross = principalAccount !== null && principalAccount !== account;
-      const r = rel(target, 'IAM_TRUST', cross ? 'CROSS_ACCOUNT_TRUST' : 'CAN_ASSUME', {
+      const r = rel(target, 'IAM_TRUST', cross ? 'CROSS_ACCOUNT_TRUST' : 'ROLE_ASSUMES_ROLE', {
         reverse: true,
         description: `${target} can assume this role`,
         properties: {
