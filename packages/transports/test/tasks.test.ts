@@ -337,6 +337,14 @@ describe('task status notifications on a listen stream', () => {
     server.close();
   });
 
+  it('refuses more than 100 task ids on one listen request (-32602)', async () => {
+    const { call } = setup();
+    const ids = Array.from({ length: 101 }, (_, i) => `task-${i}`);
+    expect(await call('subscriptions/listen', { notifications: { taskIds: ids } })).toMatchObject({
+      error: { code: -32602, message: 'taskIds may name at most 100 tasks' },
+    });
+  });
+
   it('refuses task ids on subscriptions/listen without the extension (-32021)', async () => {
     const { call } = setup();
     const refused = await call('subscriptions/listen', { notifications: { taskIds: ['x'] } }, {});

@@ -13,6 +13,13 @@ import type { RequestContext } from '../protocol/request-context.js';
 import { taskOwner } from './task-call.js';
 import { modernDetailedTask } from './task-wire.js';
 
+/**
+ * The most task ids one listen request may name: as many as one caller may keep by default
+ * (stores bound tasks per owner at 100). Each id costs a read of the store, and listen requests
+ * take no admission slot, so their number must be bounded here.
+ */
+export const MAX_LISTENED_TASKS = 100;
+
 /** The requested task ids the caller owns (unknown and foreign ones are left out silently). */
 export async function acceptedTaskIds(rc: RequestContext): Promise<string[] | undefined> {
   const requested = isObject(rc.params.notifications) ? rc.params.notifications.taskIds : undefined;
@@ -20,10 +27,15 @@ export async function acceptedTaskIds(rc: RequestContext): Promise<string[] | un
   if (!Array.isArray(requested) || !requested.every((id) => typeof id === 'string')) {
     throw invalidParams('taskIds must be a list of task ids');
   }
+  const wanted = new Set(requested as string[]);
+  if (wanted.size > MAX_LISTENED_TASKS) {
+    throw invalidParams(`taskIds may name at most ${MAX_LISTENED_TASKS} tasks`);
+  }
   const { tasks } = rc.session.server;
   const owner = taskOwner(rc);
   const accepted: string[] = [];
-  for (const taskId of new Set(requested as string[])) {
+  for (const taskId of wanted) {
+    if (rc.cancellation.aborted) break;
     const record = await tasks.store.get(taskId);
     if (record && record.owner === owner) accepted.push(taskId);
   }
