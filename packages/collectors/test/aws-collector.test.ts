@@ -7,6 +7,7 @@ import { DescribeTrailsCommand, GetTrailStatusCommand } from '@aws-sdk/client-cl
 import { DescribeTableCommand, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { DescribeSubnetsCommand, DescribeVpcsCommand } from '@aws-sdk/client-ec2';
 import { GetAccountAuthorizationDetailsCommand, IAMClient } from '@aws-sdk/client-iam';
+import { DescribeKeyCommand, GetKeyPolicyCommand, ListKeysCommand } from '@aws-sdk/client-kms';
 import { ListFunctionsCommand } from '@aws-sdk/client-lambda';
 import {
   DescribeOrganizationCommand,
@@ -374,6 +375,81 @@ describe('S3 logging, replication and notifications', () => {
     );
     // No replication configuration is the normal case, not a partial collection.
     expect(entry(out.coverage ?? [], 's3')?.status).toBe('SUCCESS');
+  });
+});
+
+describe('KMS key policies', () => {
+  beforeEach(() => {
+    mocks = emptyAwsMocks();
+  });
+
+  it("links the principals a customer key's policy grants, a vendor account as an external placeholder", async () => {
+    const key = `arn:aws:kms:${REGION}:111111111111:key/k-1`;
+    mocks.kms.on(ListKeysCommand).resolves({ Keys: [{ KeyId: 'k-1', KeyArn: key }] });
+    mocks.kms.on(DescribeKeyCommand).resolves({ KeyMetadata: { KeyId: 'k-1', KeyManager: 'CUSTOMER' } });
+    mocks.kms.on(GetKeyPolicyCommand).resolves({
+      Policy: JSON.stringify({
+        Statement: [
+          {
+            Sid: 'Root',
+            Effect: 'Allow',
+            Principal: { AWS: 'arn:aws:iam::111111111111:root' },
+            Action: 'kms:*',
+            Resource: '*',
+          },
+          {
+            Sid: 'Vendor',
+            Effect: 'Allow',
+            Principal: { AWS: '999999999999' },
+            Action: ['kms:Decrypt'],
+            Resource: '*',
+          },
+        ],
+      }),
+    });
+    const engine = createCollectorEngine({
+      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
+    });
+    const out = await engine.mapInventory({
+      config: CloudgConfig.parse({}),
+      providers: ['aws'],
+      regions: [REGION],
+      services: ['kms'],
+      taggingSweep: null,
+      signal: new AbortController().signal,
+      hooks: SILENT_HOOKS,
+    });
+    const assets = out.assets ?? [];
+    const keyAsset = assets.find((a) => a.arn === key);
+    const vendor = assets.find((a) => a.arn === 'arn:aws:iam::999999999999:root');
+    expect(vendor?.metadata).toMatchObject({ external: true });
+    const grants = (out.edges ?? []).filter(
+      (e) => e.edge_type === 'GRANTS_ACCESS' && e.target_id === keyAsset?.id,
+    );
+    expect(grants).toHaveLength(1);
+    expect(grants[0]).toMatchObject({
+      source_id: vendor?.id,
+      relationship: 'POLICY_ALLOWS_ACTION',
+      properties: { cross_account: true, actions: ['kms:Decrypt'] },
+    });
+    expect(keyAsset?.metadata.key_policy_read).toBe(true);
+  });
+
+  it('keeps a key whose policy it may not read, PARTIAL', async () => {
+    mocks.kms
+      .on(ListKeysCommand)
+      .resolves({ Keys: [{ KeyId: 'k-1', KeyArn: `arn:aws:kms:${REGION}:111111111111:key/k-1` }] });
+    mocks.kms.on(DescribeKeyCommand).resolves({ KeyMetadata: { KeyId: 'k-1', KeyManager: 'CUSTOMER' } });
+    mocks.kms.on(GetKeyPolicyCommand).rejects(
+      Object.assign(new Error('not authorized to perform: kms:GetKeyPolicy'), {
+        name: 'AccessDeniedException',
+        $metadata: { httpStatusCode: 400 },
+      }),
+    );
+    const { coverage, names } = await run({ services: ['kms'] });
+    expect(names).toContain('k-1');
+    expect(entry(coverage, 'kms')).toMatchObject({ status: 'PARTIAL' });
+    expect(entry(coverage, 'kms')?.error).toContain('GetKeyPolicy k-1: AccessDeniedException');
   });
 });
 

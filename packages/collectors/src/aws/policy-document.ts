@@ -168,3 +168,48 @@ export function trustRelations(
   }
   return { relations: relationsOut, services, anyone };
 }
+
+/**
+ * A resource policy's grants (a KMS key policy, say) as reverse `GRANTS_ACCESS` /
+ * `POLICY_ALLOWS_ACTION` relations from each AWS principal it allows (INVENTORY_REFERENCE.md 7:
+ * "resource policy grant"), `cross_account` when the principal lives in another account, so the
+ * linker hangs grants to unmapped accounts on external account placeholders. The account's own
+ * root is left out: it only delegates to the account's IAM policies, which are linked already.
+ * `public` says whether any statement allows `*`.
+ */
+export function resourcePolicyGrants(
+  document: unknown,
+  account: string,
+): { relations: Relation[]; public: boolean } {
+  const out: Relation[] = [];
+  let open = false;
+  for (const s of parsePolicy(document)) {
+    if (s.Effect !== 'Allow') continue;
+    const principals =
+      s.Principal === '*'
+        ? ['*']
+        : typeof s.Principal === 'object' && s.Principal
+          ? list(s.Principal.AWS)
+          : [];
+    const actions = list(s.Action);
+    for (const principal of principals) {
+      if (principal === '*') {
+        open = true;
+        continue;
+      }
+      const principalAccount = /^\d{12}$/.test(principal)
+        ? principal
+        : (/:(\d{12}):/.exec(principal)?.[1] ?? null);
+      const target = /^\d{12}$/.test(principal) ? `arn:aws:iam::${principal}:root` : principal;
+      if (principalAccount === account && /:root$/.test(target)) continue;
+      const cross = principalAccount !== null && principalAccount !== account;
+      const r = rel(target, 'GRANTS_ACCESS', 'POLICY_ALLOWS_ACTION', {
+        reverse: true,
+        description: 'resource policy grant',
+        properties: { cross_account: cross || undefined, actions: actions.slice(0, 20) },
+      });
+      if (r) out.push(r);
+    }
+  }
+  return { relations: out, public: open };
+}

@@ -1,9 +1,22 @@
-import { DescribeKeyCommand, ListAliasesCommand, ListKeysCommand } from '@aws-sdk/client-kms';
+import {
+  DescribeKeyCommand,
+  GetKeyPolicyCommand,
+  ListAliasesCommand,
+  ListKeysCommand,
+} from '@aws-sdk/client-kms';
 import type { CloudAsset } from '@cloudg/catalog';
+import { errorCode } from '../../governor/classify.js';
 import { buildAsset } from '../../model/asset-builder.js';
 import { type AwsTask, pages } from '../context.js';
+import { resourcePolicyGrants } from '../policy-document.js';
 
-/** KMS keys; their aliases become identifiers so `alias/...` references resolve to the key. */
+/**
+ * KMS keys; their aliases become identifiers so `alias/...` references resolve to the key. A
+ * customer managed key's policy is read for the principals it grants (the reference's
+ * `GRANTS_ACCESS` for KMS), cross-account ones included; AWS managed keys have AWS's fixed
+ * policy and are not asked. A policy the caller may not read leaves the key without grants and
+ * the task PARTIAL.
+ */
 export const kmsTask: AwsTask = {
   name: 'kms',
   scope: 'regional',
@@ -37,6 +50,19 @@ export const kmsTask: AwsTask = {
           )
         ).KeyMetadata;
         const keyAliases = (aliases.get(KeyId) ?? []).filter(Boolean);
+        let policy: string | undefined;
+        if (d?.KeyManager === 'CUSTOMER')
+          try {
+            policy = (
+              await ctx.call('kms', 'GetKeyPolicy', (s) =>
+                kms.send(new GetKeyPolicyCommand({ KeyId, PolicyName: 'default' }), { abortSignal: s }),
+              )
+            ).Policy;
+          } catch (error) {
+            if (ctx.signal.aborted) throw error;
+            ctx.partial(`GetKeyPolicy ${KeyId}: ${errorCode(error)}`);
+          }
+        const grants = resourcePolicyGrants(policy, ctx.account);
         assets.push(
           buildAsset({
             arn: k.KeyArn,
@@ -53,8 +79,11 @@ export const kmsTask: AwsTask = {
               key_spec: d?.KeySpec,
               origin: d?.Origin,
               multi_region: d?.MultiRegion,
+              key_policy_read: d?.KeyManager === 'CUSTOMER' ? policy !== undefined : undefined,
+              policy_allows_public: grants.public || undefined,
             },
             aliases: keyAliases.filter((a) => a.startsWith('arn:')),
+            relations: grants.relations,
           }),
         );
       }
