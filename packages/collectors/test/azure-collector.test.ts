@@ -237,6 +237,49 @@ describe('AzureCollector', () => {
     ).toBe(true);
   });
 
+  it("lets a storage account's network rules in and references its customer-managed key's vault", async () => {
+    const routes = sampleArmRoutes();
+    const path = `/subscriptions/${SUB}/providers/Microsoft.Storage/storageAccounts`;
+    const base = routes[path] as { body: { value: { properties: Record<string, unknown> }[] } };
+    const subnet = `/subscriptions/${SUB}/resourceGroups/rg-hub/providers/Microsoft.Network/virtualNetworks/hub-vnet/subnets/jump-subnet`;
+    const account = base.body.value[0];
+    if (account)
+      account.properties = {
+        ...account.properties,
+        networkAcls: {
+          defaultAction: 'Deny',
+          bypass: 'AzureServices',
+          ipRules: [{ value: '203.0.113.0/24', action: 'Allow' }],
+          virtualNetworkRules: [{ id: subnet, action: 'Allow' }],
+        },
+        encryption: {
+          keySource: 'Microsoft.Keyvault',
+          keyvaultproperties: { keyname: 'archive-key', keyvaulturi: 'https://hub-kv.vault.azure.net/' },
+        },
+      };
+    const { out } = await collect(routes, ['network', 'storage', 'identity']);
+    const assets = out.assets ?? [];
+    const name = new Map(assets.map((a) => [a.id, a.name]));
+    const lines = new Map(
+      (out.edges ?? []).map((e) => [
+        `${name.get(e.source_id) ?? e.source_id} ${e.edge_type} ${name.get(e.target_id) ?? e.target_id}`,
+        e,
+      ]),
+    );
+    expect(lines.get('jump-subnet GRANTS_ACCESS archive')?.properties).toMatchObject({
+      network_rule: 'virtual_network',
+    });
+    expect(lines.get('archive REFERENCES hub-kv')).toMatchObject({
+      relationship: 'ENCRYPTED_BY_KMS',
+      properties: { key_name: 'archive-key' },
+    });
+    expect(assets.find((a) => a.name === 'archive')?.metadata).toMatchObject({
+      ip_rules: ['203.0.113.0/24'],
+      virtual_network_rules: 1,
+      network_bypass: 'AzureServices',
+    });
+  });
+
   it('follows nextLink to the second page', async () => {
     const { out } = await collect(sampleArmRoutes(), ['compute']);
     expect((out.assets ?? []).filter((a) => a.asset_type === 'VIRTUAL_MACHINE').map((a) => a.name)).toEqual([
