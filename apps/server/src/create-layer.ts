@@ -193,8 +193,9 @@ export async function createLayerFromOptions(options: ServerLayerOptions = {}): 
   await follower?.start();
   if (shared && sealer) {
     shareLiveGuard(workspace, sealer, shared);
-    // Cached results name real assets: sealed in Redis like everything else about the estate.
-    shared.cacheStore.sealWith(sealer);
+    // Cached results, sessions and changes name real assets: sealed in Redis like everything
+    // else about the estate.
+    shared.sealWith(sealer);
   }
 
   if (options.restoreLive) {

@@ -1,50 +1,62 @@
 /**
  * Change fan-out through Redis, for @cloudg/transports' ChangeFanout port. An announcement is
- * heard here at once; one script then publishes it to the other replicas (for their listen
- * streams and local sessions) and writes the handshake-era notifications into every shared
- * session that was initialized, each filtered by that session's own subscriptions (matched by
- * the real URI, written under the URI the client used), so each session gets each change once
+ * heard here at once; then it is published to the other replicas (for their listen streams and
+ * local sessions) and the handshake-era notifications are written into every shared session that
+ * was initialized, each filtered by that session's own subscriptions (matched by the digest of
+ * the real URI, told under the URI the client used), so each session gets each change once
  * whichever replica holds its stream, or keeps it in its log while none does.
+ *
+ * Everything is sealed with the vault's sealer (`sealWith`, before the first announcement): the
+ * change on the channel (a real URI under a pseudonymising policy), and each session's entry,
+ * sealed for that session. Redis cannot seal, so it takes two steps: one script publishes the
+ * change and names the sessions to tell (with their sealed subscription to the URI), the
+ * replica seals their notifications, a second script logs and routes them. A session that
+ * ends between the two is skipped by the second.
  *
  * This is the hook for code that changes something every replica serves (the shared workspace):
  * `announce(kind, uri)` on the replica where the change was made, once. `layer.notifyChange` on
  * that replica does the same, and also reaches the layer's own listeners (the response cache).
  */
 import type { ChangeKind, ChangeListener } from '@cloudg/core';
-import type { ChangeFanout } from '@cloudg/transports';
+import type { VaultSealer } from '@cloudg/privacy';
+import type { ChangeFanout, JsonRpcMessage } from '@cloudg/transports';
 import type { Redis } from 'ioredis';
 import type { ReplicaBus } from './replica-bus.js';
 import { LuaScript } from './script.js';
 import { LOG_LENGTH, PRELUDE } from './session-lua.js';
+import { SessionSeal, unsealed } from './session-seal.js';
 
-// ARGV: P, origin replica, kind, uri ('' for none), log length.
-const ANNOUNCE = new LuaScript(`${PRELUDE}
-local kind, uri, maxlen = ARGV[3], ARGV[4], ARGV[5]
-redis.call('PUBLISH', P .. 'changes', cjson.encode({origin = ARGV[2], kind = kind, uri = uri}))
-local lists = {}
-if kind == 'tools' or kind == 'prompts' or kind == 'resources' then
-  lists[1] = '{"jsonrpc":"2.0","method":"notifications/' .. kind .. '/list_changed"}'
-end
-local real = nil
-if (kind == 'resources' or kind == 'resource') and uri ~= '' then real = uri end
+// ARGV: P, sealed change, subscription digest ('' for none). The initialized live sessions, each
+// followed by its sealed subscription under that digest ('' for none).
+const TARGETS = new LuaScript(`${PRELUDE}
+local digest = ARGV[3]
+redis.call('PUBLISH', P .. 'changes', ARGV[2])
+local out = {}
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', P .. 'sessions', nowms(), '+inf')) do
   local k = skey(id)
   if redis.call('HGET', k, 'i') == '1' then
-    for _, message in ipairs(lists) do push(id, k, message, maxlen) end
-    local client = real and redis.call('HGET', k .. ':subs', real)
-    if client then
-      push(id, k, '{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":' ..
-        cjson.encode(client) .. '}}', maxlen)
-    end
+    out[#out + 1] = id
+    out[#out + 1] = (digest ~= '' and redis.call('HGET', k .. ':subs', digest)) or ''
   end
+end
+return out
+`);
+
+// ARGV: P, log length, then pairs of session id and sealed entry, in order.
+const DELIVER = new LuaScript(`${PRELUDE}
+for i = 3, #ARGV, 2 do
+  local k = skey(ARGV[i])
+  if redis.call('HGET', k, 'i') == '1' then push(ARGV[i], k, ARGV[i + 1], ARGV[2]) end
 end
 return 1
 `);
 
 const KINDS: ReadonlySet<string> = new Set(['tools', 'prompts', 'resources', 'resource']);
+const LISTS: ReadonlySet<string> = new Set(['tools', 'prompts', 'resources']);
 
 export class RedisChangeFanout implements ChangeFanout {
   private readonly listeners = new Set<ChangeListener>();
+  private sealing: SessionSeal | undefined;
   /** Told when an announcement could not be spread (it was still heard on this replica). */
   onError: (error: unknown) => void = () => {};
 
@@ -54,10 +66,16 @@ export class RedisChangeFanout implements ChangeFanout {
     private readonly bus: ReplicaBus,
   ) {
     bus.on(bus.changes, (text) => {
-      const change = JSON.parse(text) as { origin?: string; kind?: string; uri?: string };
-      if (change.origin === bus.replica || !change.kind || !KINDS.has(change.kind)) return;
+      // Unsealed, forged or of another vault key: not a change any replica made.
+      const change = this.sealing?.openChange(text);
+      if (!change || change.origin === bus.replica || !KINDS.has(change.kind)) return;
       this.hear(change.kind as ChangeKind, change.uri ? change.uri : undefined);
     });
+  }
+
+  /** Seal and open with `sealer` (the policy vault's): required before the first announcement. */
+  sealWith(sealer: VaultSealer): void {
+    this.sealing = new SessionSeal(sealer);
   }
 
   private hear(kind: ChangeKind, uri: string | undefined): void {
@@ -66,9 +84,35 @@ export class RedisChangeFanout implements ChangeFanout {
 
   announce(kind: ChangeKind, uri?: string): void {
     this.hear(kind, uri);
-    this.bus.ready
-      .then(() => ANNOUNCE.run(this.client, [], [this.prefix, this.bus.replica, kind, uri ?? '', LOG_LENGTH]))
-      .catch((error: unknown) => this.onError(error));
+    this.spread(kind, uri).catch((error: unknown) => this.onError(error));
+  }
+
+  /** @internal What `announce` does for the other replicas and the shared sessions, awaitable (bench). */
+  async spread(kind: ChangeKind, uri: string | undefined): Promise<void> {
+    const seal = this.sealing;
+    if (!seal) throw unsealed('RedisChangeFanout');
+    await this.bus.ready;
+    const real = (kind === 'resources' || kind === 'resource') && uri ? uri : undefined;
+    const change = seal.change({ origin: this.bus.replica, kind, ...(uri ? { uri } : {}) });
+    const found = (await TARGETS.run(
+      this.client,
+      [],
+      [this.prefix, change, real === undefined ? '' : seal.subscription(real)],
+    )) as string[];
+    const list: JsonRpcMessage | undefined = LISTS.has(kind)
+      ? { jsonrpc: '2.0', method: `notifications/${kind}/list_changed` }
+      : undefined;
+    const deliveries: string[] = [];
+    for (let i = 0; i + 1 < found.length; i += 2) {
+      const id = found[i] as string;
+      if (list) deliveries.push(id, seal.entry(id, list));
+      const sub = real === undefined ? undefined : seal.openField<{ r: string; u: string }>(id, found[i + 1]);
+      if (sub && sub.r === real) {
+        const updated = { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: sub.u } };
+        deliveries.push(id, seal.entry(id, updated as JsonRpcMessage));
+      }
+    }
+    if (deliveries.length > 0) await DELIVER.run(this.client, [], [this.prefix, LOG_LENGTH, ...deliveries]);
   }
 
   subscribe(listener: ChangeListener): () => void {

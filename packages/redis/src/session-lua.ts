@@ -2,13 +2,15 @@
  * The Lua of the shared sessions, in one place because the change fan-out writes into sessions
  * too. Every script starts with PRELUDE; ARGV[1] is always the key prefix.
  *
- * Keys (P is the prefix): `P session:<id>` a hash (b binding, pid principal id, v version,
- * i initialized, ci client info, cc client capabilities, ll log level, ttl idle ms, sh the replica
- * holding the stream, dl the last event handed to a stream); `P session:<id>:subs` the
- * subscriptions (real URI → client URI); `P session:<id>:log` the stream's event log (a Redis
- * stream, capped); `P sessions` and `P sessions:principal:<pid>` sorted sets of ids by expiry
- * time; `P replica:<id>` a replica's heartbeat, which is also the channel of its signals.
- * Times come from Redis (TIME), so replicas' clocks do not matter here.
+ * Keys (P is the prefix): `P session:<id>` a hash (b binding and principal id, sealed; pid the
+ * principal's digest; v version, ci client info, cc client capabilities, ll log level, all
+ * sealed; i initialized; ttl idle ms; sh the replica holding the stream; dl the last event handed
+ * to a stream); `P session:<id>:subs` the subscriptions (digest of the real URI → sealed real and
+ * client URI); `P session:<id>:log` the stream's event log (a Redis stream, capped; each entry
+ * sealed); `P sessions` and `P sessions:principal:<digest>` sorted sets of ids by expiry time;
+ * `P replica:<id>` a replica's heartbeat, which is also the channel of its signals. What is
+ * sealed is sealed in JavaScript (session-seal.ts): the scripts only move it. Times come from
+ * Redis (TIME), so replicas' clocks do not matter here.
  */
 export const PRELUDE = `
 local P = ARGV[1]
@@ -26,7 +28,7 @@ local function drop(id)
   redis.call('DEL', k, k .. ':subs', k .. ':log')
   redis.call('ZREM', P .. 'sessions', id)
   if pid then redis.call('ZREM', P .. 'sessions:principal:' .. pid, id) end
-  redis.call('PUBLISH', P .. 'bus', cjson.encode({type = 'ended', session = id}))
+  -- No signal from here: it could not be sealed. The caller seals and sends its ended signal.
 end
 local function touch(id, k, now)
   local ttl = tonumber(redis.call('HGET', k, 'ttl'))
@@ -38,15 +40,14 @@ local function touch(id, k, now)
   redis.call('ZADD', pk, now + ttl, id)
   redis.call('PEXPIRE', pk, ttl)
 end
--- Log a message of the session's stream and route it to the replica holding the stream.
-local function push(id, k, json, maxlen)
-  local eid = redis.call('XADD', k .. ':log', 'MAXLEN', maxlen, '*', 'm', json)
+-- Log a sealed message of the session's stream and route it to the replica holding the stream.
+local function push(id, k, sealed, maxlen)
+  local eid = redis.call('XADD', k .. ':log', 'MAXLEN', maxlen, '*', 'm', sealed)
   redis.call('PEXPIRE', k .. ':log', tonumber(redis.call('HGET', k, 'ttl')))
   local holder = redis.call('HGET', k, 'sh')
   if alive(holder) then
     redis.call('HSET', k, 'dl', eid)
-    redis.call('PUBLISH', P .. 'replica:' .. holder,
-      '{"type":"event","session":"' .. id .. '","event":{"id":"' .. eid .. '","message":' .. json .. '}}')
+    redis.call('PUBLISH', P .. 'replica:' .. holder, cjson.encode({e = eid, s = id, m = sealed}))
   end
   return eid
 end

@@ -3,27 +3,32 @@
 import { LuaScript } from './script.js';
 import { PRELUDE } from './session-lua.js';
 
-// ARGV: P, id, pid, binding, maxSessions, maxPerPrincipal, ttl, logLevel.
-// At the principal's quota its least recently used session without a live stream is ended.
+// ARGV: P, id, principal digest, sealed binding, maxSessions, maxPerPrincipal, ttl, sealed log
+// level. At the principal's quota its least recently used session without a live stream is
+// ended, but only once the global cap is known to leave room (counting that session as gone):
+// a session is never ended for a new one that is then refused. {'ok', ended id or ''} or
+// {'quota'} / {'full'}.
 export const OPEN = new LuaScript(`${PRELUDE}
 local now = nowms()
 local id, pid = ARGV[2], ARGV[3]
 local all, pk = P .. 'sessions', P .. 'sessions:principal:' .. pid
 redis.call('ZREMRANGEBYSCORE', all, '-inf', now)
 redis.call('ZREMRANGEBYSCORE', pk, '-inf', now)
+local victim = nil
 if redis.call('ZCARD', pk) >= tonumber(ARGV[6]) then
-  local victim = nil
   for _, other in ipairs(redis.call('ZRANGE', pk, 0, -1)) do
     if not alive(redis.call('HGET', skey(other), 'sh')) then victim = other break end
   end
-  if not victim then return 'quota' end
-  drop(victim)
+  if not victim then return {'quota'} end
 end
-if redis.call('ZCARD', all) >= tonumber(ARGV[5]) then return 'full' end
+local count = redis.call('ZCARD', all)
+if victim and redis.call('ZSCORE', all, victim) then count = count - 1 end
+if count >= tonumber(ARGV[5]) then return {'full'} end
+if victim then drop(victim) end
 local k = skey(id)
 redis.call('HSET', k, 'b', ARGV[4], 'pid', pid, 'i', '0', 'll', ARGV[8], 'ttl', ARGV[7])
 touch(id, k, now)
-return 'ok'
+return {'ok', victim or ''}
 `);
 
 // ARGV: P, id. The hash and the subscriptions, expiry pushed back; nil when gone.
@@ -35,20 +40,22 @@ touch(ARGV[2], k, nowms())
 return {fields, redis.call('HGETALL', k .. ':subs')}
 `);
 
-// ARGV: P, id, fields (JSON object), subscribed (JSON object), unsubscribed (JSON list).
+// ARGV: P, id, fields (JSON object), subscribed (JSON object: digest → sealed URIs),
+// unsubscribed (JSON list of digests).
 export const UPDATE = new LuaScript(`${PRELUDE}
 local k = skey(ARGV[2])
 if redis.call('EXISTS', k) == 0 then return 0 end
 for field, value in pairs(cjson.decode(ARGV[3])) do redis.call('HSET', k, field, value) end
-for real, uri in pairs(cjson.decode(ARGV[4])) do redis.call('HSET', k .. ':subs', real, uri) end
-for _, real in ipairs(cjson.decode(ARGV[5])) do redis.call('HDEL', k .. ':subs', real) end
+for digest, sealed in pairs(cjson.decode(ARGV[4])) do redis.call('HSET', k .. ':subs', digest, sealed) end
+for _, digest in ipairs(cjson.decode(ARGV[5])) do redis.call('HDEL', k .. ':subs', digest) end
 redis.call('PEXPIRE', k .. ':subs', tonumber(redis.call('HGET', k, 'ttl')))
 return 1
 `);
 
-// ARGV: P, id.
+// ARGV: P, id. 1 when there was a session to end.
 export const DELETE = new LuaScript(`${PRELUDE}
-if redis.call('EXISTS', skey(ARGV[2])) == 1 then drop(ARGV[2]) end
+if redis.call('EXISTS', skey(ARGV[2])) == 0 then return 0 end
+drop(ARGV[2])
 return 1
 `);
 
@@ -84,7 +91,7 @@ if redis.call('HGET', k, 'sh') == ARGV[3] then redis.call('HDEL', k, 'sh') end
 return 1
 `);
 
-// ARGV: P, id, message JSON, log length. The event id, or nil when the session is gone.
+// ARGV: P, id, sealed message, log length. The event id, or nil when the session is gone.
 export const APPEND = new LuaScript(`${PRELUDE}
 local k = skey(ARGV[2])
 if redis.call('EXISTS', k) == 0 then return false end

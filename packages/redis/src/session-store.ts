@@ -6,8 +6,14 @@
  * round trip; the consistency model is the port's. A replica proves it is alive by a heartbeat
  * key (three beats long): a stream claim or quota exemption of a replica that died lapses with
  * it, and its sessions expire `idleMs` after its last beat.
+ *
+ * Nothing of a session is in Redis in clear, and nothing written there without the vault key is
+ * taken for a session's: its binding, client details, subscriptions, log entries and the signals
+ * between replicas are sealed with the vault's sealer (session-seal.ts), given by `sealWith`
+ * before the first request; until then every operation refuses.
  */
 import type { LogLevel } from '@cloudg/core';
+import type { VaultSealer } from '@cloudg/privacy';
 import type {
   JsonRpcMessage,
   SharedSessionAdmission,
@@ -25,6 +31,7 @@ import type { ReplicaBus } from './replica-bus.js';
 import type { LuaScript } from './script.js';
 import { LOG_LENGTH } from './session-lua.js';
 import { APPEND, CLAIM, DELETE, HEARTBEAT, LOAD, OPEN, RELEASE, REPLAY, UPDATE } from './session-scripts.js';
+import { SessionSeal, unsealed } from './session-seal.js';
 
 const STATE = 'sessions';
 
@@ -37,16 +44,21 @@ function pairs(flat: string[]): Record<string, string> {
   return out;
 }
 
-/** Log entries as events. */
-function events(entries: [string, string[]][]): SharedSessionEvent[] {
-  return entries.map(([id, fields]) => ({
-    id,
-    message: JSON.parse(pairs(fields).m ?? 'null') as JsonRpcMessage,
-  }));
+/** Log entries of session `id` as events; an entry that is not the session's own is skipped. */
+function events(seal: SessionSeal, id: string, entries: [string, string[]][]): SharedSessionEvent[] {
+  const out: SharedSessionEvent[] = [];
+  for (const [eventId, fields] of entries) {
+    const sealed = pairs(fields).m;
+    const message = sealed === undefined ? undefined : seal.openEntry(id, sealed);
+    if (message !== undefined) out.push({ id: eventId, message });
+  }
+  return out;
 }
 
-function json(text: string | undefined): Record<string, unknown> | undefined {
-  return text === undefined ? undefined : (JSON.parse(text) as Record<string, unknown>);
+/** The binding and principal, sealed together in field `b`. */
+interface Owner {
+  b: string;
+  p: string;
 }
 
 export interface RedisSessionStoreOptions {
@@ -61,6 +73,7 @@ export class RedisSessionStore implements SharedSessionStore {
   private readonly heartbeatMs: number;
   private timer: NodeJS.Timeout | undefined;
   private beating: Promise<void> | undefined;
+  private sealing: SessionSeal | undefined;
 
   constructor(
     private readonly client: Redis,
@@ -71,8 +84,8 @@ export class RedisSessionStore implements SharedSessionStore {
     this.replica = bus.replica;
     this.heartbeatMs = options.heartbeatMs ?? 2000;
     const hear = (text: string) => {
-      const signal = JSON.parse(text) as SharedSessionSignal;
-      for (const listener of [...this.listeners]) listener(signal);
+      const signal = this.heard(text);
+      if (signal) for (const listener of [...this.listeners]) listener(signal);
     };
     bus.on(bus.direct, hear);
     bus.on(bus.broadcast, hear);
@@ -81,7 +94,47 @@ export class RedisSessionStore implements SharedSessionStore {
     });
   }
 
+  /** Seal and open with `sealer` (the policy vault's): required before the first request. */
+  sealWith(sealer: VaultSealer): void {
+    this.sealing = new SessionSeal(sealer);
+  }
+
+  private get seal(): SessionSeal {
+    if (!this.sealing) throw unsealed('RedisSessionStore');
+    return this.sealing;
+  }
+
+  /**
+   * A signal heard on the bus, once proven: a sealed signal, or an event whose entry is sealed
+   * for the session it names. Anything else (forged, damaged, another vault key) is dropped.
+   */
+  private heard(text: string): SharedSessionSignal | undefined {
+    if (!this.sealing) return undefined;
+    let body: { x?: unknown; e?: unknown; s?: unknown; m?: unknown };
+    try {
+      body = JSON.parse(text) as typeof body;
+    } catch {
+      return undefined;
+    }
+    if (typeof body.x === 'string') {
+      const signal = this.sealing.openSignal(body.x);
+      return signal?.type === 'resync' ? undefined : signal;
+    }
+    if (typeof body.e !== 'string' || typeof body.s !== 'string' || typeof body.m !== 'string')
+      return undefined;
+    // The event id travels in clear: a forger can at most repeat one of the session's own entries.
+    const message = this.sealing.openEntry(body.s, body.m);
+    return message === undefined
+      ? undefined
+      : { type: 'event', session: body.s, event: { id: body.e, message } };
+  }
+
+  private ended(session: string): Promise<void> {
+    return this.signal(undefined, { type: 'ended', session });
+  }
+
   private run(script: LuaScript, args: (string | number)[]): Promise<unknown> {
+    if (!this.sealing) return Promise.reject(unsealed('RedisSessionStore'));
     return shared(STATE, async () => {
       await this.bus.ready;
       await this.alive();
@@ -137,54 +190,75 @@ export class RedisSessionStore implements SharedSessionStore {
     state: SharedSessionState,
     limits: SharedSessionLimits,
   ): Promise<SharedSessionAdmission> {
-    return (await this.run(OPEN, [
+    const seal = this.seal;
+    const owner: Owner = { b: state.binding, p: state.principalId };
+    const [admission, victim] = (await this.run(OPEN, [
       id,
-      state.principalId,
-      state.binding,
+      seal.principal(state.principalId),
+      seal.field(id, owner),
       limits.maxSessions,
       limits.maxPerPrincipal,
       limits.idleMs,
-      state.logLevel,
-    ])) as SharedSessionAdmission;
+      seal.field(id, state.logLevel),
+    ])) as [SharedSessionAdmission, string?];
+    if (victim) await this.ended(victim).catch(() => {});
+    return admission;
   }
 
   async load(id: string): Promise<SharedSessionState | undefined> {
     const answer = (await this.run(LOAD, [id])) as [string[], string[]] | null;
     if (!answer) return undefined;
+    const seal = this.seal;
     const fields = pairs(answer[0]);
-    const clientInfo = json(fields.ci);
-    const clientCapabilities = json(fields.cc);
+    // A session whose owner is not proven is no one's: the binding check then refuses every caller.
+    const owner = seal.openField<Owner>(id, fields.b);
+    if (!owner) return undefined;
+    const version = seal.openField<string>(id, fields.v);
+    const clientInfo = seal.openField<Record<string, unknown>>(id, fields.ci);
+    const clientCapabilities = seal.openField<Record<string, unknown>>(id, fields.cc);
+    const subscriptions: Record<string, string> = {};
+    for (const [digest, sealed] of Object.entries(pairs(answer[1]))) {
+      const sub = seal.openField<{ r: string; u: string }>(id, sealed);
+      // Filed under another URI's digest: planted or moved, not this subscription.
+      if (sub && seal.subscription(sub.r) === digest) subscriptions[sub.r] = sub.u;
+    }
     return {
-      binding: fields.b ?? '',
-      principalId: fields.pid ?? '',
-      ...(fields.v === undefined ? {} : { protocolVersion: fields.v }),
+      binding: owner.b,
+      principalId: owner.p,
+      ...(version === undefined ? {} : { protocolVersion: version }),
       initialized: fields.i === '1',
       ...(clientInfo === undefined ? {} : { clientInfo }),
       ...(clientCapabilities === undefined ? {} : { clientCapabilities }),
-      logLevel: (fields.ll ?? 'info') as LogLevel,
-      subscriptions: pairs(answer[1]),
+      logLevel: seal.openField<LogLevel>(id, fields.ll) ?? 'info',
+      subscriptions,
     };
   }
 
   async update(id: string, change: SharedSessionChange): Promise<void> {
+    const seal = this.seal;
     const fields: Record<string, string> = {};
-    if (change.protocolVersion !== undefined) fields.v = change.protocolVersion;
+    if (change.protocolVersion !== undefined) fields.v = seal.field(id, change.protocolVersion);
+    // In clear: the change fan-out's script reads it, and it names nothing.
     if (change.initialized !== undefined) fields.i = change.initialized ? '1' : '0';
-    if (change.clientInfo !== undefined) fields.ci = JSON.stringify(change.clientInfo);
-    if (change.clientCapabilities !== undefined) fields.cc = JSON.stringify(change.clientCapabilities);
-    if (change.logLevel !== undefined) fields.ll = change.logLevel;
+    if (change.clientInfo !== undefined) fields.ci = seal.field(id, change.clientInfo);
+    if (change.clientCapabilities !== undefined) fields.cc = seal.field(id, change.clientCapabilities);
+    if (change.logLevel !== undefined) fields.ll = seal.field(id, change.logLevel);
+    // Filed under the real URI's digest (what a change announces), the URIs themselves sealed.
+    const subscribed: Record<string, string> = {};
+    for (const [real, uri] of Object.entries(change.subscribed ?? {}))
+      subscribed[seal.subscription(real)] = seal.field(id, { r: real, u: uri });
     // An empty list must not travel as `{}`: cjson would read it back as an object, not a list.
-    const removed = change.unsubscribed ?? [];
+    const removed = (change.unsubscribed ?? []).map((real) => seal.subscription(real));
     await this.run(UPDATE, [
       id,
       JSON.stringify(fields),
-      JSON.stringify(change.subscribed ?? {}),
+      JSON.stringify(subscribed),
       removed.length === 0 ? '[]' : JSON.stringify(removed),
     ]);
   }
 
   async delete(id: string): Promise<void> {
-    await this.run(DELETE, [id]);
+    if ((await this.run(DELETE, [id])) === 1) await this.ended(id);
   }
 
   async claimStream(id: string, lastEventId: string | undefined): Promise<SharedSessionClaim | undefined> {
@@ -195,7 +269,7 @@ export class RedisSessionStore implements SharedSessionStore {
       | [0 | -1];
     if (answer[0] !== 1) return undefined;
     this.held.add(id);
-    return { tail: answer[1], events: events(answer[2]) };
+    return { tail: answer[1], events: events(this.seal, id, answer[2]) };
   }
 
   async releaseStream(id: string): Promise<void> {
@@ -204,17 +278,18 @@ export class RedisSessionStore implements SharedSessionStore {
   }
 
   async append(id: string, message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
-    await this.run(APPEND, [id, JSON.stringify(message), LOG_LENGTH]);
+    await this.run(APPEND, [id, this.seal.entry(id, message), LOG_LENGTH]);
   }
 
   async replay(id: string, after: string): Promise<SharedSessionEvent[]> {
     if (!EVENT_ID.test(after)) return [];
-    return events((await this.run(REPLAY, [id, after])) as [string, string[]][]);
+    return events(this.seal, id, (await this.run(REPLAY, [id, after])) as [string, string[]][]);
   }
 
   async signal(replica: string | undefined, signal: SharedSessionSignal): Promise<void> {
     const channel = replica === undefined ? this.bus.broadcast : `${this.prefix}replica:${replica}`;
-    await shared(STATE, () => this.client.publish(channel, JSON.stringify(signal)));
+    const sealed = this.seal.signal(signal);
+    await shared(STATE, () => this.client.publish(channel, sealed));
   }
 
   onSignal(listener: (signal: SharedSessionSignal) => void): () => void {

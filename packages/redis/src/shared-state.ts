@@ -50,6 +50,12 @@ export interface RedisSharedState {
     sealer: VaultSealer,
     options?: RedisTaskStoreOptions,
   ): { store: RedisTaskStore; relay: RedisTaskRelay };
+  /**
+   * Seal the sessions, the change fan-out and the response cache with `sealer` (the policy
+   * vault's, which every replica shares). Sessions and changes refuse to work until then: they
+   * never travel through Redis in clear.
+   */
+  sealWith(sealer: VaultSealer): void;
   /** PING with the command timeout; never throws. */
   health(): Promise<RedisHealth>;
   close(): Promise<void>;
@@ -64,14 +70,21 @@ export function sharedStateOn(
   // One subscriber connection serves the sessions' signals, the changes and the task signals.
   const bus = new ReplicaBus(client, keyPrefix);
   const sessions = new RedisSessionStore(client, keyPrefix, bus, options);
+  const changes = new RedisChangeFanout(client, keyPrefix, bus);
+  const cacheStore = new RedisResponseCache(client, keyPrefix);
   const taskParts: { store: RedisTaskStore; relay: RedisTaskRelay }[] = [];
   return {
     client,
     sessions,
-    changes: new RedisChangeFanout(client, keyPrefix, bus),
+    changes,
     rateStore: new RedisBucketStore(client, keyPrefix),
     vaultStore: new RedisVaultStore(client, keyPrefix),
-    cacheStore: new RedisResponseCache(client, keyPrefix),
+    cacheStore,
+    sealWith(sealer) {
+      sessions.sealWith(sealer);
+      changes.sealWith(sealer);
+      cacheStore.sealWith(sealer);
+    },
     operationLog: (name, sealer, options) => new RedisOperationLog(client, keyPrefix, name, sealer, options),
     liveGuardLedger: (sealer, options) => new RedisLiveGuardLedger(client, keyPrefix, sealer, options),
     tasks(sealer, options) {

@@ -13,6 +13,7 @@ import {
   Registry,
   type TransformPipeline,
 } from '@cloudg/core';
+import { createVaultSealer } from '@cloudg/privacy';
 import { type HttpServerOptions, type RunningHttpServer, serveHttp } from '@cloudg/transports';
 import * as z from 'zod';
 import { createRedisSharedState, type RedisSharedState } from '../../src/index.js';
@@ -38,6 +39,9 @@ export interface HttpReplica {
 export const HEARTBEAT_MS = 150;
 /** The production default: a live replica keeps its claims through a 6 s stall. */
 export const LIVE_HEARTBEAT_MS = 2000;
+
+/** The vault key every replica shares: sessions and changes are sealed with it. */
+export const REPLICA_SEALER = createVaultSealer({ key: 'a-vault-key-the-replicas-share' });
 
 /**
  * A stand-in for a strict policy: the client knows item `alpha` only as `p-1` (its input is
@@ -116,6 +120,7 @@ export async function startReplicas(
   for (const name of names) {
     const heartbeatMs = heartbeats[name] ?? HEARTBEAT_MS;
     const state = await createRedisSharedState(url, { keyPrefix, heartbeatMs });
+    state.sealWith(REPLICA_SEALER);
     const counter = { calls: 0 };
     const layer = layerFor(counter, pseudonymise);
     const running = await serveHttp(layer, {

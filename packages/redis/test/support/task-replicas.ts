@@ -93,7 +93,9 @@ export async function startTaskReplicas(
   const out: TaskReplica[] = [];
   for (const name of names) {
     const state = await createRedisSharedState(url, { keyPrefix, heartbeatMs: 150 });
-    const tasks = state.tasks(createVaultSealer({ key: VAULT_KEY }), { leaseMs });
+    const sealer = createVaultSealer({ key: VAULT_KEY });
+    state.sealWith(sealer);
+    const tasks = state.tasks(sealer, { leaseMs });
     const counts: TaskCounts = { crunched: 0, stopped: 0, wipes: 0 };
     const running = await serveHttp(taskLayer(counts) as never, {
       port: 0,

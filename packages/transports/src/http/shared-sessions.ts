@@ -52,6 +52,12 @@ function replicaOf(id: unknown): string | undefined {
 
 export class SharedSessions {
   private readonly held = new Map<string, HeldStream>();
+  /**
+   * What each view was last made from (restored, or written back): the view's subscriptions
+   * beyond it are a request's changes on this replica not saved yet, which a restore for another
+   * request must keep.
+   */
+  private readonly bases = new WeakMap<HttpSession, SharedSessionState>();
   private readonly stopSignals: () => void;
 
   constructor(
@@ -104,6 +110,7 @@ export class SharedSessions {
       return admission;
     }
     this.local.add(entry);
+    this.bases.set(entry, before);
     return { entry, before };
   }
 
@@ -124,14 +131,34 @@ export class SharedSessions {
       entry = this.view(id, principal);
       this.local.add(entry);
     }
+    const base = this.bases.get(entry);
+    // Another request on this view may be between its (un)subscribe and its save: its change is
+    // laid over what the store holds instead of being replaced by it (and then never saved).
+    const pending = base
+      ? stateChange(base, captureState(entry.session, entry.binding, entry.principalId))
+      : undefined;
     restoreState(entry.session, state);
+    if (pending?.subscribed || pending?.unsubscribed) {
+      const merged = { ...state.subscriptions, ...pending.subscribed };
+      for (const real of pending.unsubscribed ?? []) delete merged[real];
+      entry.session.subscriptions.replace(merged);
+    }
+    this.bases.set(entry, state);
     return { entry, before: state };
   }
 
   /** Write back what a request changed, before its response leaves. */
   async save({ entry, before }: SharedEntry): Promise<void> {
     const change = stateChange(before, captureState(entry.session, entry.binding, entry.principalId));
-    if (change) await this.store.update(entry.id, change);
+    if (!change) return;
+    await this.store.update(entry.id, change);
+    // What the store holds now includes this request's subscriptions: no longer pending.
+    const base = this.bases.get(entry);
+    if (base && (change.subscribed || change.unsubscribed)) {
+      const subscriptions = { ...base.subscriptions, ...change.subscribed };
+      for (const real of change.unsubscribed ?? []) delete subscriptions[real];
+      this.bases.set(entry, { ...base, subscriptions });
+    }
   }
 
   /** End the session on every replica (DELETE, a failed initialize). */
