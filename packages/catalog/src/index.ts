@@ -141,6 +141,7 @@ export type { LoggedOperation, LogHead, WorkspaceLease, WorkspaceLog } from './w
 export { SharedWorkspace, type SharedWorkspaceOptions } from './workspace/shared-workspace.js';
 export {
   type LoadDatasetOptions,
+  type OperationRecorder,
   Workspace,
   type WorkspaceChangeKind,
   type WorkspaceChangeListener,

@@ -63,22 +63,72 @@ export async function saveLiveDataset(workspace: Workspace, dataset: Dataset, to
   return path;
 }
 
+/** How a new live dataset was added, for the other replicas to add it alike. */
+export interface LiveShare {
+  activate: boolean;
+  replace: boolean;
+}
+
 /**
- * Save `dataset` when the operator asked for live datasets to survive a restart; a failure is
- * returned as an `errors` entry rather than failing a collection that succeeded.
+ * Save `dataset` when the operator asked for live datasets to survive a restart, or when the
+ * workspace is shared by replicas and `share` says how it was added: then it is saved under the
+ * output directory (which replicas share) and a `live` operation naming the file is appended to
+ * the shared log before the call answers. A failure is returned as an `errors` entry rather than
+ * failing a collection that succeeded.
  */
 export async function keepLiveDataset(
   workspace: Workspace,
   dataset: Dataset,
   tool: string,
+  share?: LiveShare,
 ): Promise<string | null> {
-  if (!liveState(workspace).persist) return null;
+  const sharing = share !== undefined && workspace.shared;
+  if (!liveState(workspace).persist && !sharing) return null;
+  let path: string;
   try {
-    await saveLiveDataset(workspace, dataset, tool);
+    path = await saveLiveDataset(workspace, dataset, tool);
+  } catch (error) {
+    const why = sharing ? 'for the other replicas' : 'for a restart';
+    return `store: the dataset could not be saved ${why} (${(error as Error).message})`;
+  }
+  if (!sharing) return null;
+  try {
+    await workspace.share({ op: 'live', path, name: dataset.name, ...share });
     return null;
   } catch (error) {
-    return `store: the dataset could not be saved for a restart (${(error as Error).message})`;
+    return `store: the dataset is on this replica only, the shared log refused it (${(error as Error).message})`;
   }
+}
+
+function inventoryOf(s: z.output<typeof StoredLiveDataset>) {
+  return {
+    assets: s.assets,
+    edges: s.edges,
+    findings: s.findings,
+    compliance: s.compliance,
+    coverage: s.coverage,
+    organization: s.organization,
+    unresolved_references: s.unresolved_references as unknown as UnresolvedReference[],
+    providers: s.providers,
+    regions: s.regions,
+  };
+}
+
+/**
+ * Add the live collection another replica stored at `path` (a `live` operation of the shared
+ * log) under the name it got there. The file is protected here too: server state, not a dataset.
+ */
+export async function addStoredLiveDataset(
+  workspace: Workspace,
+  path: string,
+  options: { name: string } & LiveShare,
+): Promise<void> {
+  workspace.protect(path);
+  const stored = StoredLiveDataset.parse(JSON.parse(await readFile(path, 'utf8')));
+  workspace.addInventory(inventoryOf(stored), options.name, {
+    activate: options.activate,
+    replace: options.replace,
+  });
 }
 
 export interface RestoreOutcome {
@@ -117,21 +167,7 @@ export async function restoreLiveDatasets(workspace: Workspace): Promise<Restore
   for (const s of stored) {
     if (workspace.has(s.name)) continue;
     try {
-      workspace.addInventory(
-        {
-          assets: s.assets,
-          edges: s.edges,
-          findings: s.findings,
-          compliance: s.compliance,
-          coverage: s.coverage,
-          organization: s.organization,
-          unresolved_references: s.unresolved_references as unknown as UnresolvedReference[],
-          providers: s.providers,
-          regions: s.regions,
-        },
-        s.name,
-        { activate: false },
-      );
+      workspace.addInventory(inventoryOf(s), s.name, { activate: false });
       outcome.restored.push(s.name);
     } catch (error) {
       outcome.skipped.push({

@@ -5,10 +5,13 @@
  * them (a shared volume, the same image). Suppressions carry the decisions themselves (who,
  * when, why), so every replica records the same ones rather than stamping its own time.
  */
+
+import { addReachabilityFindings } from '../findings/add-reachability.js';
 import { type IngestRequest, ingestReports } from '../findings/ingest.js';
 import { normaliseDataset } from '../findings/normalise-dataset.js';
 import { applyDecision, type SuppressionDecision } from '../findings/suppression-store.js';
 import { findingsTriaged } from '../findings/triage-cache.js';
+import { addStoredLiveDataset } from '../live/store.js';
 import type { LoadKind } from '../loaders/load.js';
 import type { Finding } from '../model/finding.js';
 import type { Workspace } from './workspace.js';
@@ -31,7 +34,15 @@ export type WorkspaceOperation =
   | { op: 'triage'; dataset: string; decisions: [findingId: string, decision: SuppressionDecision][] }
   /** `ingest_reports` with its paths resolved and its dataset named: each replica reads the reports. */
   | { op: 'ingest'; request: IngestRequest }
-  | { op: 'normalise'; dataset: string };
+  | { op: 'normalise'; dataset: string }
+  /**
+   * A live collection, stored by the replica that ran it under the output directory (which every
+   * replica must share, as dataset paths): each replica reads the stored collection. The cloud
+   * is asked once, and the result is the same dataset everywhere.
+   */
+  | { op: 'live'; path: string; name: string; activate: boolean; replace: boolean }
+  /** `reachability_findings(add_to_dataset)`: the analysis is repeated, and adds the same findings. */
+  | { op: 'reachability'; dataset: string };
 
 /**
  * Do an operation another replica did. Throws what the workspace throws (a name taken by a
@@ -63,6 +74,16 @@ export async function applyOperation(workspace: Workspace, operation: WorkspaceO
       return;
     case 'normalise':
       await normaliseDataset(workspace, workspace.get(operation.dataset), new AbortController().signal);
+      return;
+    case 'live':
+      await addStoredLiveDataset(workspace, operation.path, operation);
+      return;
+    case 'reachability':
+      await addReachabilityFindings(
+        workspace,
+        workspace.get(operation.dataset),
+        new AbortController().signal,
+      );
       return;
     case 'triage': {
       const dataset = workspace.get(operation.dataset);

@@ -88,7 +88,16 @@ export class SharedWorkspace {
    * announced appends at once, and a poll in case an announcement was missed.
    */
   async start(): Promise<void> {
-    this.#stops.push(this.workspace.recordOperations((op) => this.#pending?.push(op)));
+    this.#stops.push(
+      this.workspace.recordOperations((op) => {
+        // A writer of this replica is running: its operations go out with its own.
+        if (this.#pending) {
+          this.#pending.push(op);
+          return;
+        }
+        return this.#appendAlone(op);
+      }),
+    );
     await this.catchUp();
     this.#stops.push(this.log.watch(() => void this.catchUp().catch(() => {})));
     const timer = setInterval(() => void this.catchUp().catch(() => {}), this.#pollMs);
@@ -134,8 +143,34 @@ export class SharedWorkspace {
   readonly middleware: Middleware<Workspace> = async (info, next) => {
     if (changesShared(info)) return this.#writers.run(() => this.#write(info, next));
     await this.catchUp();
-    return next(info);
+    const result = await next(info);
+    // A live call that joined another replica's collection names a dataset that replica appended
+    // before answering: applied now, so this replica's next call finds it at once.
+    if (info.kind === 'tool' && info.spec.capabilities.has('cloud_access')) await this.catchUp();
+    return result;
   };
+
+  /**
+   * An operation made outside a writer (a live collection, which does not hold the lease while it
+   * reaches the cloud): appended on its own under the lease, after applying what came before.
+   * Its effect came first on this replica; the operations it now follows were made on other
+   * datasets (a name both took is refused on every replica that applies the later one).
+   */
+  #appendAlone(operation: WorkspaceOperation): Promise<void> {
+    return this.#writers.run(async () => {
+      const lease = await this.log.lease(new AbortController().signal);
+      try {
+        await this.catchUp();
+        const head = await lease.append([operation]);
+        await this.#apply.run(() => {
+          this.#follow(head.epoch);
+          this.#applied = head.seq;
+        });
+      } finally {
+        await lease.release();
+      }
+    });
+  }
 
   async #write(info: CallInfo<Workspace>, next: NextFn<Workspace>): Promise<CallResult> {
     const lease = await this.log.lease(info.context.signal);
@@ -169,9 +204,10 @@ export class SharedWorkspace {
 
 /**
  * Calls that may change the shared workspace: tools that write state. Live collection (tools that
- * reach the cloud) is left out: its datasets are not shared (no path describes them), and holding
- * the lease for a collection of minutes would stop every replica's workspace changes meanwhile and
- * keep an identical call from joining the running one through the live guard.
+ * reach the cloud) is left out: holding the lease for a collection of minutes would stop every
+ * replica's workspace changes meanwhile and keep an identical call from joining the running one
+ * through the live guard. Its dataset is shared once collected (`Workspace.share`, which appends
+ * under the lease on its own).
  */
 function changesShared(info: CallInfo<Workspace>): boolean {
   const capabilities = info.spec.capabilities;

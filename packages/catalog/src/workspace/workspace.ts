@@ -28,6 +28,12 @@ import {
 } from './roots.js';
 
 /** The kinds of change the workspace reports, matching the layer's `notifyChange`. */
+/**
+ * Told of each change to pass on (see `Workspace.recordOperations`); a promise settles once the
+ * change is in the shared log (`Workspace.share` waits for it).
+ */
+export type OperationRecorder = (operation: WorkspaceOperation) => void | Promise<void>;
+
 export type WorkspaceChangeKind = 'resources' | 'resource';
 export type WorkspaceChangeListener = (kind: WorkspaceChangeKind, uri: string | undefined) => void;
 
@@ -178,7 +184,7 @@ export class Workspace implements IdentifierSource {
 
   // ---- operations (a workspace shared by replicas) ---------------------------------------
 
-  #recorder: ((operation: WorkspaceOperation) => void) | undefined;
+  #recorder: OperationRecorder | undefined;
   #replaying = 0;
 
   /**
@@ -186,7 +192,7 @@ export class Workspace implements IdentifierSource {
    * to `recorder`, so a shared workspace can pass it on to the other replicas. Changes made by
    * `replay` are not handed over: they came from elsewhere. Returns a function that stops it.
    */
-  recordOperations(recorder: (operation: WorkspaceOperation) => void): () => void {
+  recordOperations(recorder: OperationRecorder): () => void {
     this.#recorder = recorder;
     return () => {
       if (this.#recorder === recorder) this.#recorder = undefined;
@@ -220,7 +226,23 @@ export class Workspace implements IdentifierSource {
   }
 
   #record(operation: WorkspaceOperation): void {
-    if (this.#replaying === 0) this.#recorder?.(operation);
+    // Sharing a change is best effort here: a failed append is the shared workspace's to report.
+    if (this.#replaying === 0) void Promise.resolve(this.#recorder?.(operation)).catch(() => {});
+  }
+
+  /** True while a shared workspace records this workspace's changes for other replicas. */
+  get shared(): boolean {
+    return this.#recorder !== undefined;
+  }
+
+  /**
+   * Record a change made by a call that does not hold the shared log's lease (a live collection,
+   * which must not hold it for minutes), and wait until it is in the log, so a caller told the
+   * dataset's name, on any replica, finds it. Nothing without a recorder. Not skipped while a
+   * replay runs: only tools call it, never `applyOperation`.
+   */
+  async share(operation: WorkspaceOperation): Promise<void> {
+    await this.#recorder?.(operation);
   }
 
   // ---- inspection -------------------------------------------------------------------------

@@ -3,11 +3,15 @@
  * @cloudg/redis): what one workspace changes through its tools the other applies, writers take
  * the log's lease one at a time, and live collection never holds it.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, Registry } from '@cloudg/core';
 import { describe, expect, it } from 'vitest';
 import {
+  configureLive,
   createCatalogLayer,
+  defaultRegistry,
   type LogHead,
   registerWorkspaceTools,
   SharedWorkspace,
@@ -17,6 +21,7 @@ import {
   type WorkspaceLog,
   type WorkspaceOperation,
 } from '../../src/index.js';
+import { SampleEngine } from '../live/sample-engine.js';
 
 class MemoryLog implements WorkspaceLog {
   readonly entries: WorkspaceOperation[] = [];
@@ -112,5 +117,73 @@ describe('a workspace shared through a log', () => {
     finishCollection();
     expect((await collecting).isError).toBe(false);
     expect(log.leasesTaken).toBe(1);
+  });
+});
+
+const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'AKIAEXAMPLEEXAMPLE00', AWS_SECRET_ACCESS_KEY: 'example', PATH: '' };
+
+/** A replica with the live tools over the sample engine, its output directory the one all share. */
+async function liveReplica(log: MemoryLog, dir: string) {
+  const workspace = new Workspace({
+    allowedRoots: [sampleEstateDir(), dir],
+    outputDir: join(dir, 'out'),
+    cwd: dir,
+  });
+  configureLive(workspace, { preflight: { env: CREDENTIALS, homeDir: dir, probe: async () => null } });
+  const shared = new SharedWorkspace(workspace, log, { pollMs: 60_000 });
+  await shared.start();
+  const layer = createCatalogLayer({
+    workspace,
+    registry: defaultRegistry({ live: { engine: new SampleEngine() } }),
+    middleware: [shared.middleware],
+    logger: createLogger({ level: 'silent' }),
+  });
+  return { workspace, shared, layer };
+}
+
+describe('live datasets in a shared workspace', () => {
+  it('a collection on A is a dataset on B, read from the shared output directory, and so are findings it adds', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cloudg-shared-live-'));
+    try {
+      const log = new MemoryLog();
+      const [a, b] = [await liveReplica(log, dir), await liveReplica(log, dir)];
+      const collected = await a.layer.callTool('map_inventory', {
+        providers: ['aws'],
+        regions: ['us-east-1'],
+        name: 'live-aws',
+      });
+      expect(collected.isError, JSON.stringify(collected.content)).toBe(false);
+      // Appended before the call answered: the name it returned is in the log.
+      expect(log.entries.map((e) => e.op)).toEqual(['live']);
+      expect(log.entries[0]).toMatchObject({ op: 'live', name: 'live-aws', activate: true, replace: false });
+      expect((log.entries[0] as { path: string }).path).toBe(join(dir, 'out', 'live', 'live-aws.json'));
+
+      const listed = (await b.layer.callTool('list_datasets', {})).structured as {
+        active_dataset: string;
+        datasets: { name: string; kind: string; assets: number }[];
+      };
+      expect(listed.active_dataset).toBe('live-aws');
+      const there = a.workspace.get('live-aws');
+      expect(listed.datasets).toEqual([expect.objectContaining({ name: 'live-aws', kind: 'live' })]);
+      expect(b.workspace.get('live-aws').assets.length).toBe(there.assets.length);
+
+      const added = (await a.layer.callTool('reachability_findings', { add_to_dataset: true }))
+        .structured as {
+        added: number;
+      };
+      expect(added.added).toBeGreaterThan(0);
+      expect(log.entries.map((e) => e.op)).toEqual(['live', 'reachability']);
+      const total = async (r: { layer: typeof a.layer }) =>
+        ((await r.layer.callTool('list_findings', { limit: 500 })).structured as { total: number }).total;
+      expect(await total(b)).toBe(await total(a));
+      expect(b.workspace.get('live-aws').findings.map((f) => f.id)).toEqual(there.findings.map((f) => f.id));
+      // The stored collection is server state on every replica: no tool reads it back.
+      const read = await b.layer.callTool('load_dataset', {
+        path: join(dir, 'out', 'live', 'live-aws.json'),
+      });
+      expect(read.isError).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,16 +2,9 @@ import type { Registry } from '@cloudg/core';
 import { z } from 'zod';
 import { findingBrief } from '../../conventions/briefs.js';
 import { resolveDataset } from '../../conventions/dataset-arg.js';
-import { prepareFindings } from '../../findings/prepare.js';
-import { generateReachabilityFindings } from '../../findings/reachability.js';
-import type { Finding } from '../../model/finding.js';
+import { addReachabilityFindings, reachabilityFindings } from '../../findings/add-reachability.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { datasetArg, limitArg } from '../workspace/args.js';
-
-/** The key under which a finding counts as already present besides its id. */
-function sameFindingKey(f: Pick<Finding, 'source_tool' | 'title' | 'resource_id'>): string {
-  return `${f.source_tool}\u0000${f.title}\u0000${f.resource_id ?? ''}`;
-}
 
 /** `reachability_findings`: cloudg's own internet-reachability findings, previewed or added. */
 export function registerReachabilityFindings(registry: Registry<Workspace>): void {
@@ -34,11 +27,7 @@ export function registerReachabilityFindings(registry: Registry<Workspace>): voi
     },
     handler: async (ctx, args) => {
       const dataset = resolveDataset(ctx.app, args.dataset);
-      const generated = generateReachabilityFindings(dataset, ctx.signal);
-      const keys = new Set(dataset.findings.map(sameFindingKey));
-      const fresh = generated.filter(
-        ({ finding }) => !dataset.indexes.findingById(finding.id) && !keys.has(sameFindingKey(finding)),
-      );
+      const { generated, fresh } = reachabilityFindings(dataset, ctx.signal);
       const shown = fresh.slice(0, args.limit);
       // Briefs name the asset the analysis found, whether or not the finding is in the dataset yet.
       const items = shown.map(({ finding, asset }) => ({
@@ -47,10 +36,9 @@ export function registerReachabilityFindings(registry: Registry<Workspace>): voi
         asset_name: asset.name,
       }));
       if (args.add_to_dataset && fresh.length > 0) {
-        dataset.findings.push(...fresh.map((g) => g.finding));
-        ctx.app.mutated(dataset);
-        // Build the findings columns now, as load_dataset does (findings/prepare.ts).
-        await prepareFindings(dataset, ctx.signal);
+        await addReachabilityFindings(ctx.app, dataset, ctx.signal, fresh);
+        // The other replicas repeat the analysis on the same dataset (the call holds the lease).
+        ctx.app.record({ op: 'reachability', dataset: dataset.name });
       }
       return {
         dataset: dataset.name,

@@ -99,7 +99,10 @@ export async function runCollecting<A extends CollectingArgs>(
         name,
         { activate: true, replace: args.replace },
       );
-      const unsaved = await keepLiveDataset(ws, dataset, spec.tool);
+      const unsaved = await keepLiveDataset(ws, dataset, spec.tool, {
+        activate: true,
+        replace: args.replace,
+      });
       if (unsaved) errors.push(unsaved);
       return {
         dataset: dataset.name,
