@@ -202,4 +202,29 @@ describe('2025-11-25 tasks/result over HTTP', () => {
       });
     }
   }, 20_000);
+
+  it("cancels a session's tasks when the session is ended: nobody could reach them any more", async () => {
+    const state = { stopped: 0, wipes: 0 };
+    running = await serveHttp(buildTaskLayer(state) as never, {
+      port: 0,
+      authTokens: ['alice-token:viewer:alice'],
+    });
+    const url = running.url;
+    const alice = await openSession(url, 'alice-token');
+    const created = await rpc(
+      url,
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'crunch', arguments: { ms: 600_000 }, task: {} },
+      },
+      alice,
+    );
+    expect(created.data.result.task.status).toBe('working');
+    const ended = await fetch(url, { method: 'DELETE', headers: alice });
+    expect(ended.status).toBe(200);
+    for (let i = 0; i < 100 && state.stopped === 0; i += 1) await new Promise((r) => setTimeout(r, 10));
+    expect(state.stopped).toBe(1);
+  });
 });

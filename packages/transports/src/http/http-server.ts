@@ -20,6 +20,7 @@ import { checkEnvelopeKeys, hasEnvelope, readEnvelope } from '../protocol/envelo
 import { isHandshakeVersion, isModernVersion } from '../protocol/negotiate.js';
 import { McpProtocolServer } from '../protocol/server.js';
 import { DEFAULT_HTTP_VERSION, HANDSHAKE_VERSIONS, MODERN_VERSION } from '../protocol/versions.js';
+import { cancelSessionTasks } from '../tasks/session-tasks.js';
 import { type Accepts, isJsonContentType, parseAccept } from './accept.js';
 import { RequestAdmission } from './admission.js';
 import { Cors } from './cors.js';
@@ -640,6 +641,8 @@ export class McpHttpServer {
     if (!found) return;
     if (this.shared) await this.shared.end(found.entry);
     else this.store.delete(found.entry.id);
+    // Its 2025-11-25 tasks end with it, on whichever replica runs them.
+    cancelSessionTasks(this.protocol, found.entry.binding, found.entry.id);
     sendEmpty(res, 200);
   }
 

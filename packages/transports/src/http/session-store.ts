@@ -8,6 +8,7 @@ import type { Principal } from '@cloudg/core';
 import type { JsonRpcMessage } from '../jsonrpc/messages.js';
 import type { McpProtocolServer } from '../protocol/server.js';
 import type { Session, SessionRelay } from '../protocol/session.js';
+import { cancelSessionTasks } from '../tasks/session-tasks.js';
 import type { SseStream } from './sse-stream.js';
 
 /** Notifications kept for a session without an open GET stream. */
@@ -70,6 +71,11 @@ export class HttpSession {
       reachable: () => this.deliver !== undefined || (this.stream !== undefined && !this.stream.closed),
       ...(shared ? { register: false, relay: shared.relay, questionPrefix: shared.questionPrefix } : {}),
     });
+  }
+
+  /** Whether this is a replica's view of a session shared by replicas. */
+  get isSharedView(): boolean {
+    return this.deliver !== undefined;
   }
 
   /** Deliver a server-initiated message: on the open stream, or queued until one opens. */
@@ -150,7 +156,7 @@ export class SessionStore {
         if (entry.idle && (!oldest || entry.lastUse < oldest.lastUse)) oldest = entry;
       }
       if (!oldest) return 'quota';
-      this.delete(oldest.id);
+      this.end(oldest);
     }
     return this.full ? 'full' : 'ok';
   }
@@ -196,8 +202,18 @@ export class SessionStore {
     const now = Date.now();
     for (const entry of [...this.sessions.values()]) {
       const streaming = entry.stream !== undefined && !entry.stream.closed;
-      if (!streaming && now - entry.lastSeen > this.idleMs) this.delete(entry.id);
+      if (!streaming && now - entry.lastSeen > this.idleMs) this.end(entry);
     }
+  }
+
+  /**
+   * Drop a session this store ends by itself (idle, or pushed out by its principal's quota). A
+   * session of this replica alone has then ended, and its tasks with it; a view of a shared
+   * session has not (it may be in use on another replica), so its tasks go on.
+   */
+  private end(entry: HttpSession): void {
+    this.delete(entry.id);
+    if (!entry.isSharedView) cancelSessionTasks(entry.session.server, entry.binding, entry.id);
   }
 
   start(): void {

@@ -49,7 +49,12 @@ export function acceptsTask(rc: RequestContext): boolean {
 export function taskOwner(rc: RequestContext): string {
   const { id } = rc.session;
   const binding = bindingOf(rc.principal);
-  return rc.era === 'legacy' && id !== undefined ? JSON.stringify([binding, id]) : binding;
+  return rc.era === 'legacy' && id !== undefined ? sessionTaskOwner(binding, id) : binding;
+}
+
+/** The owner of the 2025-11-25 tasks of a session, from its binding (`bindingOf`) and id. */
+export function sessionTaskOwner(binding: string, sessionId: string): string {
+  return JSON.stringify([binding, sessionId]);
 }
 
 /** -32021 naming the extension: what a request needs that its client did not declare. */

@@ -231,6 +231,20 @@ export class TaskEngine {
   }
 
   /**
+   * Cancel every active task of `owner`, wherever it runs (the store says cancelled, the relay
+   * stops the work on its replica): a 2025-11-25 session ended, and its tasks, which nobody can
+   * reach any more, should not run on for hours. Best effort: a task the store cannot cancel now
+   * expires with its time to live.
+   */
+  async cancelOwned(owner: string): Promise<void> {
+    const records = await this.store.list(owner);
+    for (const record of records) {
+      if (!ACTIVE.includes(record.status)) continue;
+      await this.cancel(record.taskId, owner).catch(() => undefined);
+    }
+  }
+
+  /**
    * A progress report of a running task, shown as its status message. Reports are coalesced: one
    * write at a time, at most one per poll interval (nobody reads the status more often), each
    * with the latest message; a tool reporting in a tight loop costs the store nothing more.
