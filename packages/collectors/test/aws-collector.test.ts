@@ -6,6 +6,12 @@
 import { DescribeTrailsCommand, GetTrailStatusCommand } from '@aws-sdk/client-cloudtrail';
 import { DescribeTableCommand, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { DescribeSubnetsCommand, DescribeVpcsCommand } from '@aws-sdk/client-ec2';
+import {
+  DescribeListenersCommand,
+  DescribeLoadBalancersCommand,
+  DescribeTargetGroupsCommand,
+  DescribeTargetHealthCommand,
+} from '@aws-sdk/client-elastic-load-balancing-v2';
 import { GetAccountAuthorizationDetailsCommand, IAMClient } from '@aws-sdk/client-iam';
 import { DescribeKeyCommand, GetKeyPolicyCommand, ListKeysCommand } from '@aws-sdk/client-kms';
 import { ListFunctionsCommand } from '@aws-sdk/client-lambda';
@@ -450,6 +456,76 @@ describe('KMS key policies', () => {
     expect(names).toContain('k-1');
     expect(entry(coverage, 'kms')).toMatchObject({ status: 'PARTIAL' });
     expect(entry(coverage, 'kms')?.error).toContain('GetKeyPolicy k-1: AccessDeniedException');
+  });
+});
+
+describe('ELBv2 listeners', () => {
+  beforeEach(() => {
+    mocks = emptyAwsMocks();
+  });
+
+  it('exposes an internet-facing balancer on its listener ports, and links its certificate and targets', async () => {
+    const ACCT = '111111111111';
+    const lbArn = `arn:aws:elasticloadbalancing:${REGION}:${ACCT}:loadbalancer/app/web/1`;
+    const tgArn = `arn:aws:elasticloadbalancing:${REGION}:${ACCT}:targetgroup/web/2`;
+    const cert = `arn:aws:acm:${REGION}:${ACCT}:certificate/c-1`;
+    mocks.elb.on(DescribeLoadBalancersCommand).resolves({
+      LoadBalancers: [
+        { LoadBalancerArn: lbArn, LoadBalancerName: 'web', Scheme: 'internet-facing', Type: 'application' },
+      ],
+    });
+    mocks.elb.on(DescribeListenersCommand).resolves({
+      Listeners: [
+        { Port: 443, Protocol: 'HTTPS', Certificates: [{ CertificateArn: cert }] },
+        { Port: 80, Protocol: 'HTTP' },
+      ],
+    });
+    mocks.elb.on(DescribeTargetGroupsCommand).resolves({
+      TargetGroups: [
+        {
+          TargetGroupArn: tgArn,
+          TargetGroupName: 'web-tg',
+          TargetType: 'instance',
+          LoadBalancerArns: [lbArn],
+        },
+      ],
+    });
+    mocks.elb.on(DescribeTargetHealthCommand).resolves({ TargetHealthDescriptions: [] });
+    const engine = createCollectorEngine({
+      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
+    });
+    const out = await engine.mapInventory({
+      config: CloudgConfig.parse({}),
+      providers: ['aws'],
+      regions: [REGION],
+      services: ['elbv2'],
+      taggingSweep: null,
+      signal: new AbortController().signal,
+      hooks: SILENT_HOOKS,
+    });
+    const assets = out.assets ?? [];
+    const web = assets.find((a) => a.name === 'web');
+    const tg = assets.find((a) => a.name === 'web-tg');
+    expect(web?.metadata.listeners).toEqual([
+      { port: 443, protocol: 'HTTPS' },
+      { port: 80, protocol: 'HTTP' },
+    ]);
+    expect(
+      (out.edges ?? []).find((e) => e.edge_type === 'INTERNET_EXPOSED' && e.target_id === web?.id),
+    ).toMatchObject({
+      ports: [80, 443],
+      port_range: '80,443',
+    });
+    expect(web?.metadata.relations).toContainEqual({
+      target: cert,
+      edge: 'REFERENCES',
+      relationship: 'CERTIFICATE_SECURES',
+      description: 'listener certificate',
+    });
+    expect((out.edges ?? []).find((e) => e.source_id === web?.id && e.target_id === tg?.id)).toMatchObject({
+      edge_type: 'LOAD_BALANCER_TARGET',
+      relationship: 'LOAD_BALANCED_BY',
+    });
   });
 });
 

@@ -1,16 +1,24 @@
 import {
+  DescribeListenersCommand,
   DescribeLoadBalancersCommand,
   DescribeTargetGroupsCommand,
   DescribeTargetHealthCommand,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { CloudAsset, NetworkEdge } from '@cloudg/catalog';
+import { errorCode } from '../../governor/classify.js';
 import { makeEdge } from '../../link/relationship-linker.js';
 import { buildAsset } from '../../model/asset-builder.js';
 import { type Relation, rel, relations } from '../../model/relation.js';
 import { type AwsTask, pages } from '../context.js';
 import { ec2Arn } from './ec2-network.js';
 
-/** Application and network load balancers, their target groups and registered targets. */
+/**
+ * Application and network load balancers with their listeners, target groups and registered
+ * targets. The listeners give the ports an internet-facing balancer is exposed on (on its
+ * `INTERNET_EXPOSED` edge, so reachability findings name them) and the certificates that secure it
+ * (`REFERENCES` / `CERTIFICATE_SECURES`). A listener listing that is denied leaves the balancer
+ * without them and the task PARTIAL.
+ */
 export const elbv2Task: AwsTask = {
   name: 'elbv2',
   scope: 'regional',
@@ -28,6 +36,34 @@ export const elbv2Task: AwsTask = {
       for (const lb of page.LoadBalancers ?? []) {
         if (!lb.LoadBalancerArn) continue;
         const exposed = lb.Scheme === 'internet-facing';
+        const lbArn = lb.LoadBalancerArn;
+        const listeners: {
+          Port?: number;
+          Protocol?: string;
+          Certificates?: { CertificateArn?: string }[];
+        }[] = [];
+        try {
+          for await (const lp of pages(
+            ctx,
+            'elasticloadbalancing',
+            'DescribeListeners',
+            (t, s) =>
+              elb.send(new DescribeListenersCommand({ LoadBalancerArn: lbArn, Marker: t }), {
+                abortSignal: s,
+              }),
+            (p) => p.NextMarker,
+          ))
+            listeners.push(...(lp.Listeners ?? []));
+        } catch (error) {
+          if (ctx.signal.aborted) throw error;
+          ctx.partial(`DescribeListeners ${lb.LoadBalancerName ?? lbArn}: ${errorCode(error)}`);
+        }
+        const ports = [
+          ...new Set(listeners.map((l) => l.Port).filter((p): p is number => p !== undefined)),
+        ].sort((a, b) => a - b);
+        const certificates = [
+          ...new Set(listeners.flatMap((l) => (l.Certificates ?? []).map((c) => c.CertificateArn))),
+        ].filter((c): c is string => !!c);
         const asset = buildAsset({
           arn: lb.LoadBalancerArn,
           name: lb.LoadBalancerName,
@@ -41,14 +77,20 @@ export const elbv2Task: AwsTask = {
             dns_name: lb.DNSName,
             vpc_id: lb.VpcId,
             state: lb.State?.Code,
+            listeners: listeners.map((l) => ({ port: l.Port, protocol: l.Protocol })),
           },
           aliases: lb.DNSName ? [lb.DNSName.toLowerCase()] : [],
           relations: relations(
             ...(lb.AvailabilityZones ?? []).map((z) =>
-              rel(z.SubnetId && ec2Arn(ctx, 'subnet', z.SubnetId), 'CONTAINS', null, { reverse: true }),
+              rel(z.SubnetId && ec2Arn(ctx, 'subnet', z.SubnetId), 'CONTAINS', 'SUBNET_CONTAINS_INSTANCE', {
+                reverse: true,
+              }),
             ),
             ...(lb.SecurityGroups ?? []).map((g) =>
               rel(ec2Arn(ctx, 'security-group', g), 'ATTACHED_TO', 'PROTECTED_BY_SG'),
+            ),
+            ...certificates.map((c) =>
+              rel(c, 'REFERENCES', 'CERTIFICATE_SECURES', { description: 'listener certificate' }),
             ),
           ),
           is_internet_exposed: exposed,
@@ -59,6 +101,8 @@ export const elbv2Task: AwsTask = {
             makeEdge('0.0.0.0/0', asset.id, 'INTERNET_EXPOSED', {
               relationship: 'INTERNET_REACHABLE',
               cidr: '0.0.0.0/0',
+              ports,
+              port_range: ports.length > 0 ? ports.join(',') : null,
               description: 'internet-facing load balancer',
             }),
           );
@@ -84,7 +128,7 @@ export const elbv2Task: AwsTask = {
           const target = tg.TargetType === 'instance' ? ec2Arn(ctx, 'instance', id) : id;
           targets.push(
             ...relations(
-              rel(target, 'LOAD_BALANCER_TARGET', null, {
+              rel(target, 'LOAD_BALANCER_TARGET', 'LB_TARGETS_INSTANCE', {
                 properties: { port: d.Target?.Port, state: d.TargetHealth?.State },
               }),
             ),
@@ -102,7 +146,7 @@ export const elbv2Task: AwsTask = {
             relations: [
               ...relations(
                 ...(tg.LoadBalancerArns ?? []).map((lb) =>
-                  rel(lb, 'LOAD_BALANCER_TARGET', null, { reverse: true }),
+                  rel(lb, 'LOAD_BALANCER_TARGET', 'LOAD_BALANCED_BY', { reverse: true }),
                 ),
               ),
               ...targets,
