@@ -41,6 +41,9 @@ export async function replicaExample(url: string): Promise<void> {
 export async function sessionsExample(url: string, layer: Layer): Promise<void> {
   // #region sessions
   const shared = await createRedisSharedState(url);
+  // Sessions, their stream log and the signals between replicas are sealed with the vault key
+  // every replica shares; until sealWith they refuse to work.
+  shared.sealWith(new TokenVault({ key: process.env.CLOUDG_MCP_VAULT_KEY }).sealer);
   const server = await serveHttp(layer, {
     port: 0,
     sessions: shared.sessions, // an Mcp-Session-Id works on every replica; its stream resumes on any
