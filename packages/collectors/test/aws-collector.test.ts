@@ -12,6 +12,7 @@ import {
   DescribeTargetGroupsCommand,
   DescribeTargetHealthCommand,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { ListDetectorsCommand } from '@aws-sdk/client-guardduty';
 import { GetAccountAuthorizationDetailsCommand, IAMClient } from '@aws-sdk/client-iam';
 import { DescribeKeyCommand, GetKeyPolicyCommand, ListKeysCommand } from '@aws-sdk/client-kms';
 import { ListFunctionsCommand } from '@aws-sdk/client-lambda';
@@ -198,6 +199,38 @@ describe('CloudTrail coverage', () => {
     expect(mocks.cloudtrail.commandCalls(DescribeTrailsCommand)[0]?.args[0].input).toEqual({
       includeShadowTrails: true,
     });
+  });
+
+  it('marks a service whose status may not be read with the node too, access denied, PARTIAL', async () => {
+    const denial = (action: string) =>
+      Object.assign(
+        new Error(`User: arn:aws:iam::111111111111:user/auditor is not authorized to perform: ${action}`),
+        {
+          name: 'AccessDeniedException',
+          $metadata: { httpStatusCode: 400 },
+        },
+      );
+    mocks.cloudtrail.on(DescribeTrailsCommand).rejects(denial('cloudtrail:DescribeTrails'));
+    mocks.guardduty.on(ListDetectorsCommand).rejects(denial('guardduty:ListDetectors'));
+    const engine = createCollectorEngine({
+      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
+    });
+    const out = await engine.mapInventory({
+      config: CloudgConfig.parse({}),
+      providers: ['aws'],
+      regions: [REGION],
+      services: ['logging', 'security'],
+      taggingSweep: null,
+      signal: new AbortController().signal,
+      hooks: SILENT_HOOKS,
+    });
+    const nodes = (out.assets ?? []).filter((a) => a.metadata.security_service);
+    expect(nodes.map((a) => [a.name, a.asset_type, a.metadata.enabled, a.metadata.status])).toEqual([
+      ['CloudTrail (access denied)', 'CLOUDTRAIL', false, 'access denied'],
+      ['GuardDuty (access denied)', 'THREAT_DETECTOR', false, 'access denied'],
+    ]);
+    expect(entry(out.coverage ?? [], 'cloudtrail')).toMatchObject({ status: 'PARTIAL', asset_count: 1 });
+    expect(entry(out.coverage ?? [], 'guardduty')?.error).toContain('guardduty: AccessDeniedException');
   });
 
   it('collects a trail of this region, and counts a multi-region trail of another region as coverage', async () => {
