@@ -49,6 +49,7 @@ export {
   type IdentityProbe,
   type LedgerAdmission,
   type LedgerClaim,
+  type LedgerSnapshot,
   type LiveClock,
   type LiveGuardLedger,
   type LiveGuardSettings,

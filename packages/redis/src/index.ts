@@ -13,6 +13,7 @@ export {
 export {
   type LiveLedgerAdmission,
   type LiveLedgerClaim,
+  type LiveLedgerSnapshot,
   RedisLiveGuardLedger,
   type RedisLiveGuardLedgerOptions,
 } from './live-guard-ledger.js';

@@ -118,6 +118,15 @@ export type LiveLedgerAdmission =
   | { admitted: false; reason: 'cooldown'; scopes: string[]; waitMs: number }
   | { admitted: false; reason: 'quota'; waitMs: number };
 
+/** The catalog's LedgerSnapshot, as this package sees it. */
+export interface LiveLedgerSnapshot {
+  activeTotal: number;
+  activeByScope: Record<string, number>;
+  otherScopesActive: number;
+  finishedAt: Record<string, number>;
+  otherFinishedAt: number[];
+}
+
 export interface RedisLiveGuardLedgerOptions {
   /** The guard's clock (ms), to tell an expired claim while waiting for it. Default Date.now. */
   now?: () => number;
@@ -218,6 +227,48 @@ export class RedisLiveGuardLedger {
         [key, token, Math.floor(now), sealed, ...scopes.map((s) => this.#key(s))],
       ),
     );
+  }
+
+  /**
+   * Every replica's live flights and the scopes' last ends, read in one round trip. Scopes are
+   * digests here: those of `scopes` (the ones the caller can name) are named, the rest counted.
+   */
+  async snapshot(scopes: readonly string[], now: number): Promise<LiveLedgerSnapshot> {
+    const [flights, finished] = await shared(STATE, async () => {
+      const answers = await this.#client
+        .multi()
+        .hgetall(`${this.#prefix}flights`)
+        .hgetall(`${this.#prefix}finished`)
+        .exec();
+      return (answers ?? []).map(([, value]) => (value ?? {}) as Record<string, string>);
+    });
+    const names = new Map(scopes.map((scope) => [this.#key(scope), scope]));
+    const out: LiveLedgerSnapshot = {
+      activeTotal: 0,
+      activeByScope: {},
+      otherScopesActive: 0,
+      finishedAt: {},
+      otherFinishedAt: [],
+    };
+    const others = new Set<string>();
+    for (const entry of Object.values(flights ?? {})) {
+      const [, expiry, held = ''] = entry.split('|');
+      // A claim past its expiry belongs to a replica that died: it no longer counts.
+      if (Number(expiry) <= now) continue;
+      out.activeTotal += 1;
+      for (const digest of held.split(',').filter(Boolean)) {
+        const scope = names.get(digest);
+        if (scope === undefined) others.add(digest);
+        else out.activeByScope[scope] = (out.activeByScope[scope] ?? 0) + 1;
+      }
+    }
+    out.otherScopesActive = others.size;
+    for (const [digest, at] of Object.entries(finished ?? {})) {
+      const scope = names.get(digest);
+      if (scope === undefined) out.otherFinishedAt.push(Number(at));
+      else out.finishedAt[scope] = Number(at);
+    }
+    return out;
   }
 
   async awaitResult(flight: string, token: string, signal: AbortSignal): Promise<string | undefined> {

@@ -207,6 +207,53 @@ describe('a live operation guard shared by three replicas', () => {
     expect((await b!.guard.run(request({ key: 'other' }), async () => 'after')).value).toBe('after');
   });
 
+  it("shows every replica's flights and cooldowns in the status, naming the scopes the replica can name", async () => {
+    const clock = new FakeClock();
+    const [a, b, c] = await guards('g7:', 3, clock);
+    const onAws = pending<string>();
+    const onGcp = pending<string>();
+    const running = [
+      a!.guard.run(request(), onAws.work),
+      b!.guard.run(request({ providers: ['gcp'], scopes: ['gcp/proj-1'] }), onGcp.work),
+    ];
+    const deadline = Date.now() + 15_000;
+    while ((onAws.runs() === 0 || onGcp.runs() === 0) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
+    // C runs nothing itself and knows only the aws account (its config's scope).
+    const during = await c!.guard.sharedStatus(['aws/123456789012']);
+    expect(during.active_total).toBe(0);
+    expect(during.across_replicas).toEqual({
+      active_total: 2,
+      active_by_scope: { 'aws/123456789012': 1 },
+      other_scopes_active: 1,
+      cooling_down: {},
+      other_scopes_cooling_down: 0,
+    });
+    onAws.finish('done');
+    onGcp.finish('done');
+    await Promise.all(running);
+    clock.advance(10_000);
+    // A flight's end reaches the ledger just after its callers are answered: waited for.
+    let after = await c!.guard.sharedStatus(['aws/123456789012']);
+    const until = Date.now() + 15_000;
+    const ended = () =>
+      after.across_replicas?.other_scopes_cooling_down === 1 &&
+      after.across_replicas.cooling_down['aws/123456789012'] !== undefined;
+    while (!ended() && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 10));
+      after = await c!.guard.sharedStatus(['aws/123456789012']);
+    }
+    expect(after.across_replicas).toEqual({
+      active_total: 0,
+      active_by_scope: {},
+      other_scopes_active: 0,
+      cooling_down: { 'aws/123456789012': 50 },
+      other_scopes_cooling_down: 1,
+    });
+    // Without a shared ledger there is nothing across replicas to show.
+    expect((await new LiveOperationGuard(SETTINGS, clock).sharedStatus([])).across_replicas).toBeUndefined();
+  });
+
   it('keeps no scope, account id or caller in clear in Redis', async () => {
     const clock = new FakeClock();
     const [a] = await guards('g6:', 1, clock, { ...SETTINGS, callerMaxOperations: 5 });

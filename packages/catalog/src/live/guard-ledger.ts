@@ -57,4 +57,24 @@ export interface LiveGuardLedger {
    * claim expired (its replica died). Rejects when `signal` aborts.
    */
   awaitResult(flight: string, token: string, signal: AbortSignal): Promise<string | undefined>;
+  /**
+   * What every replica's flights hold now and when scopes last finished, for `rate_limit_status`.
+   * The ledger names scopes by keyed digests, so only the `scopes` asked about can be named; the
+   * others are counted. Optional: a ledger without it leaves the status to this replica's own.
+   */
+  snapshot?(scopes: readonly string[], now: number): Promise<LedgerSnapshot>;
+}
+
+/** Every replica's flights, as far as the ledger can say without holding scopes in clear. */
+export interface LedgerSnapshot {
+  /** Flights whose claim holds, on every replica. */
+  activeTotal: number;
+  /** Flights holding each scope asked about (absent: none). */
+  activeByScope: Record<string, number>;
+  /** Scopes held by some flight that are not among those asked about (not named: digests only). */
+  otherScopesActive: number;
+  /** When each scope asked about last finished (clock ms; absent: never). */
+  finishedAt: Record<string, number>;
+  /** When each scope not asked about last finished (clock ms), unnamed. */
+  otherFinishedAt: number[];
 }

@@ -63,6 +63,18 @@ export interface LiveGuardStatus {
   max_concurrent_per_scope: number;
   max_concurrent_total: number;
   caller_max_operations: number;
+  /**
+   * With a guard shared by replicas (issue 20): every replica's flights and cooldowns; the fields
+   * above stay this replica's. The ledger holds scopes as keyed digests, so a scope is named only
+   * when this replica's config reaches it; the rest are counted.
+   */
+  across_replicas?: {
+    active_total: number;
+    active_by_scope: Record<string, number>;
+    other_scopes_active: number;
+    cooling_down: Record<string, number>;
+    other_scopes_cooling_down: number;
+  };
 }
 
 interface Flight {
@@ -413,6 +425,38 @@ export class LiveOperationGuard {
     const last = this.#finished.get(scope);
     if (last === undefined) return 0;
     return last + this.#cooldownFor(scope) * 1000 - now;
+  }
+
+  /**
+   * `status()` with the flights and cooldowns of every replica sharing the ledger under
+   * `across_replicas` (scopes named when among `scopes`, the ones this replica's config can
+   * reach; the others counted). Without a shared ledger, `status()` as it is.
+   */
+  async sharedStatus(scopes: readonly string[]): Promise<LiveGuardStatus> {
+    const local = this.status();
+    const snapshot = await this.#ledger?.snapshot?.(scopes, this.#clock.now());
+    if (!snapshot) return local;
+    const now = this.#clock.now();
+    const cooling: Record<string, number> = {};
+    for (const [scope, at] of Object.entries(snapshot.finishedAt).sort(([a], [b]) => a.localeCompare(b))) {
+      const left = at + this.#cooldownFor(scope) * 1000 - now;
+      if (left > 0) cooling[scope] = seconds(left);
+    }
+    // An unnamed scope's provider is unknown: it counts while the longest cooldown could last.
+    const longest =
+      Math.max(this.settings.cooldownSeconds, ...Object.values(this.settings.providerCooldowns)) * 1000;
+    return {
+      ...local,
+      across_replicas: {
+        active_total: snapshot.activeTotal,
+        active_by_scope: Object.fromEntries(
+          Object.entries(snapshot.activeByScope).sort(([a], [b]) => a.localeCompare(b)),
+        ),
+        other_scopes_active: snapshot.otherScopesActive,
+        cooling_down: cooling,
+        other_scopes_cooling_down: snapshot.otherFinishedAt.filter((at) => at + longest > now).length,
+      },
+    };
   }
 
   status(): LiveGuardStatus {

@@ -51,7 +51,7 @@ export {
   LiveOperationGuard,
   type LiveOperationRequest,
 } from './guard.js';
-export type { LedgerAdmission, LedgerClaim, LiveGuardLedger } from './guard-ledger.js';
+export type { LedgerAdmission, LedgerClaim, LedgerSnapshot, LiveGuardLedger } from './guard-ledger.js';
 export { CredentialPreflightError, credentialPreflight } from './preflight.js';
 export {
   defaultPreflightEnvironment,
