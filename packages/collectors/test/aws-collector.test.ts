@@ -15,7 +15,11 @@ import {
 import { ListDetectorsCommand } from '@aws-sdk/client-guardduty';
 import { GetAccountAuthorizationDetailsCommand, IAMClient } from '@aws-sdk/client-iam';
 import { DescribeKeyCommand, GetKeyPolicyCommand, ListKeysCommand } from '@aws-sdk/client-kms';
-import { ListFunctionsCommand } from '@aws-sdk/client-lambda';
+import {
+  ListEventSourceMappingsCommand,
+  ListFunctionsCommand,
+  ListFunctionUrlConfigsCommand,
+} from '@aws-sdk/client-lambda';
 import {
   DescribeOrganizationCommand,
   ListAccountsForParentCommand,
@@ -558,6 +562,73 @@ describe('ELBv2 listeners', () => {
     expect((out.edges ?? []).find((e) => e.source_id === web?.id && e.target_id === tg?.id)).toMatchObject({
       edge_type: 'LOAD_BALANCER_TARGET',
       relationship: 'LOAD_BALANCED_BY',
+    });
+  });
+});
+
+describe('Lambda function URLs', () => {
+  beforeEach(() => {
+    mocks = emptyAwsMocks();
+  });
+
+  it('exposes a function whose URL needs no authentication, on 443, and lists its event sources', async () => {
+    const fn = (name: string) => `arn:aws:lambda:${REGION}:111111111111:function:${name}`;
+    const queue = `arn:aws:sqs:${REGION}:111111111111:orders`;
+    mocks.lambda.on(ListFunctionsCommand).resolves({
+      Functions: [
+        { FunctionName: 'open-fn', FunctionArn: fn('open-fn') },
+        { FunctionName: 'iam-fn', FunctionArn: fn('iam-fn') },
+      ],
+    });
+    mocks.lambda.on(ListEventSourceMappingsCommand).resolves({
+      EventSourceMappings: [
+        { FunctionArn: fn('open-fn'), EventSourceArn: queue, State: 'Enabled', BatchSize: 10 },
+      ],
+    });
+    mocks.lambda
+      .on(ListFunctionUrlConfigsCommand, { FunctionName: 'open-fn' })
+      .resolves({
+        FunctionUrlConfigs: [
+          { AuthType: 'NONE', FunctionUrl: 'https://abc123.lambda-url.us-east-1.on.aws/' },
+        ],
+      })
+      .on(ListFunctionUrlConfigsCommand, { FunctionName: 'iam-fn' })
+      .resolves({
+        FunctionUrlConfigs: [
+          { AuthType: 'AWS_IAM', FunctionUrl: 'https://def456.lambda-url.us-east-1.on.aws/' },
+        ],
+      });
+    const engine = createCollectorEngine({
+      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
+    });
+    const out = await engine.mapInventory({
+      config: CloudgConfig.parse({}),
+      providers: ['aws'],
+      regions: [REGION],
+      services: ['lambda'],
+      taggingSweep: null,
+      signal: new AbortController().signal,
+      hooks: SILENT_HOOKS,
+    });
+    const assets = out.assets ?? [];
+    const open = assets.find((a) => a.name === 'open-fn');
+    const closed = assets.find((a) => a.name === 'iam-fn');
+    expect(open).toMatchObject({
+      is_internet_exposed: true,
+      metadata: { function_url_auth: 'NONE', event_sources: [queue] },
+    });
+    expect(open?.metadata.aliases).toContain('abc123.lambda-url.us-east-1.on.aws');
+    expect(closed).toMatchObject({
+      is_internet_exposed: false,
+      metadata: { function_url_auth: 'AWS_IAM', event_sources: [] },
+    });
+    const exposure = (out.edges ?? []).filter((e) => e.edge_type === 'INTERNET_EXPOSED');
+    expect(exposure).toHaveLength(1);
+    expect(exposure[0]).toMatchObject({
+      target_id: open?.id,
+      ports: [443],
+      protocol: 'TCP',
+      cidr: '0.0.0.0/0',
     });
   });
 });

@@ -2,9 +2,11 @@ import {
   GetPolicyCommand,
   ListEventSourceMappingsCommand,
   ListFunctionsCommand,
+  ListFunctionUrlConfigsCommand,
 } from '@aws-sdk/client-lambda';
-import type { CloudAsset } from '@cloudg/catalog';
+import type { CloudAsset, NetworkEdge } from '@cloudg/catalog';
 import { errorCode } from '../../governor/classify.js';
+import { makeEdge } from '../../link/relationship-linker.js';
 import { buildAsset } from '../../model/asset-builder.js';
 import { type Relation, rel, relations } from '../../model/relation.js';
 import { type AwsTask, arnOf, pages } from '../context.js';
@@ -15,7 +17,9 @@ const IDENTIFIER = /^(arn:aws[a-z-]*:[a-z0-9-]+:|https:\/\/sqs\.)/;
 
 /**
  * Lambda functions. Environment variables: names only; a value that is an identifier (an ARN,
- * a queue URL) becomes a reference and every other value is dropped unread.
+ * a queue URL) becomes a reference and every other value is dropped unread. A function URL with
+ * `AuthType: NONE` answers anyone on the internet: the function is exposed, with an
+ * `INTERNET_EXPOSED` edge on 443 (INVENTORY_REFERENCE.md 3.1, "public ... function URL").
  */
 export const lambdaTask: AwsTask = {
   name: 'lambda',
@@ -40,6 +44,7 @@ export const lambdaTask: AwsTask = {
         if (r) triggers.set(m.FunctionArn, [...(triggers.get(m.FunctionArn) ?? []), r]);
       }
     const assets: CloudAsset[] = [];
+    const edges: NetworkEdge[] = [];
     for await (const page of pages(
       ctx,
       'lambda',
@@ -73,6 +78,30 @@ export const lambdaTask: AwsTask = {
           if (errorCode(error) !== 'ResourceNotFoundException')
             ctx.partial(`GetPolicy ${FunctionName}: ${errorCode(error)}`);
         }
+        const urls: { AuthType?: string; FunctionUrl?: string }[] = [];
+        try {
+          for await (const up of pages(
+            ctx,
+            'lambda',
+            'ListFunctionUrlConfigs',
+            (t, s) =>
+              lambda.send(new ListFunctionUrlConfigsCommand({ FunctionName, Marker: t }), { abortSignal: s }),
+            (p) => p.NextMarker,
+          ))
+            urls.push(...(up.FunctionUrlConfigs ?? []));
+        } catch (error) {
+          if (ctx.signal.aborted) throw error;
+          if (errorCode(error) !== 'ResourceNotFoundException')
+            ctx.partial(`ListFunctionUrlConfigs ${FunctionName}: ${errorCode(error)}`);
+        }
+        const openUrl = urls.some((u) => u.AuthType === 'NONE');
+        const urlHosts = urls.flatMap((u) => {
+          try {
+            return u.FunctionUrl ? [new URL(u.FunctionUrl).host.toLowerCase()] : [];
+          } catch {
+            return [];
+          }
+        });
         const env = f.Environment?.Variables ?? {};
         const envRefs = Object.values(env)
           .filter((v) => IDENTIFIER.test(v))
@@ -100,9 +129,11 @@ export const lambdaTask: AwsTask = {
                   }
                 : null,
               environment_keys: Object.keys(env).sort(),
+              event_sources: (triggers.get(f.FunctionArn) ?? []).map((r) => r.target),
+              function_url_auth: urls[0]?.AuthType ?? null,
               policy_allows_public: policyPublic,
             },
-            aliases: [`${f.FunctionArn}:$LATEST`],
+            aliases: [`${f.FunctionArn}:$LATEST`, ...urlHosts],
             relations: [
               ...relations(
                 rel(f.Role, 'ASSUMES_ROLE', 'RUNS_ON', { description: 'execution role' }),
@@ -117,7 +148,7 @@ export const lambdaTask: AwsTask = {
                   'LOGS_TO',
                 ),
                 ...(f.VpcConfig?.SubnetIds ?? []).map((sn) =>
-                  rel(ec2Arn(ctx, 'subnet', sn), 'CONTAINS', null, { reverse: true }),
+                  rel(ec2Arn(ctx, 'subnet', sn), 'CONTAINS', 'SUBNET_CONTAINS_INSTANCE', { reverse: true }),
                 ),
                 ...(f.VpcConfig?.SecurityGroupIds ?? []).map((g) =>
                   rel(ec2Arn(ctx, 'security-group', g), 'ATTACHED_TO', 'PROTECTED_BY_SG'),
@@ -127,10 +158,22 @@ export const lambdaTask: AwsTask = {
               ...invokers,
               ...(triggers.get(f.FunctionArn) ?? []),
             ],
-            is_internet_exposed: policyPublic,
+            is_internet_exposed: policyPublic || openUrl,
           }),
         );
+        const asset = assets[assets.length - 1];
+        if (openUrl && asset)
+          edges.push(
+            makeEdge('0.0.0.0/0', asset.id, 'INTERNET_EXPOSED', {
+              relationship: 'INTERNET_REACHABLE',
+              cidr: '0.0.0.0/0',
+              ports: [443],
+              port_range: '443',
+              protocol: 'TCP',
+              description: 'function URL without authentication',
+            }),
+          );
       }
-    return { assets };
+    return { assets, edges };
   },
 };
