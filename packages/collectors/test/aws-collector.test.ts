@@ -12,7 +12,7 @@ import {
   DescribeTargetGroupsCommand,
   DescribeTargetHealthCommand,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
-import { ListDetectorsCommand } from '@aws-sdk/client-guardduty';
+import { GetDetectorCommand, ListDetectorsCommand } from '@aws-sdk/client-guardduty';
 import { GetAccountAuthorizationDetailsCommand, IAMClient } from '@aws-sdk/client-iam';
 import { DescribeKeyCommand, GetKeyPolicyCommand, ListKeysCommand } from '@aws-sdk/client-kms';
 import {
@@ -202,6 +202,33 @@ describe('CloudTrail coverage', () => {
     ]);
     expect(mocks.cloudtrail.commandCalls(DescribeTrailsCommand)[0]?.args[0].input).toEqual({
       includeShadowTrails: true,
+    });
+  });
+
+  it('links an enabled GuardDuty detector to the account it monitors (MONITORS / MONITORED_BY)', async () => {
+    mocks.guardduty.on(ListDetectorsCommand).resolves({ DetectorIds: ['d-1'] });
+    mocks.guardduty.on(GetDetectorCommand).resolves({ Status: 'ENABLED' });
+    const engine = createCollectorEngine({
+      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
+    });
+    const out = await engine.mapInventory({
+      config: CloudgConfig.parse({}),
+      providers: ['aws'],
+      regions: [REGION],
+      services: ['security'],
+      taggingSweep: null,
+      signal: new AbortController().signal,
+      hooks: SILENT_HOOKS,
+    });
+    const detector = (out.assets ?? []).find((a) => a.asset_type === 'THREAT_DETECTOR');
+    expect(detector?.metadata).toMatchObject({
+      security_service: 'guardduty',
+      enabled: true,
+      aliases: [`aws-security:guardduty:${REGION}:111111111111`],
+    });
+    expect((out.edges ?? []).find((e) => e.source_id === detector?.id)).toMatchObject({
+      edge_type: 'MONITORS',
+      relationship: 'MONITORED_BY',
     });
   });
 

@@ -49,7 +49,7 @@ async function detectors(ctx: AwsTaskContext): Promise<CloudAsset[]> {
             detector_id: DetectorId,
           },
           aliases: [alias],
-          relations: relations(rel(accountArn, 'MONITORS')),
+          relations: relations(rel(accountArn, 'MONITORS', 'MONITORED_BY')),
         }),
       );
     }
