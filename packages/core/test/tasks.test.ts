@@ -27,6 +27,23 @@ describe('MemoryTaskStore', () => {
     expect((await store.list('alice')).map((r) => r.taskId)).toEqual(['b', 'c']);
   });
 
+  it('keeps at most maxPerPrincipal tasks over all the owners (sessions) of one principal', async () => {
+    const store = new MemoryTaskStore({ maxPerOwner: 2, maxPerPrincipal: 3, now: () => 0 });
+    const inSession = (taskId: string, session: string): TaskRecord => ({
+      ...record(taskId, `alice/${session}`),
+      principal: 'alice',
+    });
+    await store.create(inSession('a', 's1'));
+    await store.create(inSession('b', 's1'));
+    await store.create(inSession('c', 's2'));
+    // A new session of the same principal does not bring a fresh allowance.
+    await expect(store.create(inSession('d', 's3'))).rejects.toBeInstanceOf(RateLimitedError);
+    await store.create({ ...record('x', 'bob/s1'), principal: 'bob' });
+    await store.transition('a', ['working'], { status: 'completed', result: {}, lastUpdatedAt: 1 });
+    await store.create(inSession('d', 's3'));
+    expect((await store.list('alice/s1')).map((r) => r.taskId)).toEqual(['b']);
+  });
+
   it('forgets a task once its time to live has passed', async () => {
     let now = 0;
     const store = new MemoryTaskStore({ now: () => now });

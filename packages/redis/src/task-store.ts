@@ -37,19 +37,40 @@ import { LuaScript } from './script.js';
 const STATE = 'tasks';
 const LABEL = 'task-record';
 
-// KEYS: task hash, owner index, the runner's lease, the index of all tasks (scored by expiry).
-// ARGV: task key prefix, id, status, sealed body, runner, owner digest, createdAt, time to live
-// (ms), max per owner, lease (ms), max overall, now (ms), owner index prefix. 0 when the owner,
-// or everyone, keeps too many. Finished tasks make room, oldest first; running ones never. The
+// KEYS: task hash, owner index, the runner's lease, the index of all tasks (scored by expiry),
+// the principal's index (scored by expiry). ARGV: task key prefix, id, status, sealed body,
+// runner, owner digest, createdAt, time to live (ms), max per owner, lease (ms), max overall, now
+// (ms), owner index prefix, principal index prefix, principal digest, max per principal. 0 when
+// the owner, its principal (over all its sessions), or everyone, keeps too many. Finished tasks
+// make room, oldest first; running ones never. The
 // lease is taken in the same step, so a task is never recorded under a runner that looks dead
 // (a Redis restarted without its data has forgotten the lease).
 const CREATE = new LuaScript(`
 local base, id, max, maxAll = ARGV[1], ARGV[2], tonumber(ARGV[9]), tonumber(ARGV[11])
+local maxPrincipal = tonumber(ARGV[16])
 local function finished(s) return s == 'completed' or s == 'failed' or s == 'cancelled' end
-local function drop(other, ownerIndex)
+local function drop(other)
+  local f = redis.call('HMGET', base .. other, 'o', 'p')
   redis.call('DEL', base .. other)
-  redis.call('ZREM', ownerIndex, other)
+  if f[1] then redis.call('ZREM', ARGV[13] .. f[1], other) end
+  if f[2] then redis.call('ZREM', ARGV[14] .. f[2], other) end
   redis.call('ZREM', KEYS[4], other)
+end
+-- Room in an index scored by expiry: the oldest hundred are enough to find a finished task,
+-- since tasks finish in about creation order.
+local function full(index, limit)
+  redis.call('ZREMRANGEBYSCORE', index, '-inf', ARGV[12])
+  if redis.call('ZCARD', index) >= limit then
+    for _, other in ipairs(redis.call('ZRANGE', index, 0, 99)) do
+      local s = redis.call('HGET', base .. other, 's')
+      if not s then redis.call('ZREM', index, other)
+      elseif finished(s) then
+        drop(other)
+        break
+      end
+    end
+  end
+  return redis.call('ZCARD', index) >= limit
 end
 local live = {}
 for _, other in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
@@ -60,32 +81,23 @@ local count = #live
 if count >= max then
   for _, other in ipairs(live) do
     if finished(redis.call('HGET', base .. other, 's')) then
-      drop(other, KEYS[2])
+      drop(other)
       count = count - 1
       break
     end
   end
 end
 if count >= max then return 0 end
-redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', ARGV[12])
-if redis.call('ZCARD', KEYS[4]) >= maxAll then
-  -- The oldest hundred are enough to find a finished one: tasks finish in about creation order.
-  for _, other in ipairs(redis.call('ZRANGE', KEYS[4], 0, 99)) do
-    local f = redis.call('HMGET', base .. other, 's', 'o')
-    if not f[1] then redis.call('ZREM', KEYS[4], other)
-    elseif finished(f[1]) then
-      drop(other, ARGV[13] .. f[2])
-      break
-    end
-  end
-end
-if redis.call('ZCARD', KEYS[4]) >= maxAll then return 0 end
+if full(KEYS[5], maxPrincipal) then return 0 end
+if full(KEYS[4], maxAll) then return 0 end
 redis.call('SET', KEYS[3], '1', 'PX', ARGV[10])
-redis.call('HSET', KEYS[1], 's', ARGV[3], 'v', 1, 'b', ARGV[4], 'r', ARGV[5], 'o', ARGV[6])
+redis.call('HSET', KEYS[1], 's', ARGV[3], 'v', 1, 'b', ARGV[4], 'r', ARGV[5], 'o', ARGV[6], 'p', ARGV[15])
 redis.call('PEXPIRE', KEYS[1], ARGV[8])
 redis.call('ZADD', KEYS[2], ARGV[7], id)
 if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[8]) then redis.call('PEXPIRE', KEYS[2], ARGV[8]) end
 redis.call('ZADD', KEYS[4], tonumber(ARGV[12]) + tonumber(ARGV[8]), id)
+redis.call('ZADD', KEYS[5], tonumber(ARGV[12]) + tonumber(ARGV[8]), id)
+if redis.call('PTTL', KEYS[5]) < tonumber(ARGV[8]) then redis.call('PEXPIRE', KEYS[5], ARGV[8]) end
 return 1
 `);
 
@@ -129,6 +141,11 @@ return 1
 export interface RedisTaskStoreOptions {
   /** Tasks one owner may keep at once. Default 100, as in process. */
   maxPerOwner?: number;
+  /**
+   * Tasks one principal may keep over all its owners (on 2025-11-25 each session owns its tasks).
+   * Default 1,000, as in process.
+   */
+  maxPerPrincipal?: number;
   /** Tasks kept overall, by every replica. Default 10,000, as in process. */
   maxTasks?: number;
   /**
@@ -156,6 +173,8 @@ export class RedisTaskStore implements TaskStore {
   readonly #owners: string;
   readonly #alive: string;
   readonly #maxPerOwner: number;
+  readonly #maxPerPrincipal: number;
+  readonly #principals: string;
   readonly #maxTasks: number;
   readonly #all: string;
   readonly #leaseMs: number;
@@ -174,6 +193,8 @@ export class RedisTaskStore implements TaskStore {
     this.#owners = `${prefix}tasks:owner:`;
     this.#alive = `${prefix}tasks:alive:`;
     this.#maxPerOwner = options.maxPerOwner ?? 100;
+    this.#maxPerPrincipal = options.maxPerPrincipal ?? 1_000;
+    this.#principals = `${prefix}tasks:principal:`;
     this.#maxTasks = options.maxTasks ?? 10_000;
     this.#all = `${prefix}tasks:all`;
     this.#leaseMs = options.leaseMs ?? 15_000;
@@ -184,6 +205,7 @@ export class RedisTaskStore implements TaskStore {
     this.#renewing();
     const now = this.#now();
     const remaining = record.createdAt + record.ttlMs - now;
+    const principal = this.#ownerKey(record.principal ?? record.owner);
     const created = await shared(STATE, () =>
       CREATE.run(
         this.#client,
@@ -192,6 +214,7 @@ export class RedisTaskStore implements TaskStore {
           this.#owners + this.#ownerKey(record.owner),
           this.#alive + this.replica,
           this.#all,
+          this.#principals + principal,
         ],
         [
           this.#tasks,
@@ -207,6 +230,9 @@ export class RedisTaskStore implements TaskStore {
           this.#maxTasks,
           now,
           this.#owners,
+          this.#principals,
+          principal,
+          this.#maxPerPrincipal,
         ],
       ),
     );

@@ -22,13 +22,19 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-async function stores(n: number, maxPerOwner = 100, maxTasks = 10_000): Promise<RedisTaskStore[]> {
+async function stores(
+  n: number,
+  maxPerOwner = 100,
+  maxTasks = 10_000,
+  maxPerPrincipal = 1_000,
+): Promise<RedisTaskStore[]> {
   prefixes += 1;
   const out: RedisTaskStore[] = [];
   for (let i = 0; i < n; i++) {
     const state = await createRedisSharedState(redis.url, { keyPrefix: `task-store${prefixes}:` });
     states.push(state);
-    out.push(state.tasks(createVaultSealer({ key: 'task-store-key' }), { maxPerOwner, maxTasks }).store);
+    const sealer = createVaultSealer({ key: 'task-store-key' });
+    out.push(state.tasks(sealer, { maxPerOwner, maxTasks, maxPerPrincipal }).store);
   }
   return out;
 }
@@ -83,6 +89,23 @@ describe('RedisTaskStore', () => {
     await a.create(third);
     expect(await b.get(first.taskId)).toBeUndefined();
     expect((await b.list('bob')).map((t) => t.taskId)).toEqual([second.taskId, third.taskId]);
+  });
+
+  it("bounds a principal's tasks over all its sessions: a new session brings no fresh allowance", async () => {
+    const [a, b] = (await stores(2, 2, 10_000, 3)) as [RedisTaskStore, RedisTaskStore];
+    const inSession = (session: string) => record(`ivan/${session}`, { principal: 'ivan' });
+    const first = inSession('s1');
+    await a.create(first);
+    await b.create(inSession('s1'));
+    await a.create(inSession('s2'));
+    await expect(b.create(inSession('s3'))).rejects.toBeInstanceOf(RateLimitedError);
+    await a.create(record('judy/s1', { principal: 'judy' }));
+    await b.transition(first.taskId, ['working'], { status: 'completed', lastUpdatedAt: 1 });
+    const fourth = inSession('s3');
+    await b.create(fourth);
+    expect(await a.get(first.taskId)).toBeUndefined();
+    expect((await a.list('ivan/s1')).length).toBe(1);
+    expect((await a.list('ivan/s3')).map((t) => t.taskId)).toEqual([fourth.taskId]);
   });
 
   it('bounds the tasks kept overall, whoever owns them: a finished one makes room', async () => {

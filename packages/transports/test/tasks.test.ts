@@ -5,6 +5,7 @@
  */
 import {
   allowAllPolicy,
+  MemoryTaskStore,
   type PipelineRun,
   type PolicyPort,
   Principal,
@@ -397,6 +398,25 @@ describe('2025-11-25 tasks of unauthenticated clients', () => {
     const theirs = (await second.handle(req(2, 'tasks/list'))) as unknown as { result: { tasks: unknown[] } };
     expect(theirs.result.tasks).toEqual([]);
     expect(await second.handle(req(3, 'tasks/get', { taskId }))).toMatchObject({ error: { code: -32602 } });
+    server.close();
+  });
+
+  it('count against their principal too: a new session does not bring a fresh allowance', async () => {
+    const server = new McpProtocolServer(buildTaskLayer() as never, {
+      taskPollIntervalMs: 10,
+      taskStore: new MemoryTaskStore({ maxPerOwner: 100, maxPerPrincipal: 1 }),
+    });
+    const open = async (id: string) => {
+      const session = server.createSession({ transport: 'http', principal: Principal.anonymous(), id });
+      await session.handle(initialize(0));
+      await session.handle(initialized);
+      return session;
+    };
+    const call = req(1, 'tools/call', { name: 'crunch', arguments: { ms: 60_000 }, task: {} });
+    expect(await (await open('session-a')).handle(call)).toMatchObject({
+      result: { task: { status: 'working' } },
+    });
+    expect(await (await open('session-b')).handle(call)).toMatchObject({ error: { code: -31029 } });
     server.close();
   });
 });

@@ -1,4 +1,4 @@
-/** The in-process task store: a Map, bounded in count per owner and overall, and in age. */
+/** The in-process task store: a Map, bounded in count per owner, per principal and overall, and in age. */
 import { RateLimitedError } from '../errors.js';
 import { isTerminalStatus, type TaskPatch, type TaskRecord, type TaskStatus } from './task-record.js';
 import type { TaskStore } from './task-store.js';
@@ -6,6 +6,8 @@ import type { TaskStore } from './task-store.js';
 export interface MemoryTaskStoreOptions {
   /** Tasks one owner may keep at once. Default 100. */
   maxPerOwner?: number;
+  /** Tasks one principal may keep at once, over all its owners (sessions). Default 1,000. */
+  maxPerPrincipal?: number;
   /** Tasks kept overall. Default 10,000. */
   maxTasks?: number;
   now?: () => number;
@@ -15,23 +17,29 @@ export class MemoryTaskStore implements TaskStore {
   // Insertion order is creation order, which makes "oldest first" a walk from the start.
   private readonly records = new Map<string, TaskRecord>();
   private readonly maxPerOwner: number;
+  private readonly maxPerPrincipal: number;
   private readonly maxTasks: number;
   private readonly now: () => number;
 
   constructor(options: MemoryTaskStoreOptions = {}) {
     this.maxPerOwner = options.maxPerOwner ?? 100;
+    this.maxPerPrincipal = options.maxPerPrincipal ?? 1_000;
     this.maxTasks = options.maxTasks ?? 10_000;
     this.now = options.now ?? Date.now;
   }
 
   async create(record: TaskRecord): Promise<void> {
     this.purgeExpired();
-    const owned = [...this.records.values()].filter((r) => r.owner === record.owner);
+    const owned = () => [...this.records.values()].filter((r) => r.owner === record.owner);
+    const principal = principalOf(record);
+    const held = () => [...this.records.values()].filter((r) => principalOf(r) === principal);
     // Finished tasks make room first, oldest first; running ones are never dropped.
-    if (owned.length >= this.maxPerOwner) this.dropOldestFinished(owned);
+    if (owned().length >= this.maxPerOwner) this.dropOldestFinished(owned());
+    if (held().length >= this.maxPerPrincipal) this.dropOldestFinished(held());
     if (this.records.size >= this.maxTasks) this.dropOldestFinished([...this.records.values()]);
     if (
-      [...this.records.values()].filter((r) => r.owner === record.owner).length >= this.maxPerOwner ||
+      owned().length >= this.maxPerOwner ||
+      held().length >= this.maxPerPrincipal ||
       this.records.size >= this.maxTasks
     ) {
       throw new RateLimitedError('Too many tasks are running; wait for one to finish or cancel one', {
@@ -87,4 +95,9 @@ export class MemoryTaskStore implements TaskStore {
     const oldest = candidates.find((r) => isTerminalStatus(r.status));
     if (oldest) this.records.delete(oldest.taskId);
   }
+}
+
+/** Whom a record counts against: its principal, or its owner when that is the principal. */
+function principalOf(record: TaskRecord): string {
+  return record.principal ?? record.owner;
 }

@@ -32,6 +32,12 @@ export interface TaskRecord {
    * nobody else can see it.
    */
   owner: string;
+  /**
+   * The principal the owner belongs to, when the owner is narrower (on 2025-11-25 each session
+   * owns its tasks): stores bound the tasks of a principal too, so one credential cannot open
+   * sessions to keep the owner bound many times over. Absent: the owner is the principal.
+   */
+  principal?: string;
   status: TaskStatus;
   /** Progress while working, the reason of a failure: shown as `statusMessage`. */
   statusMessage?: string;

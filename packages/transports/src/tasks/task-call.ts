@@ -52,6 +52,15 @@ export function taskOwner(rc: RequestContext): string {
   return rc.era === 'legacy' && id !== undefined ? sessionTaskOwner(binding, id) : binding;
 }
 
+/**
+ * The principal a task counts against when its owner is a session (2025-11-25), so that opening
+ * sessions does not multiply what one credential may keep; undefined when the owner is the
+ * principal already.
+ */
+function taskPrincipal(rc: RequestContext): string | undefined {
+  return rc.era === 'legacy' && rc.session.id !== undefined ? bindingOf(rc.principal) : undefined;
+}
+
 /** The owner of the 2025-11-25 tasks of a session, from its binding (`bindingOf`) and id. */
 export function sessionTaskOwner(binding: string, sessionId: string): string {
   return JSON.stringify([binding, sessionId]);
@@ -104,7 +113,7 @@ export async function callToolAsTask(
   });
   const starter: TaskStarter = {
     start: async () => {
-      const record = await tasks.create(taskOwner(rc), cancellation);
+      const record = await tasks.create(taskOwner(rc), cancellation, taskPrincipal(rc));
       task = record;
       during = taskPort(rc, record.taskId, before);
       unlink();
@@ -136,7 +145,7 @@ export async function callToolAsTask(
     // Done before it became a task (a declined confirmation, a refusal): 2026 allows the result
     // itself; 2025-11-25 promises a task to a request that asked for one, so it gets a finished one.
     if (settled.ok && rc.era === 'legacy') {
-      const finished = await tasks.create(taskOwner(rc), cancellation);
+      const finished = await tasks.create(taskOwner(rc), cancellation, taskPrincipal(rc));
       await tasks.finish(finished.taskId, taskOutcome(rc, settled));
       return { task: legacyTask(await tasks.find(finished.taskId, taskOwner(rc))) };
     }

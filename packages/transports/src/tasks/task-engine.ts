@@ -109,12 +109,16 @@ export class TaskEngine {
     if (this.relay) this.stopRelay = this.relay.listen((signal) => this.hear(signal));
   }
 
-  /** A new working task of `owner`, kept in the store before this resolves. */
-  async create(owner: string, cancellation: Cancellation): Promise<TaskRecord> {
+  /**
+   * A new working task of `owner`, kept in the store before this resolves. `principal`, when the
+   * owner is narrower than the principal (a session), is what the store bounds too.
+   */
+  async create(owner: string, cancellation: Cancellation, principal?: string): Promise<TaskRecord> {
     const now = this.now();
     const record: TaskRecord = {
       taskId: randomUUID(),
       owner,
+      ...(principal === undefined ? {} : { principal }),
       status: 'working',
       createdAt: now,
       lastUpdatedAt: now,
