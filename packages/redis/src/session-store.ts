@@ -74,6 +74,7 @@ export class RedisSessionStore implements SharedSessionStore {
   private timer: NodeJS.Timeout | undefined;
   private beating: Promise<void> | undefined;
   private sealing: SessionSeal | undefined;
+  private telling: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly client: Redis,
@@ -83,9 +84,16 @@ export class RedisSessionStore implements SharedSessionStore {
   ) {
     this.replica = bus.replica;
     this.heartbeatMs = options.heartbeatMs ?? 2000;
-    const hear = (text: string) => {
-      const signal = this.heard(text);
+    const tell = (signal: SharedSessionSignal | undefined) => {
       if (signal) for (const listener of [...this.listeners]) listener(signal);
+    };
+    const hear = (text: string) => {
+      const heard = this.heard(text);
+      if (!heard) return;
+      // In the order heard: an event waits for its check, and what was heard after it waits too.
+      this.telling = this.telling
+        .then(() => (heard.entry === undefined ? heard.signal : this.logged(heard.signal, heard.entry)))
+        .then(tell, () => {});
     };
     bus.on(bus.direct, hear);
     bus.on(bus.broadcast, hear);
@@ -108,7 +116,7 @@ export class RedisSessionStore implements SharedSessionStore {
    * A signal heard on the bus, once proven: a sealed signal, or an event whose entry is sealed
    * for the session it names. Anything else (forged, damaged, another vault key) is dropped.
    */
-  private heard(text: string): SharedSessionSignal | undefined {
+  private heard(text: string): { signal: SharedSessionSignal; entry?: string } | undefined {
     if (!this.sealing) return undefined;
     let body: { x?: unknown; e?: unknown; s?: unknown; m?: unknown };
     try {
@@ -118,15 +126,38 @@ export class RedisSessionStore implements SharedSessionStore {
     }
     if (typeof body.x === 'string') {
       const signal = this.sealing.openSignal(body.x);
-      return signal?.type === 'resync' ? undefined : signal;
+      return signal === undefined || signal.type === 'resync' ? undefined : { signal };
     }
-    if (typeof body.e !== 'string' || typeof body.s !== 'string' || typeof body.m !== 'string')
+    if (
+      typeof body.e !== 'string' ||
+      !EVENT_ID.test(body.e) ||
+      typeof body.s !== 'string' ||
+      typeof body.m !== 'string'
+    )
       return undefined;
-    // The event id travels in clear: a forger can at most repeat one of the session's own entries.
     const message = this.sealing.openEntry(body.s, body.m);
     return message === undefined
       ? undefined
-      : { type: 'event', session: body.s, event: { id: body.e, message } };
+      : { signal: { type: 'event', session: body.s, event: { id: body.e, message } }, entry: body.m };
+  }
+
+  /**
+   * The event, when the session's log holds its entry under its id. The id travels in clear: a
+   * session's own entry published again under a later id would make the stream skip what
+   * really comes before that id. When the log cannot be read, the streams catch up from it.
+   */
+  private async logged(signal: SharedSessionSignal, entry: string): Promise<SharedSessionSignal | undefined> {
+    if (signal.type !== 'event') return signal;
+    const id = signal.event.id;
+    try {
+      const [found] = (await this.client.xrange(`${this.prefix}session:${signal.session}:log`, id, id)) as [
+        string,
+        string[],
+      ][];
+      return found && pairs(found[1]).m === entry ? signal : undefined;
+    } catch {
+      return { type: 'resync' };
+    }
   }
 
   private ended(session: string): Promise<void> {

@@ -140,6 +140,32 @@ describe('shared sessions in Redis, seen by someone without the vault key', { ti
     stream.close();
   });
 
+  it('takes no entry of the session published again under another event id', async () => {
+    const { a, prefix, r } = await two();
+    const alice = await openSession(a);
+    const stream = await Stream.open(a.port, on(alice));
+    a.layer.notifyChange('tools');
+    await stream.until((f) => f.length >= 1);
+    const [last] = (await r.xrevrange(`${prefix}session:${alice}:log`, '+', '-', 'COUNT', 1)) as [
+      string,
+      string[],
+    ][];
+    const fields = last?.[1] ?? [];
+    // Its own sealed entry, replayed under an id far ahead: it would hold back every later event.
+    await r.publish(
+      `${prefix}replica:${a.state.sessions.replica}`,
+      JSON.stringify({ e: '9999999999999-0', s: alice, m: fields[1] }),
+    );
+    await sleep(200);
+    a.layer.notifyChange('prompts');
+    await stream.until((f) => f.length >= 2);
+    expect(stream.frames.map((f) => (f.data as { method: string }).method)).toEqual([
+      'notifications/tools/list_changed',
+      'notifications/prompts/list_changed',
+    ]);
+    stream.close();
+  });
+
   it('takes no forged event, cancellation, end or log entry, and no binding copied from another session', async () => {
     const { a, b, prefix, r } = await two();
     const alice = await openSession(a);
