@@ -616,13 +616,25 @@ describe('Lambda function URLs', () => {
       .on(ListFunctionUrlConfigsCommand, { FunctionName: 'open-fn' })
       .resolves({
         FunctionUrlConfigs: [
-          { AuthType: 'NONE', FunctionUrl: 'https://abc123.lambda-url.us-east-1.on.aws/' },
+          {
+            AuthType: 'NONE',
+            FunctionUrl: 'https://abc123.lambda-url.us-east-1.on.aws/',
+            FunctionArn: fn('open-fn'),
+            CreationTime: '2026-01-01T00:00:00Z',
+            LastModifiedTime: '2026-01-01T00:00:00Z',
+          },
         ],
       })
       .on(ListFunctionUrlConfigsCommand, { FunctionName: 'iam-fn' })
       .resolves({
         FunctionUrlConfigs: [
-          { AuthType: 'AWS_IAM', FunctionUrl: 'https://def456.lambda-url.us-east-1.on.aws/' },
+          {
+            AuthType: 'AWS_IAM',
+            FunctionUrl: 'https://def456.lambda-url.us-east-1.on.aws/',
+            FunctionArn: fn('iam-fn'),
+            CreationTime: '2026-01-01T00:00:00Z',
+            LastModifiedTime: '2026-01-01T00:00:00Z',
+          },
         ],
       });
     const engine = createCollectorEngine({
