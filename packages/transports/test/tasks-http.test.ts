@@ -227,4 +227,32 @@ describe('2025-11-25 tasks/result over HTTP', () => {
     for (let i = 0; i < 100 && state.stopped === 0; i += 1) await new Promise((r) => setTimeout(r, 10));
     expect(state.stopped).toBe(1);
   });
+
+  it('keeps a session whose tasks/result is still waiting past the idle timeout, and so its task', async () => {
+    running = await serveHttp(buildTaskLayer() as never, {
+      port: 0,
+      sessionIdleTimeoutMs: 200,
+      authTokens: ['alice-token:viewer:alice'],
+    });
+    const url = running.url;
+    const alice = await openSession(url, 'alice-token');
+    const created = await rpc(
+      url,
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'crunch', arguments: { ms: 600_000 }, task: {} },
+      },
+      alice,
+    );
+    const taskId = created.data.result.task.taskId as string;
+    const waiting = rpc(url, { jsonrpc: '2.0', id: 3, method: 'tasks/result', params: { taskId } }, alice);
+    // The idle sweep runs every second: two of them pass while the request waits.
+    await new Promise((r) => setTimeout(r, 2_200));
+    const polled = await rpc(url, { jsonrpc: '2.0', id: 4, method: 'tasks/get', params: { taskId } }, alice);
+    expect(polled.data.result).toMatchObject({ taskId, status: 'working' });
+    await rpc(url, { jsonrpc: '2.0', id: 5, method: 'tasks/cancel', params: { taskId } }, alice);
+    expect((await waiting).data.error).toMatchObject({ code: -32602 });
+  }, 20_000);
 });

@@ -1,6 +1,7 @@
 /**
  * Handshake-era HTTP sessions: 32 random hex characters, bound to the principal id and roles that
- * created them, expired after an idle period unless a stream is open, capped in number overall
+ * created them, expired after an idle period unless a stream is open or a request is running,
+ * capped in number overall
  * and per principal id.
  */
 import { randomBytes } from 'node:crypto';
@@ -197,12 +198,15 @@ export class SessionStore {
     entry.stream?.end();
   }
 
-  /** Remove sessions idle for longer than the timeout that have no open stream. */
+  /**
+   * Remove sessions unused for longer than the timeout that have no open stream and no request
+   * running: a request that waits for hours (a 2025-11-25 `tasks/result`, a long live call) keeps
+   * its session, and ending the session would cancel its tasks.
+   */
   private reap(): void {
     const now = Date.now();
     for (const entry of [...this.sessions.values()]) {
-      const streaming = entry.stream !== undefined && !entry.stream.closed;
-      if (!streaming && now - entry.lastSeen > this.idleMs) this.end(entry);
+      if (entry.idle && now - entry.lastSeen > this.idleMs) this.end(entry);
     }
   }
 
