@@ -1,8 +1,7 @@
 /**
  * Handshake-era HTTP sessions: 32 random hex characters, bound to the principal id and roles that
  * created them, expired after an idle period unless a stream is open or a request is running,
- * capped in number overall
- * and per principal id.
+ * capped in number overall and per principal id.
  */
 import { randomBytes } from 'node:crypto';
 import type { Principal } from '@cloudg/core';
