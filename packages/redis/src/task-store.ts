@@ -11,6 +11,8 @@
  *   oldest first for `tasks/list`); ids whose hash has expired are dropped when it is read.
  * - `tasks:all`: every task id scored by its expiry, to bound the tasks kept overall (many
  *   owners: on 2025-11-25 each session is one).
+ * - `tasks:principal:<digest>`: the task ids of one principal over all its owners (sessions),
+ *   scored by expiry, to bound them.
  * - `tasks:alive:<replica>`: the lease of a replica running tasks, renewed a third of the way
  *   through. A task still active whose replica's lease lapsed is marked failed by whoever reads
  *   it next, so a task of a dead replica never stays `working` past `leaseMs`.
