@@ -25,5 +25,6 @@ const server = await createLayerFromOptions({
 configureLive(server.workspace, {
   preflight: { env: { AWS_ACCESS_KEY_ID: 'AKIA', AWS_SECRET_ACCESS_KEY: 's' } },
 });
-await serveStdio(server.layer, { principal: new Principal({ id: 'olivia', roles: ['operator'] }) });
+// The layer's app type is the catalog's workspace; the transport takes any layer (as serve.ts does).
+await serveStdio(server.layer as never, { principal: new Principal({ id: 'olivia', roles: ['operator'] }) });
 process.exit(0);
