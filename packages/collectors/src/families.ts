@@ -28,7 +28,7 @@ export const SERVICE_FAMILY_TASKS: Readonly<Record<string, FamilyTasks>> = {
   serverless: { aws: ['lambda'] },
   integration: {},
   data: { aws: ['rds', 'dynamodb'], azure: ['azure_sql', 'azure_cosmosdb'], gcp: ['gcp_cloudsql'] },
-  storage: { aws: ['s3'], azure: ['azure_storage'], gcp: ['gcp_storage'] },
+  storage: { aws: ['s3', 'ebs_volumes'], azure: ['azure_storage'], gcp: ['gcp_storage'] },
   identity: {
     aws: ['iam', 'organizations', 'kms', 'secretsmanager'],
     azure: ['azure_authorization', 'azure_keyvault'],

@@ -5,7 +5,12 @@
  */
 import { DescribeTrailsCommand, GetTrailStatusCommand } from '@aws-sdk/client-cloudtrail';
 import { DescribeTableCommand, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { DescribeSubnetsCommand, DescribeVpcsCommand } from '@aws-sdk/client-ec2';
+import {
+  DescribeInstancesCommand,
+  DescribeSubnetsCommand,
+  DescribeVolumesCommand,
+  DescribeVpcsCommand,
+} from '@aws-sdk/client-ec2';
 import {
   DescribeListenersCommand,
   DescribeLoadBalancersCommand,
@@ -669,6 +674,68 @@ describe('Lambda function URLs', () => {
       protocol: 'TCP',
       cidr: '0.0.0.0/0',
     });
+  });
+});
+
+describe('EBS volumes', () => {
+  beforeEach(() => {
+    mocks = emptyAwsMocks();
+  });
+
+  it('collects every page of volumes, each attached to its instance and encrypted by its key (the storage family)', async () => {
+    const key = `arn:aws:kms:${REGION}:111111111111:key/k-1`;
+    mocks.ec2.on(DescribeInstancesCommand).resolves({
+      Reservations: [{ Instances: [{ InstanceId: 'i-0web1', State: { Name: 'running' } }] }],
+    });
+    mocks.ec2
+      .on(DescribeVolumesCommand, { NextToken: undefined })
+      .resolves({
+        Volumes: [
+          {
+            VolumeId: 'vol-1',
+            Size: 8,
+            VolumeType: 'gp3',
+            Encrypted: true,
+            KmsKeyId: key,
+            State: 'in-use',
+            Attachments: [{ InstanceId: 'i-0web1', Device: '/dev/xvda', DeleteOnTermination: true }],
+          },
+        ],
+        NextToken: 'v2',
+      })
+      .on(DescribeVolumesCommand, { NextToken: 'v2' })
+      .resolves({ Volumes: [{ VolumeId: 'vol-2', Size: 100, Encrypted: false, State: 'available' }] });
+    const engine = createCollectorEngine({
+      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
+    });
+    const out = await engine.mapInventory({
+      config: CloudgConfig.parse({}),
+      providers: ['aws'],
+      regions: [REGION],
+      services: ['storage', 'compute'],
+      taggingSweep: null,
+      signal: new AbortController().signal,
+      hooks: SILENT_HOOKS,
+    });
+    const assets = out.assets ?? [];
+    const volumes = assets.filter((a) => a.asset_type === 'EBS_VOLUME');
+    expect(volumes.map((v) => [v.name, v.metadata.encrypted, v.metadata.state])).toEqual([
+      ['vol-1', true, 'in-use'],
+      ['vol-2', false, 'available'],
+    ]);
+    const instance = assets.find((a) => a.asset_type === 'EC2');
+    expect(
+      (out.edges ?? []).find((e) => e.source_id === volumes[0]?.id && e.target_id === instance?.id),
+    ).toMatchObject({
+      edge_type: 'ATTACHED_TO',
+      properties: { device: '/dev/xvda', delete_on_termination: true },
+    });
+    expect(volumes[0]?.metadata.relations).toContainEqual({
+      target: key,
+      edge: 'REFERENCES',
+      relationship: 'ENCRYPTED_BY_KMS',
+    });
+    expect(entry(out.coverage ?? [], 'ebs_volumes')).toMatchObject({ status: 'SUCCESS', asset_count: 2 });
   });
 });
 

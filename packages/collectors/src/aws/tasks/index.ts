@@ -1,6 +1,7 @@
 import type { AwsTask } from '../context.js';
 import { cloudtrailTask } from './cloudtrail.js';
 import { dynamodbTask } from './dynamodb.js';
+import { ebsTask } from './ebs.js';
 import { ec2ComputeTask } from './ec2-compute.js';
 import { ec2NetworkTask } from './ec2-network.js';
 import { elbv2Task } from './elbv2.js';
@@ -20,6 +21,7 @@ export const AWS_TASKS: readonly AwsTask[] = [
   organizationsTask,
   ec2NetworkTask,
   ec2ComputeTask,
+  ebsTask,
   elbv2Task,
   rdsTask,
   lambdaTask,
