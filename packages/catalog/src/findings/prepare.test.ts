@@ -44,6 +44,12 @@ describe('prepareFindings', () => {
     const dataset = ws.get(ws.activeName ?? '');
     for (const key of PREPARED) expect(dataset.isCached(key), key).toBe(true);
   });
+
+  it("runs for the operator's preload too (server start-up --dataset, a replica replaying a load)", async () => {
+    const ws = workspaceAt(sampleEstateDir());
+    const dataset = await ws.preload(join(sampleEstateDir(), 'inventory'), { name: 'prod' });
+    for (const key of PREPARED) expect(dataset.isCached(key), key).toBe(true);
+  });
 });
 
 describe('DatasetIndexes.findingMapSteps', () => {

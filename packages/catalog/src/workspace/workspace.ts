@@ -5,6 +5,7 @@ import type { CloudgConfig } from '../config/schema.js';
 import { Dataset, type DatasetInit, type InventoryResult } from '../dataset/dataset.js';
 import { datasetIdentifiers } from '../dataset/identifiers.js';
 import { type DatasetListing, datasetListing } from '../dataset/summary.js';
+import { prepareFindings } from '../findings/prepare.js';
 import { SuppressionStore } from '../findings/suppression-store.js';
 import type { FileAccess } from '../loaders/file-access.js';
 import { type LoadKind, type LoadOutcome, loadPath } from '../loaders/load.js';
@@ -454,7 +455,15 @@ export class Workspace implements IdentifierSource {
    */
   async preload(path: string, options: LoadDatasetOptions = {}): Promise<Dataset> {
     if (options.name) this.checkName(options.name, { replace: options.replace });
-    return this.#loadResolved(realPathLenient(path), options, loaderAccess(undefined, this.#protected));
+    const dataset = await this.#loadResolved(
+      realPathLenient(path),
+      options,
+      loaderAccess(undefined, this.#protected),
+    );
+    // Indexed as `load_dataset` indexes it, so the first findings call on a dataset the operator
+    // preloaded (or another replica loaded and this one replays) answers in its usual time.
+    await prepareFindings(dataset);
+    return dataset;
   }
 
   /**
