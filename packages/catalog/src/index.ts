@@ -130,6 +130,7 @@ export { ASSET_TYPES, registerMetaTools } from './tools/meta/index.js';
 export { registerOntologyTools } from './tools/ontology/index.js';
 export { registerPrivacyTools } from './tools/privacy/index.js';
 export { registerWorkspaceTools } from './tools/workspace/index.js';
+export { compactOperations } from './workspace/compact-operations.js';
 export type { DatasetDiff, DiffSection } from './workspace/diff.js';
 export {
   DatasetExistsError,
@@ -138,7 +139,13 @@ export {
   WorkspaceConfigError,
 } from './workspace/errors.js';
 export type { WorkspaceOperation } from './workspace/operations.js';
-export type { LoggedOperation, LogHead, WorkspaceLease, WorkspaceLog } from './workspace/shared-log.js';
+export type {
+  LoggedOperation,
+  LogHead,
+  LogSnapshot,
+  WorkspaceLease,
+  WorkspaceLog,
+} from './workspace/shared-log.js';
 export { SharedWorkspace, type SharedWorkspaceOptions } from './workspace/shared-workspace.js';
 export {
   type LoadDatasetOptions,

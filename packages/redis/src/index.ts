@@ -21,6 +21,7 @@ export {
   type LoggedEntry,
   type OperationLease,
   type OperationLogHead,
+  type OperationLogSnapshot,
   RedisOperationLog,
   type RedisOperationLogOptions,
 } from './operation-log.js';

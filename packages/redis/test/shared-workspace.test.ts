@@ -30,12 +30,13 @@ interface Replica {
   shared: SharedWorkspace;
 }
 
-async function replica(prefix: string, pollMs = 1000): Promise<Replica> {
+async function replica(prefix: string, pollMs = 1000, compactAfter?: number): Promise<Replica> {
   const state = await createRedisSharedState(redis.url, { keyPrefix: prefix });
   states.push(state);
   const workspace = new Workspace({ allowedRoots: [sampleEstateDir()] });
   const shared = new SharedWorkspace(workspace, state.operationLog<WorkspaceOperation>('workspace', sealer), {
     pollMs,
+    ...(compactAfter === undefined ? {} : { compactAfter }),
   });
   followers.push(shared);
   await shared.start();
@@ -183,6 +184,34 @@ describe('a workspace shared by three replicas', () => {
       .toBe(true);
     body(await a.layer.callTool('load_dataset', { path: INVENTORY, name: 'after-outage' }));
     expect((await listed(b)).names).toEqual(['before-outage', 'after-outage']);
+  });
+
+  it('compacts the log under the lease; a replica left behind and one started later rebuild from the snapshot', async () => {
+    const [a, b] = [await replica('ws8:', 60_000, 4), await replica('ws8:', 60_000)];
+    const call = async (name: string, args: Record<string, unknown>) =>
+      body(await a.layer.callTool(name, args));
+    await call('load_dataset', { path: INVENTORY, name: 'first' });
+    expect((await listed(b)).names).toEqual(['first']);
+    // B hears nothing more (its poll is a minute away) while the log is compacted at seq 4.
+    await call('load_dataset', { path: join(sampleEstateDir(), 'report'), name: 'second' });
+    await call('snapshot_dataset', { dataset: 'first', new_name: 'kept-copy' });
+    await call('unload_dataset', { name: 'first' });
+    await call('load_dataset', { path: INVENTORY, name: 'short-lived' });
+    await call('unload_dataset', { name: 'short-lived' });
+    const client = (states.at(-1) as RedisSharedState).client;
+    expect(await client.get('ws8:workspace:base')).toBe('4');
+    expect(await client.llen('ws8:workspace:log')).toBe(2);
+    const snapshot = (await client.get('ws8:workspace:snapshot')) as string;
+    expect(snapshot.length).toBeGreaterThan(0);
+    expect(snapshot).not.toContain('kept-copy');
+
+    const expected = await listed(a);
+    expect(expected.names).toEqual(['second', 'kept-copy']);
+    expect(await listed(b)).toEqual(expected);
+    expect(b.shared.applied).toBe(6);
+    const late = await replica('ws8:', 60_000);
+    expect(await listed(late)).toEqual(expected);
+    expect(late.workspace.get('kept-copy').assets.length).toBe(a.workspace.get('kept-copy').assets.length);
   });
 
   it('keeps no path, dataset name, finding id or reason in clear in Redis', async () => {

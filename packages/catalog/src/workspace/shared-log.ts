@@ -19,6 +19,12 @@ export interface WorkspaceLease {
    * (throws) when the lease was lost meanwhile (it expired), so two writers never interleave.
    */
   append(operations: readonly WorkspaceOperation[]): Promise<LogHead>;
+  /**
+   * Replace every operation up to `seq` (the head, or before it) by `operations`, the ones still
+   * in effect (`compactOperations`): the log's snapshot. Refused like `append` when the lease was
+   * lost. Optional: a log without it is never compacted.
+   */
+  compact?(seq: number, operations: readonly WorkspaceOperation[]): Promise<void>;
   /** Give the lease up; never throws (an unreleased lease expires by itself). */
   release(): Promise<void>;
 }
@@ -33,12 +39,25 @@ export interface LogHead {
    * first append.
    */
   epoch: string;
+  /**
+   * The seq the log's snapshot covers (0 or absent: never compacted). Operations up to it are no
+   * longer in the log: a replica that has applied less catches up from `snapshot()`.
+   */
+  base?: number;
+}
+
+/** The operations still in effect up to `seq`, which replaced the log's first `seq` entries. */
+export interface LogSnapshot {
+  seq: number;
+  operations: WorkspaceOperation[];
 }
 
 export interface WorkspaceLog {
   head(): Promise<LogHead>;
-  /** Every operation after `seq`, in order. */
+  /** Every operation after `seq`, in order (after a compaction, none before its `base`). */
   read(after: number): Promise<LoggedOperation[]>;
+  /** The log's snapshot (seq 0, no operations, when never compacted). Optional with `compact`. */
+  snapshot?(): Promise<LogSnapshot>;
   /**
    * Wait for the lease and take it, or reject when `signal` aborts. A lease whose replica died
    * expires by itself after the log's lease time; a live holder keeps renewing it.

@@ -21,8 +21,9 @@
  * fan-out (see `announceReplayed`).
  */
 import type { CallInfo, CallResult, Middleware, NextFn } from '@cloudg/core';
+import { compactOperations, createdDataset } from './compact-operations.js';
 import type { WorkspaceOperation } from './operations.js';
-import type { LoggedOperation, WorkspaceLog } from './shared-log.js';
+import type { LoggedOperation, LogHead, WorkspaceLease, WorkspaceLog } from './shared-log.js';
 import type { Workspace } from './workspace.js';
 
 export interface SharedWorkspaceOptions {
@@ -38,6 +39,14 @@ export interface SharedWorkspaceOptions {
   onSkipped?: (entry: LoggedOperation, error: unknown) => void;
   /** Told when the log was lost and begun again (see LogHead.epoch). */
   onLogReset?: () => void;
+  /**
+   * Compact the log (when it can be) once it holds this many operations beyond its snapshot:
+   * the writer that reaches it replaces them, under its lease, by those still in effect.
+   * Default 1000.
+   */
+  compactAfter?: number;
+  /** Told when this replica was behind the log's snapshot and rebuilt its datasets from it. */
+  onRebuilt?: (seq: number) => void;
 }
 
 /** Runs functions one at a time, in the order they were queued. */
@@ -57,6 +66,10 @@ export class SharedWorkspace {
   readonly #pollMs: number;
   readonly #onSkipped: SharedWorkspaceOptions['onSkipped'];
   readonly #onLogReset: SharedWorkspaceOptions['onLogReset'];
+  readonly #onRebuilt: SharedWorkspaceOptions['onRebuilt'];
+  readonly #compactAfter: number;
+  /** Datasets this replica has from the log (not its own preloads): a rebuild replaces them. */
+  readonly #fromLog = new Set<string>();
   /** Applying the log, one batch at a time. */
   readonly #apply = new Queue();
   /** This replica's writers, one at a time (each then waits for the shared lease). */
@@ -75,6 +88,8 @@ export class SharedWorkspace {
     this.#pollMs = options.pollMs ?? 1000;
     this.#onSkipped = options.onSkipped;
     this.#onLogReset = options.onLogReset;
+    this.#onRebuilt = options.onRebuilt;
+    this.#compactAfter = options.compactAfter ?? 1000;
     this.announceReplayed = options.announceReplayed ?? true;
   }
 
@@ -115,16 +130,57 @@ export class SharedWorkspace {
       const head = await this.log.head();
       this.#follow(head.epoch);
       if (head.seq <= this.#applied) return;
+      if ((head.base ?? 0) > this.#applied) await this.#rebuild();
       for (const entry of await this.log.read(this.#applied)) {
         if (entry.seq <= this.#applied) continue;
-        try {
-          await this.workspace.replay(entry.operation, { silent: !this.announceReplayed });
-        } catch (error) {
-          this.#onSkipped?.(entry, error);
-        }
+        await this.#replay(entry);
         this.#applied = entry.seq;
       }
     });
+  }
+
+  async #replay(entry: LoggedOperation): Promise<void> {
+    const made = createdDataset(entry.operation);
+    if (made !== undefined) this.#fromLog.add(made);
+    try {
+      await this.workspace.replay(entry.operation, { silent: !this.announceReplayed });
+    } catch (error) {
+      this.#onSkipped?.(entry, error);
+    }
+  }
+
+  /**
+   * Behind the log's snapshot (started late, or asleep through a compaction): the operations it
+   * missed are gone, so the datasets it has from the log are dropped and the snapshot, which
+   * gives the whole log's state, is applied in their place. Its own preloads stay.
+   */
+  async #rebuild(): Promise<void> {
+    if (!this.log.snapshot) return;
+    const snapshot = await this.log.snapshot();
+    for (const name of this.#fromLog)
+      if (this.workspace.has(name)) await this.workspace.replay({ op: 'unload', name }, { silent: true });
+    this.#fromLog.clear();
+    for (const [i, operation] of snapshot.operations.entries())
+      await this.#replay({ seq: snapshot.seq - snapshot.operations.length + i + 1, operation });
+    this.#applied = snapshot.seq;
+    this.#onRebuilt?.(snapshot.seq);
+  }
+
+  /**
+   * Replace the log up to `head` by the operations still in effect, when it has grown past
+   * `compactAfter` since its snapshot. Under the caller's lease, with this replica at `head`
+   * (so its active dataset is the log's). A failure leaves the log as it was.
+   */
+  async #compactIfDue(lease: WorkspaceLease, head: LogHead): Promise<void> {
+    if (!lease.compact || !this.log.snapshot) return;
+    if (head.seq - (head.base ?? 0) < this.#compactAfter) return;
+    const snapshot = await this.log.snapshot();
+    const rest = await this.log.read(snapshot.seq);
+    const operations = [
+      ...snapshot.operations,
+      ...rest.filter((e) => e.seq <= head.seq).map((e) => e.operation),
+    ];
+    await lease.compact(head.seq, compactOperations(operations, this.workspace.activeName));
   }
 
   /**
@@ -137,6 +193,11 @@ export class SharedWorkspace {
       this.#onLogReset?.();
     }
     this.#epoch = epoch;
+  }
+
+  #noteMade(operation: WorkspaceOperation): void {
+    const made = createdDataset(operation);
+    if (made !== undefined) this.#fromLog.add(made);
   }
 
   /** The layer middleware: reads catch up first; writes run under the lease and are logged. */
@@ -165,7 +226,9 @@ export class SharedWorkspace {
         await this.#apply.run(() => {
           this.#follow(head.epoch);
           this.#applied = head.seq;
+          this.#noteMade(operation);
         });
+        await this.#compactIfDue(lease, head).catch(() => {});
       } finally {
         await lease.release();
       }
@@ -192,7 +255,9 @@ export class SharedWorkspace {
         await this.#apply.run(() => {
           this.#follow(head.epoch);
           this.#applied = head.seq;
+          for (const op of made) this.#noteMade(op);
         });
+        await this.#compactIfDue(lease, head).catch(() => {});
       }
       if ('error' in outcome) throw outcome.error;
       return outcome.result;

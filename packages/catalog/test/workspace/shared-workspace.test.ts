@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createLogger, Registry } from '@cloudg/core';
 import { describe, expect, it } from 'vitest';
 import {
+  compactOperations,
   configureLive,
   createCatalogLayer,
   defaultRegistry,
@@ -24,15 +25,23 @@ import {
 import { SampleEngine } from '../live/sample-engine.js';
 
 class MemoryLog implements WorkspaceLog {
+  /** The operations after the snapshot (`base`). */
   readonly entries: WorkspaceOperation[] = [];
+  base = 0;
+  snapshotOps: WorkspaceOperation[] = [];
   leasesTaken = 0;
   #holder: symbol | undefined;
 
   async head(): Promise<LogHead> {
-    return { seq: this.entries.length, epoch: this.entries.length > 0 ? 'memory' : '' };
+    const seq = this.base + this.entries.length;
+    return { seq, epoch: seq > 0 ? 'memory' : '', base: this.base };
   }
   async read(after: number) {
-    return this.entries.slice(after).map((operation, i) => ({ seq: after + i + 1, operation }));
+    const from = Math.max(after, this.base);
+    return this.entries.slice(from - this.base).map((operation, i) => ({ seq: from + i + 1, operation }));
+  }
+  async snapshot() {
+    return { seq: this.base, operations: [...this.snapshotOps] };
   }
   async lease(signal: AbortSignal): Promise<WorkspaceLease> {
     while (this.#holder) {
@@ -46,6 +55,11 @@ class MemoryLog implements WorkspaceLog {
       append: async (operations) => {
         this.entries.push(...operations);
         return this.head();
+      },
+      compact: async (seq, operations) => {
+        this.entries.splice(0, seq - this.base);
+        this.base = seq;
+        this.snapshotOps = [...operations];
       },
       release: async () => {
         if (this.#holder === me) this.#holder = undefined;
@@ -75,9 +89,12 @@ function registry(): Registry<Workspace> {
   return r;
 }
 
-async function replica(log: MemoryLog) {
+async function replica(log: MemoryLog, compactAfter?: number) {
   const workspace = new Workspace({ allowedRoots: [sampleEstateDir()] });
-  const shared = new SharedWorkspace(workspace, log, { pollMs: 60_000 });
+  const shared = new SharedWorkspace(workspace, log, {
+    pollMs: 60_000,
+    ...(compactAfter === undefined ? {} : { compactAfter }),
+  });
   await shared.start();
   const layer = createCatalogLayer({
     workspace,
@@ -185,5 +202,85 @@ describe('live datasets in a shared workspace', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a compacted log', () => {
+  const REPORT = join(sampleEstateDir(), 'report');
+  const state = (w: Workspace) => ({
+    active: w.activeName,
+    datasets: w.names().map((n) => [n, w.get(n).assets.length, w.get(n).findings.length]),
+  });
+
+  it('keeps only the operations still in effect, and pins the active dataset', () => {
+    const ops: WorkspaceOperation[] = [
+      {
+        op: 'load',
+        path: '/a',
+        name: 'gone',
+        kind: 'auto',
+        normalise: false,
+        activate: true,
+        replace: false,
+      },
+      { op: 'triage', dataset: 'gone', decisions: [] },
+      {
+        op: 'load',
+        path: '/b',
+        name: 'kept',
+        kind: 'auto',
+        normalise: false,
+        activate: true,
+        replace: false,
+      },
+      { op: 'snapshot', from: 'kept', name: 'copy', replace: false },
+      { op: 'unload', name: 'gone' },
+      { op: 'load', path: '/c', name: 'kept', kind: 'auto', normalise: false, activate: true, replace: true },
+      { op: 'use', name: 'copy' },
+    ];
+    expect(compactOperations(ops, 'copy')).toEqual([
+      ops[2],
+      ops[3],
+      ops[5],
+      ops[6],
+      { op: 'use', name: 'copy' },
+    ]);
+  });
+
+  it('is compacted under the lease once it grows, and a replica started later or left behind rebuilds from it', async () => {
+    const log = new MemoryLog();
+    const a = await replica(log, 6);
+    const b = await replica(log);
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const result = await a.layer.callTool(name, args);
+      expect(result.isError, JSON.stringify(result.content)).toBe(false);
+    };
+    await call('load_dataset', { path: INVENTORY, name: 'one' });
+    await b.layer.callTool('list_datasets', {});
+    expect(b.shared.applied).toBe(1);
+    // B now sleeps through the rest: loads, an unload, a snapshot, a replace and uses.
+    await call('load_dataset', { path: REPORT, name: 'two' });
+    await call('snapshot_dataset', { dataset: 'one', new_name: 'frozen' });
+    await call('unload_dataset', { name: 'one' });
+    await call('load_dataset', { path: INVENTORY, name: 'scratch' });
+    await call('unload_dataset', { name: 'scratch' });
+    await call('select_dataset', { name: 'frozen' });
+    // The sixth operation reached compactAfter (6): those six became the snapshot ('scratch',
+    // loaded and unloaded, is gone; 'one' stays, a snapshot copied it), the select came after.
+    expect(log.base).toBe(6);
+    expect(log.entries.map((o) => o.op)).toEqual(['use']);
+    expect(log.snapshotOps.map((o) => o.op)).toEqual(['load', 'load', 'snapshot', 'unload', 'use']);
+    expect(JSON.stringify(log.snapshotOps)).not.toContain('scratch');
+    await call('load_dataset', { path: INVENTORY, name: 'after' });
+    await call('select_dataset', { name: 'frozen' });
+
+    const late = await replica(log);
+    await late.layer.callTool('list_datasets', {});
+    expect(state(late.workspace)).toEqual(state(a.workspace));
+    // B had applied one operation, before the compaction point: it rebuilds, 'one' is gone.
+    await b.layer.callTool('list_datasets', {});
+    expect(state(b.workspace)).toEqual(state(a.workspace));
+    expect(b.workspace.has('one')).toBe(false);
+    expect(b.shared.applied).toBe(9);
   });
 });

@@ -1,0 +1,95 @@
+/**
+ * The operations of a shared workspace's log still in effect (issue 20: the log is compacted so
+ * it stays bounded). Every dataset name goes through generations: a load, live collection,
+ * snapshot or new-dataset ingest starts one (ending the previous one of that name: a replace);
+ * `unload` ends one. The operations of a generation that has ended are dropped with it (its
+ * `use`, triage decisions, ingests, normalisation, its `unload`), unless a `snapshot` copied it
+ * while it lived: the copy depends on its state then, so it is kept whole. Everything else is
+ * kept in log order, and the active dataset is pinned by a final `use`, since dropping an
+ * unloaded dataset also drops the fallback its unload made.
+ *
+ * Applied to an empty workspace, the result gives the datasets, findings, decisions and active
+ * dataset the whole log gives. (Not modelled: the workspace's `max_datasets` eviction, which
+ * the dropped generations may have caused; a deployment that hits it already differs per replica.)
+ */
+import type { WorkspaceOperation } from './operations.js';
+
+interface Generation {
+  ops: number[];
+  ended: boolean;
+  /** A snapshot copied it while it lived. */
+  read: boolean;
+}
+
+/** The dataset an operation creates (a new generation of that name), if any. */
+export function createdDataset(op: WorkspaceOperation): string | undefined {
+  switch (op.op) {
+    case 'load':
+    case 'live':
+    case 'snapshot':
+      return op.name;
+    case 'ingest':
+      return op.request.new_dataset ? op.request.dataset : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The dataset an operation acts on without creating it, if any. */
+function touched(op: WorkspaceOperation): string | undefined {
+  switch (op.op) {
+    case 'use':
+    case 'unload':
+      return op.name;
+    case 'triage':
+    case 'normalise':
+    case 'reachability':
+      return op.dataset;
+    case 'ingest':
+      return op.request.new_dataset ? undefined : op.request.dataset;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * `operations` (a log's, in order) reduced to those still in effect; `active` is the active
+ * dataset after all of them (the compacting replica's), pinned at the end when it came from them.
+ */
+export function compactOperations(
+  operations: readonly WorkspaceOperation[],
+  active: string | null,
+): WorkspaceOperation[] {
+  const current = new Map<string, Generation>();
+  const all: Generation[] = [];
+  operations.forEach((op, i) => {
+    if (op.op === 'snapshot') {
+      const source = current.get(op.from);
+      if (source) source.read = true;
+    }
+    const name = createdDataset(op);
+    if (name !== undefined) {
+      const previous = current.get(name);
+      if (previous) previous.ended = true;
+      const generation: Generation = { ops: [i], ended: false, read: false };
+      current.set(name, generation);
+      all.push(generation);
+      return;
+    }
+    const target = touched(op);
+    const generation = target === undefined ? undefined : current.get(target);
+    // An operation on a name no generation holds failed where it was made too: nothing to keep.
+    if (!generation) return;
+    generation.ops.push(i);
+    if (op.op === 'unload') {
+      generation.ended = true;
+      current.delete(op.name);
+    }
+  });
+  const kept = new Set<number>();
+  for (const generation of all)
+    if (!generation.ended || generation.read) for (const i of generation.ops) kept.add(i);
+  const out = operations.filter((_, i) => kept.has(i));
+  if (active !== null && current.has(active)) out.push({ op: 'use', name: active });
+  return out;
+}
