@@ -131,7 +131,10 @@ export class SharedWorkspace {
       this.#follow(head.epoch);
       if (head.seq <= this.#applied) return;
       if ((head.base ?? 0) > this.#applied) await this.#rebuild();
-      for (const entry of await this.log.read(this.#applied)) {
+      const entries = await this.log.read(this.#applied);
+      // Compacted between the head and the read: what came between is only in the snapshot.
+      if ((entries[0]?.seq ?? 0) > this.#applied + 1) await this.#rebuild();
+      for (const entry of entries) {
         if (entry.seq <= this.#applied) continue;
         await this.#replay(entry);
         this.#applied = entry.seq;

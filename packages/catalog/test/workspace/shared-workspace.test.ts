@@ -283,4 +283,23 @@ describe('a compacted log', () => {
     expect(b.workspace.has('one')).toBe(false);
     expect(b.shared.applied).toBe(9);
   });
+
+  it('rebuilds a replica whose read came after a compaction its head did not show yet', async () => {
+    const log = new MemoryLog();
+    const [a, b] = [await replica(log), await replica(log)];
+    await a.layer.callTool('load_dataset', { path: INVENTORY, name: 'one' });
+    await b.layer.callTool('list_datasets', {});
+    await a.layer.callTool('load_dataset', { path: REPORT, name: 'two' });
+    await a.layer.callTool('unload_dataset', { name: 'one' });
+    await a.layer.callTool('select_dataset', { name: 'two' });
+    // Another writer compacts up to seq 3 between B's head and B's read.
+    log.snapshotOps = compactOperations(log.entries.slice(0, 3), 'two');
+    log.entries.splice(0, 3);
+    log.base = 3;
+    const head = log.head.bind(log);
+    log.head = async () => ({ ...(await head()), base: 0 });
+    await b.layer.callTool('list_datasets', {});
+    expect(state(b.workspace)).toEqual(state(a.workspace));
+    expect(b.workspace.has('one')).toBe(false);
+  });
 });
