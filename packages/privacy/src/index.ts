@@ -99,7 +99,13 @@ export {
   VaultIoError,
 } from './vault/errors.js';
 export { createVaultSealer, VaultSealer } from './vault/sealer.js';
-export type { MappingRef, SealedBatch, SharedAnswer, SharedClaim, SharedVaultStore } from './vault/shared-store.js';
+export type {
+  MappingRef,
+  SealedBatch,
+  SharedAnswer,
+  SharedClaim,
+  SharedVaultStore,
+} from './vault/shared-store.js';
 export { type PseudonymizeOptions, TokenVault } from './vault/token-vault.js';
 export type {
   ImportOptions,
