@@ -34,7 +34,8 @@ end
 `;
 
 // KEYS: values hash, pseudonyms hash. ARGV: batch key prefix, batch id, sealed batch, then
-// triples of value key, pseudonym key, reference. Returns n answers ('' when the mapping is now,
+// pairs of value key and pseudonym key; the n-th pair's reference is `<batch id>:<n>` (0-based),
+// which the port fixes, so it is built here rather than sent: a fifth of a cold page's bytes. Returns n answers ('' when the mapping is now,
 // or already was, the stored one; else 'v' or 'p' and the holder's reference), then pairs of
 // batch id and sealed batch for the holders.
 //
@@ -48,9 +49,9 @@ local answers, holders, stored = {}, {}, false
 local claimedV, claimedP = {}, {}
 local first = 4
 while first <= #ARGV do
-  local last = math.min(#ARGV, first + 3 * CHUNK - 1)
+  local last = math.min(#ARGV, first + 2 * CHUNK - 1)
   local vfields, pfields = {}, {}
-  for i = first, last, 3 do
+  for i = first, last, 2 do
     vfields[#vfields + 1] = ARGV[i]
     pfields[#pfields + 1] = ARGV[i + 1]
   end
@@ -58,7 +59,8 @@ while first <= #ARGV do
   local byPseudonyms = redis.call('HMGET', KEYS[2], unpack(pfields))
   local newV, newP = {}, {}
   for j = 1, #vfields do
-    local vfield, pfield, ref = vfields[j], pfields[j], ARGV[first + 3 * (j - 1) + 2]
+    local vfield, pfield = vfields[j], pfields[j]
+    local ref = ARGV[2] .. ':' .. ((first - 4) / 2 + j - 1)
     local byValue = claimedV[vfield] or byValues[j]
     local holder = claimedP[pfield] or byPseudonyms[j]
     if byValue then
@@ -120,7 +122,12 @@ export class RedisVaultStore implements SharedVaultStore {
   async claim(batch: SealedBatch, mappings: readonly MappingRef[]): Promise<SharedAnswer<SharedClaim>> {
     if (mappings.length === 0) return { answers: [], batches: {} };
     const args: string[] = [this.batches, batch.id, batch.sealed];
-    for (const m of mappings) args.push(m.valueKey, m.pseudonymKey, m.ref);
+    mappings.forEach((m, i) => {
+      // The script numbers the references itself (see CLAIM); one out of that order is a bug.
+      if (m.ref !== `${batch.id}:${i}`)
+        throw new Error(`mapping ${i} of batch ${batch.id} has reference ${m.ref}`);
+      args.push(m.valueKey, m.pseudonymKey);
+    });
     const reply = (await shared('vault', () =>
       CLAIM.run(this.client, [this.values, this.pseudonyms], args),
     )) as string[];

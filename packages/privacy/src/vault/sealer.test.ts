@@ -34,4 +34,17 @@ describe('the vault sealer', () => {
     expect(vault.sealer.open(sealer.seal('x', 'vault'), 'vault')).toBe('x');
     expect(vault.sealer.keyId).toBe(vault.keyId);
   });
+
+  it('gives short lookup keys (22 base64url characters) under one key only, apart from the long ones', () => {
+    const short = sealer.shortLookup('db-1');
+    expect(short).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(short).toBe(createVaultSealer({ key: 'a shared vault key' }).shortLookup('db-1'));
+    expect(short).not.toBe(sealer.shortLookup('db-2'));
+    expect(short).not.toBe(createVaultSealer({ key: 'another key' }).shortLookup('db-1'));
+    expect(sealer.lookup('db-1')).not.toContain(short);
+    // A message longer than the preallocated room, and one in several UTF-8 bytes per character.
+    const long = 'é'.repeat(3000);
+    expect(sealer.shortLookup(long)).toBe(createVaultSealer({ key: 'a shared vault key' }).shortLookup(long));
+    expect(sealer.shortLookup('db-1')).toBe(short);
+  });
 });

@@ -10,16 +10,19 @@ import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:
 import { VaultAuthenticationError } from './errors.js';
 import { HmacSha256 } from './hmac.js';
 import { deriveVaultKeys, type KeyInput, type VaultKeys } from './keys.js';
+import { ShortDigest } from './short-digest.js';
 
 const ALG = 'aes-256-gcm';
 const SEAL_LABEL = 'cloudg-vault/v1/shared-aead';
 const LOOKUP_LABEL = 'cloudg-vault/v1/shared-lookup';
+const SHORT_LOOKUP_LABEL = 'cloudg-vault/v1/shared-short-lookup';
 
 export class VaultSealer {
   /** The vault key's id (12 hex), to tell stores written under another key apart. */
   readonly keyId: string;
   readonly #aead: Buffer;
   readonly #lookup: HmacSha256;
+  readonly #short: ShortDigest;
   /** The additional data of each label, built once: sealing runs once per new mapping. */
   readonly #aad = new Map<string, Buffer>();
 
@@ -28,6 +31,7 @@ export class VaultSealer {
     this.keyId = keys.keyId;
     this.#aead = createHmac('sha256', keys.file).update(SEAL_LABEL).digest();
     this.#lookup = new HmacSha256(createHmac('sha256', keys.file).update(LOOKUP_LABEL).digest());
+    this.#short = new ShortDigest(createHmac('sha256', keys.file).update(SHORT_LOOKUP_LABEL).digest());
   }
 
   /** `plain` encrypted and authenticated together with `label`: base64 of nonce, tag, data. */
@@ -65,6 +69,15 @@ export class VaultSealer {
   /** A keyed digest of `text` (64 hex): equal texts give equal keys, and nothing else shows. */
   lookup(text: string): string {
     return this.#lookup.hex(text);
+  }
+
+  /**
+   * A shorter keyed digest of `text` (22 base64url characters, see short-digest.ts), under its
+   * own sub-key: for the shared vault, which stores two per mapping and sends thousands per cold
+   * strict page.
+   */
+  shortLookup(text: string): string {
+    return this.#short.of(text);
   }
 }
 

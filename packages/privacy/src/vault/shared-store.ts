@@ -62,11 +62,11 @@ export interface SharedVaultStore {
 const SEP = '\u0000';
 
 export function pseudonymKey(sealer: VaultSealer, namespace: string, pseudonym: string): string {
-  return sealer.lookup(`p${SEP}${namespace}${SEP}${pseudonym}`);
+  return sealer.shortLookup(`p${SEP}${namespace}${SEP}${pseudonym}`);
 }
 
 function valueKey(sealer: VaultSealer, e: VaultEntry): string {
-  return sealer.lookup(`v${SEP}${e.namespace}${SEP}${e.entity}${SEP}${e.real}`);
+  return sealer.shortLookup(`v${SEP}${e.namespace}${SEP}${e.entity}${SEP}${e.real}`);
 }
 
 const label = (id: string) => `vault-batch:${id}`;
@@ -86,6 +86,55 @@ export function sealBatch(
       ref: `${id}:${i}`,
     })),
   };
+}
+
+/**
+ * Mappings per claim. A strict page of new values issues thousands at once; claimed in parts, each
+ * its own batch sent as soon as it is sealed, Redis settles one part while this process digests
+ * and seals the next, instead of the two waiting on each other in turn.
+ */
+const CLAIM_PART = 500;
+
+/**
+ * Claim mappings in parts (see CLAIM_PART); the parts are independent since a sync's mappings
+ * are distinct. Answers, in order, the mapping that holds each value or pseudonym instead
+ * (undefined where the claim took). Rejects when any part failed: what the other parts stored
+ * stays shared, as after a claim whose reply was lost.
+ */
+export async function claimInParts(
+  sealer: VaultSealer,
+  store: SharedVaultStore,
+  entries: readonly VaultEntry[],
+): Promise<(VaultEntry | undefined)[]> {
+  const sent: Promise<SharedAnswer<SharedClaim>>[] = [];
+  try {
+    for (let start = 0; start < entries.length; start += CLAIM_PART) {
+      const { batch, mappings } = sealBatch(sealer, entries.slice(start, start + CLAIM_PART));
+      sent.push(store.claim(batch, mappings));
+    }
+  } finally {
+    // Parts already sent are awaited below, or (when sealing threw) settled here without a rejection left unheard.
+    if (sent.length * CLAIM_PART < entries.length) for (const p of sent) p.catch(() => undefined);
+  }
+  const reader = new BatchReader(sealer);
+  const holders: (VaultEntry | undefined)[] = [];
+  let failure: { reason: unknown } | undefined;
+  for (const part of await Promise.allSettled(sent)) {
+    if (part.status === 'rejected') {
+      failure ??= { reason: part.reason };
+      continue;
+    }
+    for (const answer of part.value.answers) {
+      if (answer.status === 'ok') holders.push(undefined);
+      else {
+        const holder = reader.entry(answer.holder, part.value.batches);
+        if (!holder) throw new Error('the shared vault answered a holder without its batch');
+        holders.push(holder);
+      }
+    }
+  }
+  if (failure) throw failure.reason;
+  return holders;
 }
 
 /**

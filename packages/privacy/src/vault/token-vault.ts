@@ -18,7 +18,7 @@ import { IpPermuter } from './ip/permutation.js';
 import { deriveVaultKeys, type VaultKeys } from './keys.js';
 import { readVaultFile, writeVaultFile } from './persistence.js';
 import { VaultSealer } from './sealer.js';
-import { BatchReader, pseudonymKey, type SharedVaultStore, sealBatch } from './shared-store.js';
+import { BatchReader, claimInParts, pseudonymKey, type SharedVaultStore } from './shared-store.js';
 import { registerForExitSave, unregisterForExitSave } from './shutdown.js';
 import { NamespaceStore, type StoredEntry } from './store.js';
 import type {
@@ -330,17 +330,11 @@ export class TokenVault {
     this.unclaimed.clear();
     let holders: (VaultEntry | undefined)[];
     try {
-      const { batch, mappings } = sealBatch(
+      holders = await claimInParts(
         sealer,
+        store,
         pending.map((e) => this.toEntry(e)),
       );
-      const claimed = await store.claim(batch, mappings);
-      holders = claimed.answers.map((answer) => {
-        if (answer.status === 'ok') return undefined;
-        const holder = reader.entry(answer.holder, claimed.batches);
-        if (!holder) throw new Error('the shared vault answered a holder without its batch');
-        return holder;
-      });
     } catch (error) {
       for (const e of pending) this.withdraw(e);
       throw error;
