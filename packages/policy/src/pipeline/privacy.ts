@@ -35,7 +35,8 @@ interface AutosavingVault {
 
 /** A vault whose mappings are settled with a store shared by several processes (TokenVault). */
 export interface SharingVault {
-  shareWith(): void;
+  /** Given the store, the vault may claim parts of a pass's new mappings while the pass goes on. */
+  shareWith(store?: SharedVaultStore): void;
   syncShared(store: SharedVaultStore): Promise<boolean>;
   discardUnclaimed(): void;
 }

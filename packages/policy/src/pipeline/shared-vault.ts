@@ -24,6 +24,6 @@ export function bindSharedVault(
       { path: 'vault', message: 'a shared vault store needs a vault that can share (a TokenVault)' },
     ]);
   }
-  vault.shareWith();
+  vault.shareWith(store);
   return { vault, store };
 }

@@ -114,4 +114,55 @@ describe('a vault shared between processes', () => {
     await expect(a.syncShared(down)).rejects.toThrow('down');
     expect(a.detokenize(p)).toBeUndefined();
   });
+
+  it('given the store, claims full parts while the pass goes on, and the sync settles them all', async () => {
+    const shared = new MemoryShared();
+    const sizes: number[] = [];
+    const counting: SharedVaultStore = {
+      claim: (batch, mappings) => {
+        sizes.push(mappings.length);
+        return shared.claim(batch, mappings);
+      },
+      reveal: (keys) => shared.reveal(keys),
+    };
+    const a = new TokenVault({ key });
+    a.shareWith(counting);
+    const hosts = Array.from({ length: 1201 }, (_, i) => a.pseudonymize(`host-${i}.example.com`, 'hostname'));
+    // Two parts of 500 left before any sync; the rest goes with it.
+    expect(sizes).toEqual([500, 500]);
+    expect(await a.syncShared(counting)).toBe(false);
+    expect(sizes).toEqual([500, 500, 201]);
+    const b = new TokenVault({ key });
+    b.shareWith();
+    for (const p of hosts) b.detokenize(p);
+    expect(await b.syncShared(shared)).toBe(true);
+    expect(b.detokenize(hosts[1200] as string)).toBe('host-1200.example.com');
+    expect(b.detokenize(hosts[0] as string)).toBe('host-0.example.com');
+  });
+
+  it('withdraws the parts claimed during a pass too when one of them failed', async () => {
+    let calls = 0;
+    const flaky: SharedVaultStore = {
+      claim: () =>
+        ++calls === 1 ? Promise.reject(new Error('down')) : Promise.resolve({ answers: [], batches: {} }),
+      reveal: async () => ({ answers: [], batches: {} }),
+    };
+    const a = new TokenVault({ key });
+    a.shareWith(flaky);
+    const hosts = Array.from({ length: 700 }, (_, i) => a.pseudonymize(`db-${i}.example.com`, 'hostname'));
+    await expect(a.syncShared(flaky)).rejects.toThrow('down');
+    expect(a.detokenize(hosts[0] as string)).toBeUndefined();
+    expect(a.detokenize(hosts[699] as string)).toBeUndefined();
+  });
+
+  it('drops the parts claimed during a pass that failed', async () => {
+    const shared = new MemoryShared();
+    const a = new TokenVault({ key });
+    a.shareWith(shared);
+    const hosts = Array.from({ length: 600 }, (_, i) => a.pseudonymize(`app-${i}.example.com`, 'hostname'));
+    a.discardUnclaimed();
+    // Nothing left to settle, and nothing of the pass kept locally.
+    expect(await a.syncShared(shared)).toBe(false);
+    expect(a.detokenize(hosts[0] as string)).toBeUndefined();
+  });
 });

@@ -89,52 +89,39 @@ export function sealBatch(
 }
 
 /**
- * Mappings per claim. A strict page of new values issues thousands at once; claimed in parts, each
- * its own batch sent as soon as it is sealed, Redis settles one part while this process digests
- * and seals the next, instead of the two waiting on each other in turn.
+ * Mappings per claim. A strict page of new values issues thousands at once; claimed in parts,
+ * each its own batch sent as soon as it is full (see TokenVault.shareWith), Redis settles one part
+ * while this process goes on with its pass, instead of the two waiting on each other in turn.
  */
-const CLAIM_PART = 500;
+export const CLAIM_PART = 500;
+
+/** How a claimed part ended: the holders (undefined where the claim took), or why it failed. */
+export type ClaimedPart =
+  | { readonly ok: true; readonly holders: readonly (VaultEntry | undefined)[] }
+  | { readonly ok: false; readonly reason: unknown };
 
 /**
- * Claim mappings in parts (see CLAIM_PART); the parts are independent since a sync's mappings
- * are distinct. Answers, in order, the mapping that holds each value or pseudonym instead
- * (undefined where the claim took). Rejects when any part failed: what the other parts stored
- * stays shared, as after a claim whose reply was lost.
+ * Seal `entries` as one batch and claim them. Never rejects, so a part can be sent while the pass
+ * that issued it goes on and be awaited only when the pass settles (no rejection left unheard).
  */
-export async function claimInParts(
+export function claimPart(
   sealer: VaultSealer,
   store: SharedVaultStore,
   entries: readonly VaultEntry[],
-): Promise<(VaultEntry | undefined)[]> {
-  const sent: Promise<SharedAnswer<SharedClaim>>[] = [];
-  try {
-    for (let start = 0; start < entries.length; start += CLAIM_PART) {
-      const { batch, mappings } = sealBatch(sealer, entries.slice(start, start + CLAIM_PART));
-      sent.push(store.claim(batch, mappings));
-    }
-  } finally {
-    // Parts already sent are awaited below, or (when sealing threw) settled here without a rejection left unheard.
-    if (sent.length * CLAIM_PART < entries.length) for (const p of sent) p.catch(() => undefined);
-  }
-  const reader = new BatchReader(sealer);
-  const holders: (VaultEntry | undefined)[] = [];
-  let failure: { reason: unknown } | undefined;
-  for (const part of await Promise.allSettled(sent)) {
-    if (part.status === 'rejected') {
-      failure ??= { reason: part.reason };
-      continue;
-    }
-    for (const answer of part.value.answers) {
-      if (answer.status === 'ok') holders.push(undefined);
-      else {
-        const holder = reader.entry(answer.holder, part.value.batches);
-        if (!holder) throw new Error('the shared vault answered a holder without its batch');
-        holders.push(holder);
-      }
-    }
-  }
-  if (failure) throw failure.reason;
-  return holders;
+): Promise<ClaimedPart> {
+  const answer = async (): Promise<ClaimedPart> => {
+    const { batch, mappings } = sealBatch(sealer, entries);
+    const claimed = await store.claim(batch, mappings);
+    const reader = new BatchReader(sealer);
+    const holders = claimed.answers.map((a) => {
+      if (a.status === 'ok') return undefined;
+      const holder = reader.entry(a.holder, claimed.batches);
+      if (!holder) throw new Error('the shared vault answered a holder without its batch');
+      return holder;
+    });
+    return { ok: true, holders };
+  };
+  return answer().catch((reason: unknown) => ({ ok: false, reason }));
 }
 
 /**

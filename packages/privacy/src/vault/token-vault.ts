@@ -18,7 +18,14 @@ import { IpPermuter } from './ip/permutation.js';
 import { deriveVaultKeys, type VaultKeys } from './keys.js';
 import { readVaultFile, writeVaultFile } from './persistence.js';
 import { VaultSealer } from './sealer.js';
-import { BatchReader, claimInParts, pseudonymKey, type SharedVaultStore } from './shared-store.js';
+import {
+  BatchReader,
+  CLAIM_PART,
+  type ClaimedPart,
+  claimPart,
+  pseudonymKey,
+  type SharedVaultStore,
+} from './shared-store.js';
 import { registerForExitSave, unregisterForExitSave } from './shutdown.js';
 import { NamespaceStore, type StoredEntry } from './store.js';
 import type {
@@ -79,6 +86,10 @@ export class TokenVault {
   /** Set by shareWith: issued mappings and missed pseudonyms are kept for the next sync. */
   private sharing = false;
   private readonly unclaimed = new Set<StoredEntry>();
+  /** Set by shareWith(store): full parts of unclaimed mappings are claimed while the pass goes on. */
+  private earlyStore: SharedVaultStore | undefined;
+  /** Parts claimed before the sync that settles them, with the mappings each holds. */
+  private inFlight: { pending: StoredEntry[]; claimed: Promise<ClaimedPart> }[] = [];
   private readonly missed = new Map<string, { namespace: string; pseudonym: string }>();
 
   /** Same as `new TokenVault(options)`. */
@@ -199,7 +210,10 @@ export class TokenVault {
       if (generic) this.counters.fallbacks++;
       const entry: StoredEntry = { namespace, entity, real: value, pseudonym, created: now, lastUsed: now };
       store.insertNew(entry);
-      if (this.sharing) this.unclaimed.add(entry);
+      if (this.sharing) {
+        this.unclaimed.add(entry);
+        if (this.earlyStore && this.unclaimed.size >= CLAIM_PART) this.sendPart(this.earlyStore);
+      }
       this.counters.issued++;
       this.issuedSince++;
       this.changed = true;
@@ -297,15 +311,38 @@ export class TokenVault {
 
   /**
    * From now on, remember the mappings this vault issues and the pseudonyms it fails to reveal,
-   * so {@link syncShared} can settle them with a store shared by several processes.
+   * so {@link syncShared} can settle them with a store shared by several processes. Given the
+   * store, every CLAIM_PART mappings issued are claimed at once, while the pass goes on (the
+   * first strict page over new values issues thousands, and the store's work then overlaps the
+   * pass's instead of following it); the sync still waits for them, so nothing is used unshared.
    */
-  shareWith(): void {
+  shareWith(store?: SharedVaultStore): void {
     this.sharing = true;
+    this.earlyStore = store;
+  }
+
+  /** Claim up to CLAIM_PART unclaimed mappings now, as one part the next sync awaits. */
+  private sendPart(store: SharedVaultStore): void {
+    const pending: StoredEntry[] = [];
+    for (const e of this.unclaimed) {
+      pending.push(e);
+      if (pending.length === CLAIM_PART) break;
+    }
+    for (const e of pending) this.unclaimed.delete(e);
+    this.inFlight.push({
+      pending,
+      claimed: claimPart(
+        this.sealer,
+        store,
+        pending.map((e) => this.toEntry(e)),
+      ),
+    });
   }
 
   /**
-   * Settle with the shared store in at most two round trips: fetch the mappings of pseudonyms
-   * this process missed, and claim the mappings it issued. A claim another process won is
+   * Settle with the shared store: fetch the mappings of pseudonyms this process missed (one
+   * round trip), and claim the mappings it issued (the parts already sent during the pass, and
+   * the rest in parts sent at once and awaited together). A claim another process won is
    * replaced by the winner (the holder of the value, or of the pseudonym, so the next derivation
    * moves past it). Returns true when the local mappings changed in a way that makes a pass
    * worth running again. If the store fails, the unclaimed mappings are withdrawn, so nothing
@@ -325,20 +362,19 @@ export class TokenVault {
         if (entry && this.adopt(entry)) changed = true;
       }
     }
-    if (this.unclaimed.size === 0) return changed;
-    const pending = [...this.unclaimed];
-    this.unclaimed.clear();
-    let holders: (VaultEntry | undefined)[];
-    try {
-      holders = await claimInParts(
-        sealer,
-        store,
-        pending.map((e) => this.toEntry(e)),
-      );
-    } catch (error) {
-      for (const e of pending) this.withdraw(e);
-      throw error;
+    // What is left, in parts; all of them then awaited together (each part answers on its own).
+    while (this.unclaimed.size > 0) this.sendPart(store);
+    const parts = this.inFlight;
+    this.inFlight = [];
+    if (parts.length === 0) return changed;
+    const answered = await Promise.all(parts.map((p) => p.claimed));
+    const failed = answered.find((a) => !a.ok);
+    if (failed && !failed.ok) {
+      for (const part of parts) for (const e of part.pending) this.withdraw(e);
+      throw failed.reason;
     }
+    const pending = parts.flatMap((p) => p.pending);
+    const holders = answered.flatMap((a) => (a.ok ? a.holders : []));
     holders.forEach((holder, i) => {
       if (!holder) return;
       this.withdraw(pending[i] as StoredEntry);
@@ -353,6 +389,9 @@ export class TokenVault {
   discardUnclaimed(): void {
     for (const e of this.unclaimed) this.withdraw(e);
     this.unclaimed.clear();
+    // Parts already sent may land in the store; like a claim whose answer was lost, that is harmless.
+    for (const part of this.inFlight) for (const e of part.pending) this.withdraw(e);
+    this.inFlight = [];
     this.missed.clear();
   }
 
