@@ -6,12 +6,13 @@
  * Redis holds no real value in clear: digests, references and AES-256-GCM records under the
  * vault key.
  *
- * A claim is one Lua script for a whole pass's new mappings: the first mapping of a value and the
+ * A claim is one Lua script for a batch of new mappings (a vault sends a pass's in parts of 500,
+ * the first ones while the pass is still running): the first mapping of a value and the
  * first holder of a pseudonym win, so a collision between replicas is resolved once, by Redis,
  * and every replica adopts the winner. Both hashes hold the very same reference for a mapping,
  * which is how the script tells "already this mapping" from "another one". A reveal is one script
  * for every pseudonym a pass missed. Either answers the batches its references point into, so a
- * strict page of 500 results costs at most two round trips and a few seals, whatever it holds.
+ * strict page of 500 results costs one reveal and a few claims sent without waiting on each other.
  */
 import type { MappingRef, SealedBatch, SharedAnswer, SharedClaim, SharedVaultStore } from '@cloudg/privacy';
 import type { Redis } from 'ioredis';

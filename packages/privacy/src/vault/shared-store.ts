@@ -4,11 +4,11 @@
  * which holder of a pseudonym, is the one every process uses. This package only defines the
  * port (it stays free of dependencies); a Redis implementation lives elsewhere.
  *
- * The store never sees a real value. The mappings a sync claims are sealed together, as one
- * batch, under the vault key (AES-256-GCM, as the vault file; one seal per sync rather than one
- * per mapping, which is what keeps a strict page of thousands of new mappings cheap), and each
- * mapping is handed over as two keyed digests to find it by (of the value and of the pseudonym)
- * and a reference to its place in the batch. Every process with the same vault key derives the
+ * The store never sees a real value. The mappings a vault claims are sealed together, in batches
+ * of up to CLAIM_PART, under the vault key (AES-256-GCM, as the vault file; one seal per batch
+ * rather than one per mapping, which is what keeps a strict page of thousands of new mappings
+ * cheap), and each mapping is handed over as two keyed digests to find it by (of the value and of
+ * the pseudonym; VaultSealer.shortLookup) and a reference to its place in the batch. Every process with the same vault key derives the
  * same digests and opens the same batches; without the key the store is opaque.
  */
 import { randomBytes } from 'node:crypto';
