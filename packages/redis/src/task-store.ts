@@ -14,8 +14,10 @@
  * - `tasks:principal:<digest>`: the task ids of one principal over all its owners (sessions),
  *   scored by expiry, to bound them.
  * - `tasks:alive:<replica>`: the lease of a replica running tasks, renewed a third of the way
- *   through. A task still active whose replica's lease lapsed is marked failed by whoever reads
- *   it next, so a task of a dead replica never stays `working` past `leaseMs`.
+ *   through and as soon as its connection is back after Redis was away. A task still active whose
+ *   replica's lease is missing is marked failed by a reader once the lease has stayed missing for
+ *   a renewal period since a reader first found it so (`tasks:gone:<replica>`, Redis's clock): a
+ *   lease that lapsed during an outage, of a replica that lives, is renewed before then.
  *
  * A status change reads, applies the patch here (the record is sealed, so a script cannot), and
  * writes back only if the version is unchanged, retrying otherwise: `transition` is atomic, as the
@@ -103,17 +105,18 @@ if redis.call('PTTL', KEYS[5]) < tonumber(ARGV[8]) then redis.call('PEXPIRE', KE
 return 1
 `);
 
-// KEYS: task hash. ARGV: alive key prefix. {status, version, body, runner alive (1/0)} or nil.
+// KEYS: task hash. ARGV: alive key prefix. {status, version, body, runner alive (1/0), runner}
+// or nil.
 const READ = new LuaScript(`
 local f = redis.call('HMGET', KEYS[1], 's', 'v', 'b', 'r')
 if not f[1] then return nil end
 local alive = 1
 if f[4] and f[4] ~= '' then alive = redis.call('EXISTS', ARGV[1] .. f[4]) end
-return {f[1], f[2], f[3], alive}
+return {f[1], f[2], f[3], alive, f[4] or ''}
 `);
 
 // KEYS: owner index. ARGV: task key prefix, alive key prefix. Flat {id, status, version, body,
-// alive} per live task, oldest first; expired ids are dropped from the index.
+// alive, runner} per live task, oldest first; expired ids are dropped from the index.
 const LIST = new LuaScript(`
 local out = {}
 for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
@@ -126,11 +129,35 @@ for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
     out[#out + 1] = f[2]
     out[#out + 1] = f[3]
     out[#out + 1] = alive
+    out[#out + 1] = f[4] or ''
   else
     redis.call('ZREM', KEYS[1], id)
   end
 end
 return out
+`);
+
+// KEYS: the runner's lease, when a reader first found it missing. ARGV: grace (ms). 1 when the
+// lease has been missing for longer than the grace: the runner is gone. The first reader to find
+// it missing starts the clock (Redis's own, so replicas' clocks do not matter).
+const GONE = new LuaScript(`
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local since = redis.call('GET', KEYS[2])
+if not since then
+  redis.call('SET', KEYS[2], now, 'PX', tonumber(ARGV[1]) * 10)
+  return 0
+end
+if now - tonumber(since) > tonumber(ARGV[1]) then return 1 end
+return 0
+`);
+
+// KEYS: the runner's lease, its missing mark. ARGV: lease (ms). A renewal clears the mark.
+const RENEW = new LuaScript(`
+redis.call('SET', KEYS[1], '1', 'PX', ARGV[1])
+redis.call('DEL', KEYS[2])
+return 1
 `);
 
 // KEYS: task hash. ARGV: expected version, status, sealed body. 1 when written.
@@ -166,6 +193,9 @@ interface Stored {
 
 const ORPHANED = 'The replica running this task stopped before it finished';
 
+/** A task as the scripts read it: status, version, sealed body, runner alive (1/0), runner. */
+type Row = [string, string, string, number, string];
+
 export class RedisTaskStore implements TaskStore {
   /** This process's id in the leases: a restarted replica is a new one. */
   readonly replica = randomBytes(6).toString('hex');
@@ -180,6 +210,9 @@ export class RedisTaskStore implements TaskStore {
   readonly #maxTasks: number;
   readonly #all: string;
   readonly #leaseMs: number;
+  /** How often the lease is renewed, and how long it must stay missing before its tasks fail. */
+  readonly #renewalMs: number;
+  readonly #gone: string;
   readonly #now: () => number;
   #timer: NodeJS.Timeout | undefined;
   /**
@@ -200,6 +233,8 @@ export class RedisTaskStore implements TaskStore {
     this.#maxTasks = options.maxTasks ?? 10_000;
     this.#all = `${prefix}tasks:all`;
     this.#leaseMs = options.leaseMs ?? 15_000;
+    this.#renewalMs = Math.max(10, Math.floor(this.#leaseMs / 3));
+    this.#gone = `${prefix}tasks:gone:`;
     this.#now = options.now ?? Date.now;
   }
 
@@ -270,12 +305,13 @@ export class RedisTaskStore implements TaskStore {
       LIST.run(this.#client, [this.#owners + this.#ownerKey(owner)], [this.#tasks, this.#alive]),
     )) as string[];
     const out: TaskRecord[] = [];
-    for (let i = 0; i + 4 < flat.length; i += 5) {
+    for (let i = 0; i + 5 < flat.length; i += 6) {
       const stored = await this.#settle(flat[i] as string, [
         flat[i + 1] as string,
         flat[i + 2] as string,
         flat[i + 3] as string,
         Number(flat[i + 4]),
+        flat[i + 5] as string,
       ]);
       if (stored && stored.record.owner === owner) out.push(stored.record);
     }
@@ -287,25 +323,29 @@ export class RedisTaskStore implements TaskStore {
     if (!this.#timer) return;
     clearInterval(this.#timer);
     this.#timer = undefined;
+    this.#client.off('ready', this.#renew);
     await this.#client.del(this.#alive + this.replica).catch(() => {});
   }
 
   async #load(taskId: string): Promise<Stored | undefined> {
-    const row = (await shared(STATE, () => READ.run(this.#client, [this.#tasks + taskId], [this.#alive]))) as
-      | [string, string, string, number]
-      | null;
+    const row = (await shared(STATE, () =>
+      READ.run(this.#client, [this.#tasks + taskId], [this.#alive]),
+    )) as Row | null;
     return row ? this.#settle(taskId, row) : undefined;
   }
 
   /** The stored row as a record; an active task whose replica is gone is failed first. */
-  async #settle(taskId: string, row: [string, string, string, number]): Promise<Stored | undefined> {
-    const [status, version, body, alive] = row;
+  async #settle(taskId: string, row: Row): Promise<Stored | undefined> {
+    const [status, version, body, alive, runner] = row;
     const record = this.#open(taskId, body);
     // Redis expires the hash by its own clock; this keeps the port's rule by the replicas' one.
     if (!record || this.#now() > record.createdAt + record.ttlMs) return undefined;
     record.status = status as TaskStatus;
     const stored: Stored = { record, version, runnerAlive: alive === 1 };
     if (stored.runnerAlive || isTerminalStatus(record.status)) return stored;
+    // A missing lease may be one that lapsed while Redis was away, its replica about to renew it:
+    // the task is failed only once the lease stays missing past a renewal period.
+    if (!(await this.#runnerGone(runner))) return { ...stored, runnerAlive: true };
     const failed = applyPatch(record, {
       status: 'failed',
       statusMessage: ORPHANED,
@@ -319,6 +359,13 @@ export class RedisTaskStore implements TaskStore {
     }
     // Someone else wrote first (the orphan marked by another reader): read what they wrote.
     return this.#load(taskId);
+  }
+
+  async #runnerGone(runner: string): Promise<boolean> {
+    const gone = await shared(STATE, () =>
+      GONE.run(this.#client, [this.#alive + runner, this.#gone + runner], [this.#renewalMs]),
+    );
+    return gone === 1;
   }
 
   #swap(record: TaskRecord, version: string): Promise<boolean> {
@@ -351,18 +398,26 @@ export class RedisTaskStore implements TaskStore {
     return this.#sealer.lookup(`task-owner\u0000${owner}`);
   }
 
-  /** Renew this replica's lease from its first task on (each task's creation takes it too). */
+  /**
+   * Renew this replica's lease from its first task on (each task's creation takes it too), and at
+   * once whenever the connection is ready again: the lease may have lapsed while Redis was away.
+   */
   #renewing(): void {
     if (this.#timer) return;
-    this.#timer = setInterval(
-      () =>
-        void this.#client.set(this.#alive + this.replica, '1', 'PX', this.#leaseMs).catch(() => {
-          // Redis away: the next renewal or task creation takes the lease again.
-        }),
-      Math.max(10, Math.floor(this.#leaseMs / 3)),
-    );
+    this.#timer = setInterval(this.#renew, this.#renewalMs);
     this.#timer.unref();
+    this.#client.on('ready', this.#renew);
   }
+
+  readonly #renew = (): void => {
+    void RENEW.run(
+      this.#client,
+      [this.#alive + this.replica, this.#gone + this.replica],
+      [this.#leaseMs],
+    ).catch(() => {
+      // Redis away: the next renewal, reconnection or task creation takes the lease again.
+    });
+  };
 }
 
 /** `record` with `patch` applied; a field set to undefined is removed, so it stays plain JSON. */
