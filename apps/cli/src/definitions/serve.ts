@@ -16,7 +16,7 @@ export const define: DefineCommand = (serve, io, setExit) => {
     .addOption(
       new Option(
         '--flavor <NAME>',
-        'server implementation: native (every option below) or sdk (the official MCP SDK); auto is native',
+        'server implementation: native (every option below), sdk (the official MCP SDK) or fastmcp (npm fastmcp, 2025-11-25 only); auto is native',
       )
         .choices(FLAVOR_NAMES)
         .default('auto'),
