@@ -44,6 +44,7 @@ function touched(op: WorkspaceOperation): string | undefined {
     case 'triage':
     case 'normalise':
     case 'reachability':
+    case 'findings':
       return op.dataset;
     case 'ingest':
       return op.request.new_dataset ? undefined : op.request.dataset;

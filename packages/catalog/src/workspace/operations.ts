@@ -11,6 +11,7 @@ import { type IngestRequest, ingestReports } from '../findings/ingest.js';
 import { normaliseDataset } from '../findings/normalise-dataset.js';
 import { applyDecision, type SuppressionDecision } from '../findings/suppression-store.js';
 import { findingsTriaged } from '../findings/triage-cache.js';
+import { applyStoredFindings } from '../live/scan-store.js';
 import { addStoredLiveDataset } from '../live/store.js';
 import type { LoadKind } from '../loaders/load.js';
 import type { Finding } from '../model/finding.js';
@@ -42,7 +43,12 @@ export type WorkspaceOperation =
    */
   | { op: 'live'; path: string; name: string; activate: boolean; replace: boolean }
   /** `reachability_findings(add_to_dataset)`: the analysis is repeated, and adds the same findings. */
-  | { op: 'reachability'; dataset: string };
+  | { op: 'reachability'; dataset: string }
+  /**
+   * `run_scanners`: the scanning replica stored the dataset's findings after the scan under the
+   * shared output directory; the others take them as they are (the scan is not repeated).
+   */
+  | { op: 'findings'; dataset: string; path: string };
 
 /**
  * Do an operation another replica did. Throws what the workspace throws (a name taken by a
@@ -77,6 +83,9 @@ export async function applyOperation(workspace: Workspace, operation: WorkspaceO
       return;
     case 'live':
       await addStoredLiveDataset(workspace, operation.path, operation);
+      return;
+    case 'findings':
+      await applyStoredFindings(workspace, operation.dataset, operation.path);
       return;
     case 'reachability':
       await addReachabilityFindings(

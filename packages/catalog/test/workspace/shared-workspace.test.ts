@@ -205,6 +205,50 @@ describe('live datasets in a shared workspace', () => {
   });
 });
 
+describe('scan results in a shared workspace', () => {
+  it("findings run_scanners adds on A are the dataset's findings on B, without scanning again", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cloudg-shared-scan-'));
+    try {
+      const log = new MemoryLog();
+      const [a, b] = [await liveReplica(log, dir), await liveReplica(log, dir)];
+      // A dataset loaded from a file (not a live collection): the scan results still travel.
+      const loaded = await b.layer.callTool('load_dataset', { path: INVENTORY, name: 'prod' });
+      expect(loaded.isError, JSON.stringify(loaded.content)).toBe(false);
+      const before = b.workspace.get('prod').findings.length;
+
+      const scanned = await a.layer.callTool('run_scanners', { scanners: ['iam'], dataset: 'prod' });
+      expect(scanned.isError, JSON.stringify(scanned.content)).toBe(false);
+      const result = scanned.structured as { new_findings: number; errors: string[] };
+      expect(result.new_findings).toBeGreaterThan(0);
+      expect(result.errors.filter((e) => e.startsWith('store:'))).toEqual([]);
+      // Appended before the call answered.
+      expect(log.entries.map((e) => e.op)).toEqual(['load', 'findings']);
+      expect((log.entries[1] as { path: string }).path.startsWith(join(dir, 'out', 'shared-findings'))).toBe(
+        true,
+      );
+
+      const total = async (r: { layer: typeof a.layer }) =>
+        (
+          (await r.layer.callTool('list_findings', { limit: 500, dataset: 'prod' })).structured as {
+            total: number;
+          }
+        ).total;
+      expect(await total(b)).toBe(await total(a));
+      expect(await total(b)).toBeGreaterThan(before);
+      const ids = (r: { workspace: Workspace }) => r.workspace.get('prod').findings.map((f) => f.id);
+      expect(ids(b)).toEqual(ids(a));
+      expect(b.workspace.get('prod').compliance).toEqual(a.workspace.get('prod').compliance);
+      // The stored results are server state on every replica: no tool reads them back.
+      const read = await b.layer.callTool('load_dataset', {
+        path: (log.entries[1] as { path: string }).path,
+      });
+      expect(read.isError).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a compacted log', () => {
   const REPORT = join(sampleEstateDir(), 'report');
   const state = (w: Workspace) => ({
@@ -224,6 +268,7 @@ describe('a compacted log', () => {
         replace: false,
       },
       { op: 'triage', dataset: 'gone', decisions: [] },
+      { op: 'findings', dataset: 'gone', path: '/scan-1' },
       {
         op: 'load',
         path: '/b',
@@ -237,12 +282,14 @@ describe('a compacted log', () => {
       { op: 'unload', name: 'gone' },
       { op: 'load', path: '/c', name: 'kept', kind: 'auto', normalise: false, activate: true, replace: true },
       { op: 'use', name: 'copy' },
+      { op: 'findings', dataset: 'copy', path: '/scan-2' },
     ];
     expect(compactOperations(ops, 'copy')).toEqual([
-      ops[2],
       ops[3],
-      ops[5],
+      ops[4],
       ops[6],
+      ops[7],
+      ops[8],
       { op: 'use', name: 'copy' },
     ]);
   });

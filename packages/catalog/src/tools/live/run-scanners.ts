@@ -5,6 +5,7 @@ import { workspaceRulesets } from '../../compliance/workspace-rulesets.js';
 import { resolveDataset } from '../../conventions/dataset-arg.js';
 import { severityBreakdown } from '../../dataset/summary.js';
 import { generateReachabilityFindings } from '../../findings/reachability.js';
+import { shareScanFindings } from '../../live/scan-store.js';
 import { azureServicePrincipal, scannerEnv } from '../../live/scanners/credentials-env.js';
 import { CLOUD_SCANNERS, SCANNERS, type ScannerName } from '../../live/scanners/plans.js';
 import { findExecutable } from '../../live/scanners/run-process.js';
@@ -175,6 +176,9 @@ export function registerRunScanners(
             const unsaved = await keepLiveDataset(ws, dataset, 'run_scanners');
             if (unsaved) errors.push(unsaved);
           }
+          // The other replicas of a shared workspace take the results as they are (scan-store.ts).
+          const unshared = await shareScanFindings(ws, dataset);
+          if (unshared) errors.push(unshared);
           const fresh = dataset.findings.filter((f) => !beforeIds.has(f.id));
           return {
             dataset: dataset.name,
