@@ -130,7 +130,6 @@ export { ASSET_TYPES, registerMetaTools } from './tools/meta/index.js';
 export { registerOntologyTools } from './tools/ontology/index.js';
 export { registerPrivacyTools } from './tools/privacy/index.js';
 export { registerWorkspaceTools } from './tools/workspace/index.js';
-export { compactOperations } from './workspace/compact-operations.js';
 export type { DatasetDiff, DiffSection } from './workspace/diff.js';
 export {
   DatasetExistsError,

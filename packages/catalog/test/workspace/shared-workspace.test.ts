@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { createLogger, Registry } from '@cloudg/core';
 import { describe, expect, it } from 'vitest';
 import {
-  compactOperations,
   configureLive,
   createCatalogLayer,
   defaultRegistry,
@@ -22,6 +21,7 @@ import {
   type WorkspaceLog,
   type WorkspaceOperation,
 } from '../../src/index.js';
+import { compactOperations } from '../../src/workspace/compact-operations.js';
 import { SampleEngine } from '../live/sample-engine.js';
 
 class MemoryLog implements WorkspaceLog {
