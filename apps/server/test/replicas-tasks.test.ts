@@ -8,54 +8,23 @@ import { join } from 'node:path';
 import { sampleEstateDir } from '@cloudg/catalog';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectSharedState, createLayerFromOptions, serve } from '../src/index.js';
+import { type Replica, startReplica, stopReplicas } from './support/http-replica.js';
 import { startRedis } from './support/redis-server.js';
 import { roundRobin } from './support/round-robin.js';
 
 const MAP = join(sampleEstateDir(), 'inventory', 'inventory-map.json');
 const POLICY = { extends: 'open', vault: { key: 'replica-tasks-test-key-0123456789' } };
 
-interface Replica {
-  port: number;
-  stop: AbortController;
-  done: Promise<void>;
-}
-
 let redis: Awaited<ReturnType<typeof startRedis>>;
 const replicas: Replica[] = [];
 
-async function replica(url: string): Promise<Replica> {
-  const sharedState = await connectSharedState(url, { keyPrefix: 'server-tasks-test:' });
-  const server = await createLayerFromOptions({
-    policy: POLICY,
-    sharedState,
-    allowedRoots: [sampleEstateDir()],
-  });
-  const stop = new AbortController();
-  let port = 0;
-  const done = serve(server, {
-    transport: 'http',
-    port: 0,
-    signal: stop.signal,
-    handleSignals: false,
-    announce: () => {},
-    onListening: (address) => {
-      port = address.port;
-    },
-  });
-  while (port === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-  return { port, stop, done };
-}
-
 beforeAll(async () => {
   redis = await startRedis();
-  for (let i = 0; i < 3; i++) replicas.push(await replica(redis.url));
+  for (let i = 0; i < 3; i++)
+    replicas.push(await startReplica(redis.url, { policy: POLICY, keyPrefix: 'server-tasks-test:' }));
 });
 afterAll(async () => {
-  for (const r of replicas) {
-    r.stop.abort();
-    await r.done;
-  }
+  await stopReplicas(replicas);
   await redis?.stop();
 });
 
