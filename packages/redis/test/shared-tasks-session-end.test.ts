@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { call } from './support/http-client.js';
-import { on, sleep, VERSION } from './support/mcp.js';
+import { on, openSession, sleep } from './support/mcp.js';
 import { TestRedis } from './support/redis-server.js';
 import { startTaskReplicas, type TaskReplica } from './support/task-replicas.js';
 
@@ -26,17 +26,7 @@ afterAll(async () => {
 it("ending a session on B cancels its task running on A, and A's work stops", async () => {
   replicas = await startTaskReplicas(redis.url, ['A', 'B'], 'session-end:', 5_000);
   const [a, b] = replicas as [TaskReplica, TaskReplica];
-  const opened = await call(a.port, {
-    headers: { authorization: 'Bearer atok' },
-    body: {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 't', version: '1' } },
-    },
-  });
-  const session = String(opened.headers['mcp-session-id']);
-  await call(a.port, { headers: on(session), body: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+  const session = await openSession(a);
   const created = await call(a.port, {
     headers: on(session),
     body: {

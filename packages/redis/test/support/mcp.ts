@@ -7,7 +7,7 @@ export const VERSION = '2025-11-25';
 
 /** `initialize` as `token`'s principal; the session id, or the refusal. */
 export async function initialize(
-  replica: HttpReplica,
+  replica: Pick<HttpReplica, 'port'>,
   token = 'atok',
   capabilities: Record<string, unknown> = {},
 ): Promise<{ status: number; session: string; body: unknown }> {
@@ -24,7 +24,7 @@ export async function initialize(
 }
 
 /** A session opened and initialized, ready for notifications. */
-export async function openSession(replica: HttpReplica, token = 'atok'): Promise<string> {
+export async function openSession(replica: Pick<HttpReplica, 'port'>, token = 'atok'): Promise<string> {
   const { status, session } = await initialize(replica, token);
   expect(status).toBe(200);
   const done = await rpc(replica, session, { method: 'notifications/initialized' }, token);
@@ -36,7 +36,12 @@ export function on(session: string, token = 'atok'): Record<string, string> {
   return { authorization: `Bearer ${token}`, 'mcp-session-id': session, 'mcp-protocol-version': VERSION };
 }
 
-export function rpc(replica: HttpReplica, session: string, message: Record<string, unknown>, token = 'atok') {
+export function rpc(
+  replica: Pick<HttpReplica, 'port'>,
+  session: string,
+  message: Record<string, unknown>,
+  token = 'atok',
+) {
   return call(replica.port, { headers: on(session, token), body: { jsonrpc: '2.0', ...message } });
 }
 
