@@ -3,15 +3,10 @@
  * lists, pagination through nextLink, a 429 with Retry-After, a denied service, and the assets
  * and edges that come out.
  */
-import { CloudgConfig, type CollectionCoverage } from '@cloudg/catalog';
+import { CloudgConfig } from '@cloudg/catalog';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AzureCollector } from '../src/azure/index.js';
-import {
-  createCollectorEngine,
-  type EngineCollection,
-  type GovernorEvent,
-  SILENT_HOOKS,
-} from '../src/index.js';
+import { createCollectorEngine, SILENT_HOOKS } from '../src/index.js';
 import {
   type ArmHandler,
   type ArmRoutes,
@@ -22,6 +17,8 @@ import {
   startArmHandler,
 } from './support/arm-handler.js';
 
+import { coverageEntry, runEngine } from './support/engine-run.js';
+
 let handler: ArmHandler | undefined;
 afterEach(async () => {
   await handler?.close();
@@ -30,36 +27,17 @@ afterEach(async () => {
 
 async function collect(routes: ArmRoutes, services: string[] | null = null) {
   handler = await startArmHandler(routes);
-  const errors: string[] = [];
-  const events: GovernorEvent[] = [];
-  const sleeps: number[] = [];
-  const engine = createCollectorEngine({
-    collectors: [
-      new AzureCollector({
-        clientSettings: { credential: FAKE_AZURE_CREDENTIAL, httpClient: handler.httpClient },
-      }),
-    ],
-    governor: {
-      sleep: async (s) => {
-        sleeps.push(s);
-      },
-      random: () => 0,
-    },
-  });
-  const out: EngineCollection = await engine.mapInventory({
-    config: CloudgConfig.parse({ providers: ['azure'], azure: { subscriptions: [SUB] } }),
-    providers: ['azure'],
-    regions: null,
+  return runEngine(
+    new AzureCollector({
+      clientSettings: { credential: FAKE_AZURE_CREDENTIAL, httpClient: handler.httpClient },
+    }),
+    'azure',
+    { azure: { subscriptions: [SUB] } },
     services,
-    taggingSweep: null,
-    signal: new AbortController().signal,
-    hooks: { ...SILENT_HOOKS, error: (_p, m) => errors.push(m), throttle: (e) => events.push(e) },
-  });
-  return { out, errors, events, sleeps };
+  );
 }
 
-const entry = (coverage: CollectionCoverage[] | undefined, service: string) =>
-  (coverage ?? []).flatMap((c) => c.services).find((s) => s.service === service);
+const entry = coverageEntry;
 
 describe('AzureCollector', () => {
   it('collects the sample hub and links it as the bundled estate does', async () => {

@@ -1,13 +1,5 @@
-/**
- * The Key Vault and Cosmos DB tasks against the local ARM stand-in: vaults (soft delete, purge
- * protection, RBAC or access policies, network rules) and Cosmos DB accounts (public network
- * access, IP rules, key-based authentication, customer-managed keys), nextLink paging, a 429, a
- * denied provider, and the edges the linker makes from them.
- */
-import { CloudgConfig, type CollectionCoverage, type EngineCollection } from '@cloudg/catalog';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AzureCollector } from '../src/azure/index.js';
-import { createCollectorEngine, type GovernorEvent, SILENT_HOOKS } from '../src/index.js';
 import {
   type ArmHandler,
   type ArmRoutes,
@@ -17,6 +9,7 @@ import {
   sampleArmRoutes,
   startArmHandler,
 } from './support/arm-handler.js';
+import { coverageEntry, edgeLines, runEngine } from './support/engine-run.js';
 import { once } from './support/json-server.js';
 
 let handler: ArmHandler | undefined;
@@ -27,40 +20,17 @@ afterEach(async () => {
 
 async function collect(routes: ArmRoutes, services: string[] | null) {
   handler = await startArmHandler(routes);
-  const errors: string[] = [];
-  const events: GovernorEvent[] = [];
-  const sleeps: number[] = [];
-  const engine = createCollectorEngine({
-    collectors: [
-      new AzureCollector({
-        clientSettings: { credential: FAKE_AZURE_CREDENTIAL, httpClient: handler.httpClient },
-      }),
-    ],
-    governor: { sleep: async (s) => void sleeps.push(s), random: () => 0 },
-  });
-  const out = await engine.mapInventory({
-    config: CloudgConfig.parse({ providers: ['azure'], azure: { subscriptions: [SUB] } }),
-    providers: ['azure'],
-    regions: null,
+  return runEngine(
+    new AzureCollector({
+      clientSettings: { credential: FAKE_AZURE_CREDENTIAL, httpClient: handler.httpClient },
+    }),
+    'azure',
+    { azure: { subscriptions: [SUB] } },
     services,
-    taggingSweep: null,
-    signal: new AbortController().signal,
-    hooks: { ...SILENT_HOOKS, error: (_p, m) => errors.push(m), throttle: (e) => events.push(e) },
-  });
-  return { out, errors, events, sleeps };
-}
-
-const entry = (coverage: CollectionCoverage[] | undefined, service: string) =>
-  (coverage ?? []).flatMap((c) => c.services).find((s) => s.service === service);
-
-function edgeLines(out: EngineCollection): Set<string> {
-  const name = new Map((out.assets ?? []).map((a) => [a.id, a.name]));
-  return new Set(
-    (out.edges ?? []).map(
-      (e) => `${name.get(e.source_id) ?? e.source_id} ${e.edge_type} ${name.get(e.target_id) ?? e.target_id}`,
-    ),
   );
 }
+
+const entry = coverageEntry;
 
 const VAULTS = `/subscriptions/${SUB}/providers/Microsoft.KeyVault/vaults`;
 const COSMOS = `/subscriptions/${SUB}/providers/Microsoft.DocumentDB/databaseAccounts`;

@@ -1,11 +1,6 @@
-/**
- * The Google Cloud collector against a local stand-in of the REST APIs: assets and edges,
- * aggregated-list paging, throttling (429) and a denied API.
- */
-import { CloudgConfig, type CollectionCoverage } from '@cloudg/catalog';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GcpCollector } from '../src/gcp/index.js';
-import { createCollectorEngine, type GovernorEvent, SILENT_HOOKS } from '../src/index.js';
+import { coverageEntry, runEngine } from './support/engine-run.js';
 import {
   type GcpHandler,
   type GcpRoutes,
@@ -22,32 +17,15 @@ afterEach(async () => {
 
 async function collect(routes: GcpRoutes, services: string[] | null = null) {
   handler = await startGcpHandler(routes);
-  const errors: string[] = [];
-  const events: GovernorEvent[] = [];
-  const sleeps: number[] = [];
-  const engine = createCollectorEngine({
-    collectors: [new GcpCollector({ clientSettings: handler.settings })],
-    governor: {
-      sleep: async (s) => {
-        sleeps.push(s);
-      },
-      random: () => 0,
-    },
-  });
-  const out = await engine.mapInventory({
-    config: CloudgConfig.parse({ providers: ['gcp'], gcp: { projects: [PROJECT] } }),
-    providers: ['gcp'],
-    regions: null,
+  return runEngine(
+    new GcpCollector({ clientSettings: handler.settings }),
+    'gcp',
+    { gcp: { projects: [PROJECT] } },
     services,
-    taggingSweep: null,
-    signal: new AbortController().signal,
-    hooks: { ...SILENT_HOOKS, error: (_p, m) => errors.push(m), throttle: (e) => events.push(e) },
-  });
-  return { out, errors, events, sleeps };
+  );
 }
 
-const entry = (coverage: CollectionCoverage[] | undefined, service: string) =>
-  (coverage ?? []).flatMap((c) => c.services).find((s) => s.service === service);
+const entry = coverageEntry;
 
 describe('GcpCollector', () => {
   it('collects networks, instances, firewall exposure and IAM bindings, linked', async () => {

@@ -4,11 +4,12 @@
  * authorized networks, SSL mode, backups), paging, a 429, a denied per-bucket policy and a
  * denied listing, and the edges the linker makes from them.
  */
-import { CloudgConfig, type CollectionCoverage, type EngineCollection } from '@cloudg/catalog';
+import { CloudgConfig } from '@cloudg/catalog';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GcpCollector } from '../src/gcp/index.js';
 import { STORAGE_ENDPOINT, storageBase } from '../src/gcp/storage-api.js';
-import { createCollectorEngine, type GovernorEvent, SILENT_HOOKS } from '../src/index.js';
+import { createCollectorEngine, SILENT_HOOKS } from '../src/index.js';
+import { coverageEntry, edgeLines, runEngine } from './support/engine-run.js';
 import {
   type GcpHandler,
   type GcpRoutes,
@@ -26,36 +27,15 @@ afterEach(async () => {
 
 async function collect(routes: GcpRoutes, services: string[] | null) {
   handler = await startGcpHandler(routes);
-  const errors: string[] = [];
-  const events: GovernorEvent[] = [];
-  const sleeps: number[] = [];
-  const engine = createCollectorEngine({
-    collectors: [new GcpCollector({ clientSettings: handler.settings })],
-    governor: { sleep: async (s) => void sleeps.push(s), random: () => 0 },
-  });
-  const out = await engine.mapInventory({
-    config: CloudgConfig.parse({ providers: ['gcp'], gcp: { projects: [PROJECT] } }),
-    providers: ['gcp'],
-    regions: null,
+  return runEngine(
+    new GcpCollector({ clientSettings: handler.settings }),
+    'gcp',
+    { gcp: { projects: [PROJECT] } },
     services,
-    taggingSweep: null,
-    signal: new AbortController().signal,
-    hooks: { ...SILENT_HOOKS, error: (_p, m) => errors.push(m), throttle: (e) => events.push(e) },
-  });
-  return { out, errors, events, sleeps };
-}
-
-const entry = (coverage: CollectionCoverage[] | undefined, service: string) =>
-  (coverage ?? []).flatMap((c) => c.services).find((s) => s.service === service);
-
-function edgeLines(out: EngineCollection): Set<string> {
-  const name = new Map((out.assets ?? []).map((a) => [a.id, a.name]));
-  return new Set(
-    (out.edges ?? []).map(
-      (e) => `${name.get(e.source_id) ?? e.source_id} ${e.edge_type} ${name.get(e.target_id) ?? e.target_id}`,
-    ),
   );
 }
+
+const entry = coverageEntry;
 
 describe('GcpCollector: Cloud Storage', () => {
   it('collects every page of buckets with their access settings, and exposes the public one', async () => {
