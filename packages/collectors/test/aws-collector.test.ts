@@ -41,7 +41,7 @@ import {
   ListBucketsCommand,
 } from '@aws-sdk/client-s3';
 import { ListSecretsCommand } from '@aws-sdk/client-secrets-manager';
-import { CloudgConfig, type CollectionCoverage } from '@cloudg/catalog';
+import { CloudgConfig, type CollectionCoverage, type EngineCollection } from '@cloudg/catalog';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AwsCollector } from '../src/aws/index.js';
 import {
@@ -131,6 +131,22 @@ async function run(
   };
 }
 
+/** The whole collection of one AWS run over the mocks, for tests that read assets and edges. */
+function collectAws(services: string[] | null): Promise<EngineCollection> {
+  const engine = createCollectorEngine({
+    collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
+  });
+  return engine.mapInventory({
+    config: CloudgConfig.parse({}),
+    providers: ['aws'],
+    regions: [REGION],
+    services,
+    taggingSweep: null,
+    signal: new AbortController().signal,
+    hooks: SILENT_HOOKS,
+  });
+}
+
 function entry(coverage: CollectionCoverage[], service: string) {
   return coverage.flatMap((c) => c.services).find((s) => s.service === service);
 }
@@ -176,18 +192,7 @@ describe('CloudTrail coverage', () => {
   async function trails(list: ReturnType<typeof trail>[]) {
     mocks.cloudtrail.on(DescribeTrailsCommand).resolves({ trailList: list });
     mocks.cloudtrail.on(GetTrailStatusCommand).resolves({ IsLogging: true });
-    const engine = createCollectorEngine({
-      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
-    });
-    const out = await engine.mapInventory({
-      config: CloudgConfig.parse({}),
-      providers: ['aws'],
-      regions: [REGION],
-      services: ['logging'],
-      taggingSweep: null,
-      signal: new AbortController().signal,
-      hooks: SILENT_HOOKS,
-    });
+    const out = await collectAws(['logging']);
     return (out.assets ?? []).filter((a) => a.asset_type === 'CLOUDTRAIL');
   }
 
@@ -213,18 +218,7 @@ describe('CloudTrail coverage', () => {
   it('links an enabled GuardDuty detector to the account it monitors (MONITORS / MONITORED_BY)', async () => {
     mocks.guardduty.on(ListDetectorsCommand).resolves({ DetectorIds: ['d-1'] });
     mocks.guardduty.on(GetDetectorCommand).resolves({ Status: 'ENABLED' });
-    const engine = createCollectorEngine({
-      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
-    });
-    const out = await engine.mapInventory({
-      config: CloudgConfig.parse({}),
-      providers: ['aws'],
-      regions: [REGION],
-      services: ['security'],
-      taggingSweep: null,
-      signal: new AbortController().signal,
-      hooks: SILENT_HOOKS,
-    });
+    const out = await collectAws(['security']);
     const detector = (out.assets ?? []).find((a) => a.asset_type === 'THREAT_DETECTOR');
     expect(detector?.metadata).toMatchObject({
       security_service: 'guardduty',
@@ -248,18 +242,7 @@ describe('CloudTrail coverage', () => {
       );
     mocks.cloudtrail.on(DescribeTrailsCommand).rejects(denial('cloudtrail:DescribeTrails'));
     mocks.guardduty.on(ListDetectorsCommand).rejects(denial('guardduty:ListDetectors'));
-    const engine = createCollectorEngine({
-      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
-    });
-    const out = await engine.mapInventory({
-      config: CloudgConfig.parse({}),
-      providers: ['aws'],
-      regions: [REGION],
-      services: ['logging', 'security'],
-      taggingSweep: null,
-      signal: new AbortController().signal,
-      hooks: SILENT_HOOKS,
-    });
+    const out = await collectAws(['logging', 'security']);
     const nodes = (out.assets ?? []).filter((a) => a.metadata.security_service);
     expect(nodes.map((a) => [a.name, a.asset_type, a.metadata.enabled, a.metadata.status])).toEqual([
       ['CloudTrail (access denied)', 'CLOUDTRAIL', false, 'access denied'],
@@ -326,18 +309,7 @@ describe('data store and secret relations', () => {
     mocks.lambda.on(ListFunctionsCommand).resolves({
       Functions: [{ FunctionName: 'rotate-db', FunctionArn: fn, Role: `arn:aws:iam::${ACCT}:role/rotator` }],
     });
-    const engine = createCollectorEngine({
-      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
-    });
-    const out = await engine.mapInventory({
-      config: CloudgConfig.parse({}),
-      providers: ['aws'],
-      regions: [REGION],
-      services: ['data', 'secretsmanager', 'lambda'],
-      taggingSweep: null,
-      signal: new AbortController().signal,
-      hooks: SILENT_HOOKS,
-    });
+    const out = await collectAws(['data', 'secretsmanager', 'lambda']);
     const assets = out.assets ?? [];
     const name = new Map(assets.map((a) => [a.id, a.name]));
     const edges = new Map(
@@ -400,18 +372,7 @@ describe('S3 logging, replication and notifications', () => {
         { QueueArn: `arn:aws:sqs:${REGION}:${ACCT}:orders`, Events: ['s3:ObjectCreated:*'] },
       ],
     });
-    const engine = createCollectorEngine({
-      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
-    });
-    const out = await engine.mapInventory({
-      config: CloudgConfig.parse({}),
-      providers: ['aws'],
-      regions: [REGION],
-      services: ['storage'],
-      taggingSweep: null,
-      signal: new AbortController().signal,
-      hooks: SILENT_HOOKS,
-    });
+    const out = await collectAws(['storage']);
     const assets = out.assets ?? [];
     const name = new Map(assets.map((a) => [a.id, a.name]));
     const edges = new Map(
@@ -482,18 +443,7 @@ describe('KMS key policies', () => {
         ],
       }),
     });
-    const engine = createCollectorEngine({
-      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
-    });
-    const out = await engine.mapInventory({
-      config: CloudgConfig.parse({}),
-      providers: ['aws'],
-      regions: [REGION],
-      services: ['kms'],
-      taggingSweep: null,
-      signal: new AbortController().signal,
-      hooks: SILENT_HOOKS,
-    });
+    const out = await collectAws(['kms']);
     const assets = out.assets ?? [];
     const keyAsset = assets.find((a) => a.arn === key);
     const vendor = assets.find((a) => a.arn === 'arn:aws:iam::999999999999:root');
@@ -560,18 +510,7 @@ describe('ELBv2 listeners', () => {
       ],
     });
     mocks.elb.on(DescribeTargetHealthCommand).resolves({ TargetHealthDescriptions: [] });
-    const engine = createCollectorEngine({
-      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
-    });
-    const out = await engine.mapInventory({
-      config: CloudgConfig.parse({}),
-      providers: ['aws'],
-      regions: [REGION],
-      services: ['elbv2'],
-      taggingSweep: null,
-      signal: new AbortController().signal,
-      hooks: SILENT_HOOKS,
-    });
+    const out = await collectAws(['elbv2']);
     const assets = out.assets ?? [];
     const web = assets.find((a) => a.name === 'web');
     const tg = assets.find((a) => a.name === 'web-tg');
@@ -642,18 +581,7 @@ describe('Lambda function URLs', () => {
           },
         ],
       });
-    const engine = createCollectorEngine({
-      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
-    });
-    const out = await engine.mapInventory({
-      config: CloudgConfig.parse({}),
-      providers: ['aws'],
-      regions: [REGION],
-      services: ['lambda'],
-      taggingSweep: null,
-      signal: new AbortController().signal,
-      hooks: SILENT_HOOKS,
-    });
+    const out = await collectAws(['lambda']);
     const assets = out.assets ?? [];
     const open = assets.find((a) => a.name === 'open-fn');
     const closed = assets.find((a) => a.name === 'iam-fn');
@@ -705,18 +633,7 @@ describe('EBS volumes', () => {
       })
       .on(DescribeVolumesCommand, { NextToken: 'v2' })
       .resolves({ Volumes: [{ VolumeId: 'vol-2', Size: 100, Encrypted: false, State: 'available' }] });
-    const engine = createCollectorEngine({
-      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
-    });
-    const out = await engine.mapInventory({
-      config: CloudgConfig.parse({}),
-      providers: ['aws'],
-      regions: [REGION],
-      services: ['storage', 'compute'],
-      taggingSweep: null,
-      signal: new AbortController().signal,
-      hooks: SILENT_HOOKS,
-    });
+    const out = await collectAws(['storage', 'compute']);
     const assets = out.assets ?? [];
     const volumes = assets.filter((a) => a.asset_type === 'EBS_VOLUME');
     expect(volumes.map((v) => [v.name, v.metadata.encrypted, v.metadata.state])).toEqual([
@@ -868,18 +785,7 @@ describe('access denied', () => {
 
   it('keeps the references to what it could not read as unresolved', async () => {
     mocks.secrets.on(ListSecretsCommand).rejects(denied());
-    const engine = createCollectorEngine({
-      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
-    });
-    const out = await engine.mapInventory({
-      config: CloudgConfig.parse({}),
-      providers: ['aws'],
-      regions: [REGION],
-      services: null,
-      taggingSweep: null,
-      signal: new AbortController().signal,
-      hooks: SILENT_HOOKS,
-    });
+    const out = await collectAws(null);
     expect(out.unresolved_references).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
@@ -952,18 +858,7 @@ describe('organizations', () => {
   });
 
   it('maps the organization as assets, hierarchy edges and the topology', async () => {
-    const engine = createCollectorEngine({
-      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
-    });
-    const out = await engine.mapInventory({
-      config: CloudgConfig.parse({}),
-      providers: ['aws'],
-      regions: [REGION],
-      services: ['organizations'],
-      taggingSweep: null,
-      signal: new AbortController().signal,
-      hooks: SILENT_HOOKS,
-    });
+    const out = await collectAws(['organizations']);
     const assets = out.assets ?? [];
     const name = new Map(assets.map((a) => [a.id, a.name]));
     const lines = (out.edges ?? []).map(
@@ -1078,18 +973,7 @@ describe('AwsCollector IAM relationships', () => {
         },
       ],
     });
-    const engine = createCollectorEngine({
-      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
-    });
-    const out = await engine.mapInventory({
-      config: CloudgConfig.parse({}),
-      providers: ['aws'],
-      regions: [REGION],
-      services: ['iam'],
-      taggingSweep: null,
-      signal: new AbortController().signal,
-      hooks: SILENT_HOOKS,
-    });
+    const out = await collectAws(['iam']);
     const relations = (n: string) =>
       (out.assets ?? []).find((a) => a.name === n)?.metadata.relations as {
         edge: string;
@@ -1145,18 +1029,7 @@ describe('AwsCollector IAM documents', () => {
         },
       ],
     });
-    const engine = createCollectorEngine({
-      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
-    });
-    const out = await engine.mapInventory({
-      config: CloudgConfig.parse({}),
-      providers: ['aws'],
-      regions: [REGION],
-      services: ['iam'],
-      taggingSweep: null,
-      signal: new AbortController().signal,
-      hooks: SILENT_HOOKS,
-    });
+    const out = await collectAws(['iam']);
     const assets = out.assets ?? [];
     expect(assets.find((a) => a.name === 'admin-all')?.metadata.policy_document).toEqual(document);
     expect(assets.find((a) => a.name === 'app-role')?.metadata.assume_role_policy).toMatchObject({
@@ -1237,18 +1110,7 @@ describe('AwsCollector IAM documents', () => {
         },
       ],
     });
-    const engine = createCollectorEngine({
-      collectors: [new AwsCollector({ clientSettings: { credentials: FAKE_CREDENTIALS } })],
-    });
-    const out = await engine.mapInventory({
-      config: CloudgConfig.parse({}),
-      providers: ['aws'],
-      regions: [REGION],
-      services: ['iam'],
-      taggingSweep: null,
-      signal: new AbortController().signal,
-      hooks: SILENT_HOOKS,
-    });
+    const out = await collectAws(['iam']);
     const byName = new Map((out.assets ?? []).map((a) => [a.name, a]));
     expect(byName.get('ops-role')?.metadata).toMatchObject({
       inline_policies: ['read-logs', 's3-anything'],
