@@ -8,93 +8,13 @@
  */
 import { join } from 'node:path';
 import { sampleEstateDir } from '@cloudg/catalog';
-import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { FastMCP } from 'fastmcp';
 import { describe, expect, it } from 'vitest';
-import {
-  buildServer,
-  checkServeOptions,
-  createLayerFromOptions,
-  type ServerLayer,
-  serve,
-} from '../src/index.js';
+import { buildServer, checkServeOptions, createLayerFromOptions } from '../src/index.js';
+import { connect, exercise, serving } from './support/flavor-http.js';
 
 const MAP = join(sampleEstateDir(), 'inventory', 'inventory-map.json');
-const TOKENS = ['tok-ana:analyst:ana', 'tok-lee:lead:lee'];
-
-async function serving(server: ServerLayer, flavor: string, lines: string[] = [], authTokens = TOKENS) {
-  const stop = new AbortController();
-  let url = '';
-  const done = serve(server, {
-    transport: 'http',
-    flavor,
-    port: 0,
-    authTokens,
-    signal: stop.signal,
-    handleSignals: false,
-    announce: (line) => lines.push(line),
-    onListening: (address) => {
-      url = address.url;
-    },
-  });
-  await new Promise<void>((resolve, reject) => {
-    done.catch(reject);
-    const tick = () => (url ? resolve() : setTimeout(tick, 10));
-    tick();
-  });
-  return {
-    url,
-    close: async () => {
-      stop.abort();
-      await done;
-    },
-  };
-}
-
-async function connect(url: string, mode: 'auto' | 'legacy', token: string): Promise<Client> {
-  const client = new Client({ name: 'flavor-test', version: '1.0.0' }, { versionNegotiation: { mode } });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(url), {
-      requestInit: { headers: { Authorization: `Bearer ${token}` } },
-    }),
-  );
-  return client;
-}
-
-/** Drop per-call values (durations, generation times). */
-function stable(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stable);
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([key]) => !['cloudg/duration_ms', 'generated_at'].includes(key))
-      .map(([key, inner]) => [key, stable(inner)]),
-  );
-}
-
-async function exercise(client: Client) {
-  const call = await client.callTool({ name: 'find_assets', arguments: { provider: 'GCP' } });
-  const prompt = await client.getPrompt({ name: 'investigate_asset', arguments: { ref: 'web-1' } });
-  const completion = await client.complete({
-    ref: { type: 'ref/prompt', name: 'investigate_asset' },
-    argument: { name: 'ref', value: 'web' },
-  });
-  return stable({
-    version: client.getNegotiatedProtocolVersion(),
-    server: client.getServerVersion(),
-    tools: (await client.listTools()).tools,
-    call: {
-      content: call.content,
-      structuredContent: call.structuredContent,
-      isError: call.isError,
-      meta: call._meta,
-    },
-    resource: (await client.readResource({ uri: 'cloudg://datasets/prod/summary' })).contents,
-    prompt: prompt.messages,
-    completion: completion.completion,
-  });
-}
-
 /** A 2026-07-28 request as the official client sends it first in `auto` mode. */
 function discover(url: string, token: string) {
   return fetch(url, {
