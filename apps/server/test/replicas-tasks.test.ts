@@ -4,6 +4,8 @@
  * one replica, and follows it with `tasks/get`, `tasks/list` and `tasks/result` answered by the
  * others, from the task records the replicas share in Redis.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sampleEstateDir } from '@cloudg/catalog';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -16,16 +18,21 @@ const MAP = join(sampleEstateDir(), 'inventory', 'inventory-map.json');
 const POLICY = { extends: 'open', vault: { key: 'replica-tasks-test-key-0123456789' } };
 
 let redis: Awaited<ReturnType<typeof startRedis>>;
+let outputDir: string;
 const replicas: Replica[] = [];
 
 beforeAll(async () => {
   redis = await startRedis();
+  outputDir = await mkdtemp(join(tmpdir(), 'cloudg-replicas-out-'));
   for (let i = 0; i < 3; i++)
-    replicas.push(await startReplica(redis.url, { policy: POLICY, keyPrefix: 'server-tasks-test:' }));
+    replicas.push(
+      await startReplica(redis.url, { policy: POLICY, keyPrefix: 'server-tasks-test:', outputDir }),
+    );
 });
 afterAll(async () => {
   await stopReplicas(replicas);
   await redis?.stop();
+  await rm(outputDir, { recursive: true, force: true });
 });
 
 /** A result schema for the client's generic `request` that takes the answer as it comes. */

@@ -5,7 +5,10 @@
  * (the replica that made the change announces it; the others replay it silently); and the
  * official client behind a round-robin balancer keeps one session across all three.
  */
+
+import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sampleEstateDir } from '@cloudg/catalog';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -23,16 +26,19 @@ const POLICY = {
 };
 
 let redis: Awaited<ReturnType<typeof startRedis>>;
+let outputDir: string;
 const replicas: Replica[] = [];
 
 beforeAll(async () => {
   redis = await startRedis();
+  outputDir = await mkdtemp(join(tmpdir(), 'cloudg-replicas-out-'));
   for (let i = 0; i < 3; i++)
-    replicas.push(await startReplica(redis.url, { policy: POLICY, keyPrefix: 'server-test:' }));
+    replicas.push(await startReplica(redis.url, { policy: POLICY, keyPrefix: 'server-test:', outputDir }));
 });
 afterAll(async () => {
   await stopReplicas(replicas);
   await redis?.stop();
+  await rm(outputDir, { recursive: true, force: true });
 });
 
 /** A POST or a stream: the parsed JSON, or the SSE messages received until `until` holds. */

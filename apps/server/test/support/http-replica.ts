@@ -2,7 +2,7 @@
  * One `serve` replica over HTTP on a free port with `--redis-url`'s shared state, as the CLI
  * composes it, for the tests that run several of them against one redis-server.
  */
-import { sampleEstateDir } from '@cloudg/catalog';
+import { CloudgConfig, sampleEstateDir } from '@cloudg/catalog';
 import { connectSharedState, createLayerFromOptions, serve } from '../../src/index.js';
 
 export interface Replica {
@@ -13,13 +13,19 @@ export interface Replica {
 
 export async function startReplica(
   redisUrl: string,
-  options: { policy: Record<string, unknown>; keyPrefix: string },
+  options: {
+    policy: Record<string, unknown>;
+    keyPrefix: string;
+    /** The replicas' shared output directory (a temporary one, never the checkout). */
+    outputDir: string;
+  },
 ): Promise<Replica> {
   const sharedState = await connectSharedState(redisUrl, { keyPrefix: options.keyPrefix });
   const server = await createLayerFromOptions({
     policy: options.policy as never,
     sharedState,
     allowedRoots: [sampleEstateDir()],
+    config: CloudgConfig.parse({ report: { output_dir: options.outputDir } }),
   });
   const stop = new AbortController();
   let port = 0;
