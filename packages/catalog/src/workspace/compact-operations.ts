@@ -8,9 +8,12 @@
  * kept in log order, and the active dataset is pinned by a final `use`, since dropping an
  * unloaded dataset also drops the fallback its unload made.
  *
- * Applied to an empty workspace, the result gives the datasets, findings, decisions and active
- * dataset the whole log gives. (Not modelled: the workspace's `max_datasets` eviction, which
- * the dropped generations may have caused; a deployment that hits it already differs per replica.)
+ * Evictions at `max_datasets` are in the log as `unload`s with reason `evicted` (the writer's
+ * decision; replicas never evict what they apply), so they end generations like any unload: an
+ * evicted dataset goes with its operations, and a replica rebuilt from the snapshot never loads
+ * it again. Applied to an empty workspace, the result gives the datasets, findings, decisions
+ * and active dataset the whole log gives. (A log an earlier version wrote has no evictions: its
+ * replicas evicted on their own. Its excess goes at the first change made after the upgrade.)
  */
 import type { WorkspaceOperation } from './operations.js';
 

@@ -30,7 +30,12 @@ export type WorkspaceOperation =
       replace: boolean;
     }
   | { op: 'use'; name: string }
-  | { op: 'unload'; name: string }
+  /**
+   * `reason: 'evicted'`: the writer evicted it beyond `max_datasets` (see
+   * `Workspace.evictExcess`); a replica where that name is not a dataset made through the log
+   * (its own preload) leaves it. Entries of earlier versions have no reason, and no evictions.
+   */
+  | { op: 'unload'; name: string; reason?: 'evicted' }
   | { op: 'snapshot'; from: string; name: string; replace: boolean }
   | { op: 'triage'; dataset: string; decisions: [findingId: string, decision: SuppressionDecision][] }
   /** `ingest_reports` with its paths resolved and its dataset named: each replica reads the reports. */

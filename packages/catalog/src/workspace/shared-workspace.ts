@@ -19,8 +19,17 @@
  * replica that received no call arrive when it hears of the append (watch) and at the latest after
  * one poll interval (default 1 s), or from the replica that made the change through a change
  * fan-out (see `announceReplayed`).
+ *
+ * Eviction (`max_datasets`): one more decision the writer makes and the log carries, so that
+ * replicas whose own preloads differ, or that rebuilt from a snapshot, hold the same datasets.
+ * Under the lease, after its change, the writer evicts the oldest inactive datasets made through
+ * the log beyond the limit and appends each as an `unload` with reason `evicted`; no replica
+ * evicts on its own what it applies. The limit counts datasets made through the log only: a
+ * replica's own preloads (`--dataset`, `--restore-live`) are outside the log, so they neither
+ * count (the writer's decision would then depend on which replica writes) nor are evicted.
  */
 import type { CallInfo, CallResult, Middleware, NextFn } from '@cloudg/core';
+import type { Dataset } from '../dataset/dataset.js';
 import { compactOperations, createdDataset } from './compact-operations.js';
 import type { WorkspaceOperation } from './operations.js';
 import type { LoggedOperation, LogHead, WorkspaceLease, WorkspaceLog } from './shared-log.js';
@@ -68,8 +77,13 @@ export class SharedWorkspace {
   readonly #onLogReset: SharedWorkspaceOptions['onLogReset'];
   readonly #onRebuilt: SharedWorkspaceOptions['onRebuilt'];
   readonly #compactAfter: number;
-  /** Datasets this replica has from the log (not its own preloads): a rebuild replaces them. */
-  readonly #fromLog = new Set<string>();
+  /**
+   * Datasets made through the log, by this replica's tools or by applying the log (not its own
+   * preloads): a rebuild replaces them, and they are the ones `max_datasets` counts. Held as
+   * objects, not names: a name can hold a preload on one replica and the log's dataset on
+   * another, or first one and then the other.
+   */
+  readonly #fromLog = new WeakSet<Dataset>();
   /** Applying the log, one batch at a time. */
   readonly #apply = new Queue();
   /** This replica's writers, one at a time (each then waits for the shared lease). */
@@ -103,8 +117,12 @@ export class SharedWorkspace {
    * announced appends at once, and a poll in case an announcement was missed.
    */
   async start(): Promise<void> {
+    // Before anything is applied: what the log loads is evicted only by the log's own evictions.
+    this.#stops.push(this.workspace.delegateEviction((dataset) => this.#fromLog.has(dataset)));
     this.#stops.push(
       this.workspace.recordOperations((op) => {
+        // Made here and now: the dataset it created is the one under its name.
+        this.#noteMade(op, undefined);
         // A writer of this replica is running: its operations go out with its own.
         if (this.#pending) {
           this.#pending.push(op);
@@ -143,13 +161,34 @@ export class SharedWorkspace {
   }
 
   async #replay(entry: LoggedOperation): Promise<void> {
-    const made = createdDataset(entry.operation);
-    if (made !== undefined) this.#fromLog.add(made);
+    const operation = entry.operation;
+    // The writer evicted a dataset the log made; here that name may be this replica's own.
+    if (operation.op === 'unload' && operation.reason === 'evicted' && !this.#madeByLog(operation.name))
+      return;
+    const before = this.#current(createdDataset(operation));
     try {
-      await this.workspace.replay(entry.operation, { silent: !this.announceReplayed });
+      await this.workspace.replay(operation, { silent: !this.announceReplayed });
     } catch (error) {
       this.#onSkipped?.(entry, error);
+    } finally {
+      // Even after a failure part-way: a dataset it added is the log's.
+      this.#noteMade(operation, before);
     }
+  }
+
+  #current(name: string | undefined): Dataset | undefined {
+    return name !== undefined && this.workspace.has(name) ? this.workspace.get(name) : undefined;
+  }
+
+  #madeByLog(name: string): boolean {
+    const dataset = this.#current(name);
+    return dataset !== undefined && this.#fromLog.has(dataset);
+  }
+
+  /** Mark the dataset `operation` created as the log's, unless it is still `before` (it failed). */
+  #noteMade(operation: WorkspaceOperation, before: Dataset | undefined): void {
+    const made = this.#current(createdDataset(operation));
+    if (made !== undefined && made !== before) this.#fromLog.add(made);
   }
 
   /**
@@ -160,9 +199,9 @@ export class SharedWorkspace {
   async #rebuild(): Promise<void> {
     if (!this.log.snapshot) return;
     const snapshot = await this.log.snapshot();
-    for (const name of this.#fromLog)
-      if (this.workspace.has(name)) await this.workspace.replay({ op: 'unload', name }, { silent: true });
-    this.#fromLog.clear();
+    for (const dataset of this.workspace.datasets())
+      if (this.#fromLog.has(dataset))
+        await this.workspace.replay({ op: 'unload', name: dataset.name }, { silent: true });
     for (const [i, operation] of snapshot.operations.entries())
       await this.#replay({ seq: snapshot.seq - snapshot.operations.length + i + 1, operation });
     this.#applied = snapshot.seq;
@@ -198,11 +237,6 @@ export class SharedWorkspace {
     this.#epoch = epoch;
   }
 
-  #noteMade(operation: WorkspaceOperation): void {
-    const made = createdDataset(operation);
-    if (made !== undefined) this.#fromLog.add(made);
-  }
-
   /** The layer middleware: reads catch up first; writes run under the lease and are logged. */
   readonly middleware: Middleware<Workspace> = async (info, next) => {
     if (changesShared(info)) return this.#writers.run(() => this.#write(info, next));
@@ -225,17 +259,32 @@ export class SharedWorkspace {
       const lease = await this.log.lease(new AbortController().signal);
       try {
         await this.catchUp();
-        const head = await lease.append([operation]);
+        const made = this.#evictAfter([operation]);
+        const head = await lease.append(made);
         await this.#apply.run(() => {
           this.#follow(head.epoch);
           this.#applied = head.seq;
-          this.#noteMade(operation);
         });
         await this.#compactIfDue(lease, head).catch(() => {});
       } finally {
         await lease.release();
       }
     });
+  }
+
+  /**
+   * `made` (operations of this replica, about to be appended under the lease, this replica at the
+   * log's head) followed by the evictions they call for: the writer's decision, which every
+   * replica applies (see the header). Synchronous, so nothing else is recorded in between.
+   */
+  #evictAfter(made: WorkspaceOperation[]): WorkspaceOperation[] {
+    this.#pending = made;
+    try {
+      this.workspace.evictExcess();
+      return this.#pending;
+    } finally {
+      this.#pending = undefined;
+    }
   }
 
   async #write(info: CallInfo<Workspace>, next: NextFn<Workspace>): Promise<CallResult> {
@@ -250,15 +299,15 @@ export class SharedWorkspace {
         outcome = { error };
       }
       // What the call changed is shared even when it then failed: this replica has it.
-      const made = this.#pending;
+      const changed = this.#pending;
       this.#pending = undefined;
-      if (made.length > 0) {
+      if (changed.length > 0) {
+        const made = this.#evictAfter(changed);
         const head = await lease.append(made);
         // Inside the apply queue, so no catch-up reads these entries back and applies them twice.
         await this.#apply.run(() => {
           this.#follow(head.epoch);
           this.#applied = head.seq;
-          for (const op of made) this.#noteMade(op);
         });
         await this.#compactIfDue(lease, head).catch(() => {});
       }

@@ -517,7 +517,8 @@ export class Workspace implements IdentifierSource {
     this.#datasets.set(dataset.name, dataset);
     if (options.activate ?? true) this.#active = dataset.name;
     else if (this.#active === null) this.#active = dataset.name;
-    this.#evict();
+    // A shared workspace evicts where its writer holds the log's lease instead (evictExcess).
+    if (!this.#evictionCounts) this.#evict(() => true);
     this.#notifyDataset(dataset.name, true);
     return dataset;
   }
@@ -537,12 +538,57 @@ export class Workspace implements IdentifierSource {
     return this.add(new Dataset(init), options);
   }
 
-  #evict(): void {
-    while (this.#datasets.size > this.maxDatasets) {
-      const victim = [...this.#datasets.keys()].find((n) => n !== this.#active);
-      if (victim === undefined) return;
-      this.#retire(this.#datasets.get(victim)!);
+  // ---- eviction -----------------------------------------------------------------------------
+
+  /** Set while a shared workspace decides evictions (see `delegateEviction`). */
+  #evictionCounts: ((dataset: Dataset) => boolean) | undefined;
+
+  /**
+   * Retire the oldest datasets `counts` accepts, never the active one, while more than
+   * `maxDatasets` of them are loaded. Returns them, oldest first.
+   */
+  #evict(counts: (dataset: Dataset) => boolean): Dataset[] {
+    const evicted: Dataset[] = [];
+    let counted = 0;
+    for (const d of this.#datasets.values()) if (counts(d)) counted += 1;
+    while (counted > this.maxDatasets) {
+      const victim = [...this.#datasets.values()].find((d) => d.name !== this.#active && counts(d));
+      if (victim === undefined) break;
+      this.#retire(victim);
+      evicted.push(victim);
+      counted -= 1;
     }
+    return evicted;
+  }
+
+  /**
+   * Leave eviction beyond `maxDatasets` to a workspace shared by replicas (issue 20): `add` stops
+   * evicting, and the shared workspace calls `evictExcess` where its writer holds the log's
+   * lease, so an eviction is one replica's decision, recorded in the log for all of them rather
+   * than each replica's own. `counts` names the datasets the limit counts and eviction may take
+   * (those made through the log: a replica's own preloads are neither). Returns a function that
+   * gives eviction back to `add`.
+   */
+  delegateEviction(counts: (dataset: Dataset) => boolean): () => void {
+    this.#evictionCounts = counts;
+    return () => {
+      if (this.#evictionCounts === counts) this.#evictionCounts = undefined;
+    };
+  }
+
+  /**
+   * Evict the oldest inactive datasets beyond `maxDatasets` (those `delegateEviction` counts,
+   * else all), recording each as an `unload` with reason `evicted`. Returns their names.
+   */
+  evictExcess(): string[] {
+    const evicted = this.#evict(this.#evictionCounts ?? (() => true));
+    if (evicted.length === 0) return [];
+    for (const d of evicted) this.#record({ op: 'unload', name: d.name, reason: 'evicted' });
+    // Gone, so their summary URIs are not announced; the list and the workspace changed.
+    this.notify('resources');
+    this.notify('resource', WORKSPACE_URI);
+    this.notify('resource', DATASETS_URI);
+    return evicted.map((d) => d.name);
   }
 
   /** Make a dataset the active one. */

@@ -12,64 +12,15 @@ import {
   configureLive,
   createCatalogLayer,
   defaultRegistry,
-  type LogHead,
   registerWorkspaceTools,
   SharedWorkspace,
   sampleEstateDir,
   Workspace,
-  type WorkspaceLease,
-  type WorkspaceLog,
   type WorkspaceOperation,
 } from '../../src/index.js';
 import { compactOperations } from '../../src/workspace/compact-operations.js';
 import { SampleEngine } from '../live/sample-engine.js';
-
-class MemoryLog implements WorkspaceLog {
-  /** The operations after the snapshot (`base`). */
-  readonly entries: WorkspaceOperation[] = [];
-  base = 0;
-  snapshotOps: WorkspaceOperation[] = [];
-  leasesTaken = 0;
-  #holder: symbol | undefined;
-
-  async head(): Promise<LogHead> {
-    const seq = this.base + this.entries.length;
-    return { seq, epoch: seq > 0 ? 'memory' : '', base: this.base };
-  }
-  async read(after: number) {
-    const from = Math.max(after, this.base);
-    return this.entries.slice(from - this.base).map((operation, i) => ({ seq: from + i + 1, operation }));
-  }
-  async snapshot() {
-    return { seq: this.base, operations: [...this.snapshotOps] };
-  }
-  async lease(signal: AbortSignal): Promise<WorkspaceLease> {
-    while (this.#holder) {
-      signal.throwIfAborted();
-      await new Promise((r) => setTimeout(r, 1));
-    }
-    const me = Symbol('lease');
-    this.#holder = me;
-    this.leasesTaken += 1;
-    return {
-      append: async (operations) => {
-        this.entries.push(...operations);
-        return this.head();
-      },
-      compact: async (seq, operations) => {
-        this.entries.splice(0, seq - this.base);
-        this.base = seq;
-        this.snapshotOps = [...operations];
-      },
-      release: async () => {
-        if (this.#holder === me) this.#holder = undefined;
-      },
-    };
-  }
-  watch(): () => void {
-    return () => {};
-  }
-}
+import { MemoryLog } from './memory-log.js';
 
 let finishCollection = () => {};
 
