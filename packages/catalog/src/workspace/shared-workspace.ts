@@ -259,16 +259,25 @@ export class SharedWorkspace {
       const lease = await this.log.lease(new AbortController().signal);
       try {
         await this.catchUp();
-        const made = this.#evictAfter([operation]);
-        const head = await lease.append(made);
-        await this.#apply.run(() => {
-          this.#follow(head.epoch);
-          this.#applied = head.seq;
-        });
+        const head = await this.#appendApplied(lease, this.#evictAfter([operation]));
         await this.#compactIfDue(lease, head).catch(() => {});
       } finally {
         await lease.release();
       }
+    });
+  }
+
+  /**
+   * Append operations this replica already made, and count them applied. The append itself runs
+   * in the apply queue: a catch-up in the background (a poll, an announcement) whose read of the
+   * head came after the append would otherwise apply them here a second time.
+   */
+  #appendApplied(lease: WorkspaceLease, made: readonly WorkspaceOperation[]): Promise<LogHead> {
+    return this.#apply.run(async () => {
+      const head = await lease.append(made);
+      this.#follow(head.epoch);
+      this.#applied = head.seq;
+      return head;
     });
   }
 
@@ -302,13 +311,7 @@ export class SharedWorkspace {
       const changed = this.#pending;
       this.#pending = undefined;
       if (changed.length > 0) {
-        const made = this.#evictAfter(changed);
-        const head = await lease.append(made);
-        // Inside the apply queue, so no catch-up reads these entries back and applies them twice.
-        await this.#apply.run(() => {
-          this.#follow(head.epoch);
-          this.#applied = head.seq;
-        });
+        const head = await this.#appendApplied(lease, this.#evictAfter(changed));
         await this.#compactIfDue(lease, head).catch(() => {});
       }
       if ('error' in outcome) throw outcome.error;

@@ -74,6 +74,41 @@ describe('a workspace shared through a log', () => {
     expect(b.shared.applied).toBe(2);
   });
 
+  it('never applies its own operations again when a catch-up in the background reads the log as they are appended', async () => {
+    const log = new MemoryLog();
+    const workspace = new Workspace({ allowedRoots: [sampleEstateDir()] });
+    const skipped: string[] = [];
+    const shared = new SharedWorkspace(workspace, log, {
+      pollMs: 60_000,
+      onSkipped: (entry) => skipped.push(entry.operation.op),
+    });
+    await shared.start();
+    const layer = createCatalogLayer({
+      workspace,
+      registry: registry(),
+      middleware: [shared.middleware],
+      logger: createLogger({ level: 'silent' }),
+    });
+    // The writer's own catch-up asks for the head first; the poll's, second, is answered only once
+    // the writer appended (or after 200 ms, when the append waits for the poll).
+    const head = log.head.bind(log);
+    let calls = 0;
+    log.head = async () => {
+      calls += 1;
+      if (calls === 2)
+        for (let i = 0; i < 200 && log.entries.length === 0; i += 1)
+          await new Promise((r) => setTimeout(r, 1));
+      return head();
+    };
+    const loading = layer.callTool('load_dataset', { path: INVENTORY, name: 'one' });
+    while (calls === 0) await new Promise((r) => setTimeout(r, 1));
+    const background = shared.catchUp();
+    expect((await loading).isError).toBe(false);
+    await background;
+    expect(skipped).toEqual([]);
+    expect(shared.applied).toBe(1);
+  });
+
   it('lets workspace changes go on while a live collection runs: it never takes the lease', async () => {
     const log = new MemoryLog();
     const a = await replica(log);
