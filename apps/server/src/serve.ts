@@ -4,6 +4,7 @@
  */
 import type {
   RedisChangeFanout,
+  RedisLegacySseRelay,
   RedisSessionStore,
   RedisSharedState,
   RedisTaskRelay,
@@ -148,6 +149,7 @@ function redisCheck(state: RedisSharedState): DependencyChecks {
 /** The HTTP options that share sessions, changes and tasks through Redis. */
 function sharedServing(server: ServerLayer): {
   sessions: RedisSessionStore;
+  legacySseRelay: RedisLegacySseRelay;
   changes: RedisChangeFanout;
   taskStore: RedisTaskStore;
   taskRelay: RedisTaskRelay;
@@ -166,6 +168,8 @@ function sharedServing(server: ServerLayer): {
   if (server.sharedWorkspace) server.sharedWorkspace.announceReplayed = false;
   return {
     sessions: state.sessions,
+    // `--transport sse`: a POST reaching another replica than the session's stream is sent there.
+    legacySseRelay: state.legacySse,
     changes: state.changes,
     taskStore: tasks.store,
     taskRelay: tasks.relay,

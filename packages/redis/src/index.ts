@@ -10,6 +10,7 @@ export {
   type SharedStateUnavailableData,
   SharedStateUnavailableError,
 } from './errors.js';
+export { RedisLegacySseRelay, type RedisLegacySseRelayOptions } from './legacy-sse-relay.js';
 export {
   type LiveLedgerAdmission,
   type LiveLedgerClaim,

@@ -32,6 +32,12 @@ export {
   type RunningHttpServer,
   serveHttp,
 } from './http/http-server.js';
+export type {
+  LegacySseHolder,
+  LegacySsePost,
+  LegacySsePrincipal,
+  LegacySseRelay,
+} from './http/legacy-sse-relay.js';
 export type { HttpMetrics, HttpMetricsOptions } from './http/metrics.js';
 export { createMcpRequestHandler, type McpRequestHandler, type MountOptions } from './http/mount.js';
 export { HTTP_DEFAULTS, type HttpServerOptions } from './http/options.js';

@@ -3,7 +3,7 @@
  * composes it, for the tests that run several of them against one redis-server.
  */
 import { CloudgConfig, sampleEstateDir } from '@cloudg/catalog';
-import { connectSharedState, createLayerFromOptions, serve } from '../../src/index.js';
+import { connectSharedState, createLayerFromOptions, type ServeOptions, serve } from '../../src/index.js';
 
 export interface Replica {
   port: number;
@@ -18,6 +18,8 @@ export async function startReplica(
     keyPrefix: string;
     /** The replicas' shared output directory (a temporary one, never the checkout). */
     outputDir: string;
+    /** `sse` serves the deprecated HTTP+SSE endpoints too; tokens as `--auth-token` takes them. */
+    serve?: Pick<ServeOptions, 'transport' | 'authTokens'>;
   },
 ): Promise<Replica> {
   const sharedState = await connectSharedState(redisUrl, { keyPrefix: options.keyPrefix });
@@ -31,6 +33,7 @@ export async function startReplica(
   let port = 0;
   const done = serve(server, {
     transport: 'http',
+    ...options.serve,
     port: 0,
     signal: stop.signal,
     handleSignals: false,

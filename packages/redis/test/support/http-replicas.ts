@@ -130,6 +130,8 @@ export async function startReplicas(
       ...serverOptions,
       sessions: state.sessions,
       changes: state.changes,
+      // Used only with `transport: 'sse'`.
+      legacySseRelay: state.legacySse,
     });
     let gone = false;
     out.push({

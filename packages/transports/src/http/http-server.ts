@@ -107,7 +107,12 @@ export class McpHttpServer {
       this.options.sessionIdleTimeoutMs,
       this.options.maxSessionsPerPrincipal,
     );
-    this.legacy = new LegacySseEndpoints(this.protocol, this.store, this.options);
+    this.legacy = new LegacySseEndpoints(
+      this.protocol,
+      this.store,
+      this.options,
+      this.options.legacySse ? options.legacySseRelay : undefined,
+    );
     this.shared = options.sessions
       ? new SharedSessions(
           options.sessions,
@@ -258,6 +263,7 @@ export class McpHttpServer {
     // Let the listen requests write their final results before the sockets go.
     await new Promise((resolve) => setImmediate(resolve));
     await this.shared?.close();
+    this.legacy.close();
     this.store.closeAll();
     this.admission.close();
     this.protocol.close();

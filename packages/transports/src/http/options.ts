@@ -5,6 +5,7 @@ import type { PrincipalResolver } from '../auth/principal-resolver.js';
 import type { TokenAuth } from '../auth/token-auth.js';
 import type { ProtocolOptions } from '../protocol/server.js';
 import type { DependencyChecks } from './dependency-checks.js';
+import type { LegacySseRelay } from './legacy-sse-relay.js';
 import type { HttpMetricsOptions } from './metrics.js';
 import type { SharedSessionStore } from './shared-session-store.js';
 
@@ -71,9 +72,15 @@ export interface HttpServerOptions extends ProtocolOptions {
    * Handshake-era sessions shared with other replicas behind one address (`RedisSessionStore` of
    * @cloudg/redis): a session opened on one continues on any, its stream is resumable with
    * `Last-Event-ID`, and `maxSessions` and `maxSessionsPerPrincipal` count every replica's
-   * sessions. In the process by default. The deprecated HTTP+SSE transport's sessions stay local.
+   * sessions. In the process by default. The deprecated HTTP+SSE transport has `legacySseRelay`.
    */
   sessions?: SharedSessionStore;
+  /**
+   * The deprecated HTTP+SSE transport (`transport: 'sse'`) behind several replicas
+   * (`RedisLegacySseRelay` of @cloudg/redis): a session stays on the replica holding its stream,
+   * and a POST that reaches another replica is forwarded there. In the process by default.
+   */
+  legacySseRelay?: LegacySseRelay;
   /** Default 1000; more get 503. */
   maxSessions?: number;
   /**

@@ -1,0 +1,235 @@
+/**
+ * The deprecated HTTP+SSE transport behind several replicas, for @cloudg/transports'
+ * LegacySseRelay port: which replica holds each session's stream, and the POSTs other replicas
+ * forward to it.
+ *
+ * Keys (P the prefix): `P legacy-sse:<id>` a hash, `h` the replica holding the stream (in clear,
+ * a random hex id) and `b` the session's binding (principal id and roles), sealed for that
+ * session. It expires three heartbeats after this replica last renewed it, like the 2025
+ * sessions' stream claims, and a lookup also wants the holder's own heartbeat
+ * (`P replica:<id>`, kept by RedisSessionStore), so a replica that closes or dies takes its
+ * sessions with it at once or within three beats. A renewal writes the record again whole, so
+ * sessions whose stream is still open come back after a Redis that lost its data.
+ *
+ * A forwarded POST goes to the holder's own channel (`P replica:<id>`, which the 2025 sessions'
+ * signals use too; each side ignores the other's messages) as `{"l": sealed}`: the message,
+ * the caller's principal, a nonce and the time it was sent, sealed with the vault key. The holder
+ * refuses a post it cannot open, one older than the replay window by its clock, and a nonce it
+ * has already taken, so someone who can publish on Redis can neither plant a message nor make a
+ * replica run a captured one again.
+ */
+import { randomBytes } from 'node:crypto';
+import type { VaultSealer } from '@cloudg/privacy';
+import type { LegacySseHolder, LegacySsePost, LegacySseRelay } from '@cloudg/transports';
+import type { Redis } from 'ioredis';
+import { shared } from './errors.js';
+import type { ReplicaBus } from './replica-bus.js';
+import { LuaScript } from './script.js';
+import { unsealed } from './session-seal.js';
+
+const STATE = 'sessions';
+const BINDING = 'legacy-sse-binding';
+const POST = 'legacy-sse-post';
+/** How old a forwarded post may be, by the holder's clock (the replicas' clocks agree, NTP). */
+const REPLAY_WINDOW_MS = 30_000;
+
+// ARGV: P, replica, ttl, then id and sealed binding for each session held. Writes each record
+// whole, so one lost with Redis's data comes back.
+const RENEW = new LuaScript(`
+local P, replica, ttl = ARGV[1], ARGV[2], ARGV[3]
+for i = 4, #ARGV, 2 do
+  local k = P .. 'legacy-sse:' .. ARGV[i]
+  redis.call('HSET', k, 'h', replica, 'b', ARGV[i + 1])
+  redis.call('PEXPIRE', k, ttl)
+end
+return 1
+`);
+
+// ARGV: P, id. {holder, sealed binding} while the holder's heartbeat (`P replica:<id>`, the key
+// the 2025 sessions' stream claims rely on) lives; nil otherwise.
+const LOCATE = new LuaScript(`
+local found = redis.call('HMGET', ARGV[1] .. 'legacy-sse:' .. ARGV[2], 'h', 'b')
+if not found[1] or not found[2] then return false end
+if redis.call('EXISTS', ARGV[1] .. 'replica:' .. found[1]) == 0 then return false end
+return found
+`);
+
+// ARGV: P, id, replica. Only the holder's own record goes.
+const RELEASE = new LuaScript(`
+local k = ARGV[1] .. 'legacy-sse:' .. ARGV[2]
+if redis.call('HGET', k, 'h') == ARGV[3] then redis.call('DEL', k) end
+return 1
+`);
+
+/** What the sealed post holds besides the post itself. */
+interface SealedPost extends LegacySsePost {
+  /** Nonce: a post is taken once. */
+  n: string;
+  /** When it was sent (ms, the sender's clock). */
+  t: number;
+}
+
+export interface RedisLegacySseRelayOptions {
+  /** How often the records of the sessions held here are renewed. Default 2000 ms. */
+  heartbeatMs?: number;
+}
+
+export class RedisLegacySseRelay implements LegacySseRelay {
+  readonly replica: string;
+  readonly #client: Redis;
+  readonly #prefix: string;
+  readonly #bus: ReplicaBus;
+  /** Resolves once this replica's heartbeat runs (RedisSessionStore keeps it). */
+  readonly #alive: () => Promise<void>;
+  readonly #heartbeatMs: number;
+  /** Sessions held here → their sealed binding, written again at every renewal. */
+  readonly #held = new Map<string, string>();
+  readonly #listeners = new Set<(post: LegacySsePost) => void>();
+  /** Nonces taken within the replay window → when they may be forgotten. */
+  readonly #taken = new Map<string, number>();
+  readonly #stop: () => void;
+  #sealer: VaultSealer | undefined;
+  #timer: NodeJS.Timeout | undefined;
+
+  /** @internal Built by `sharedStateOn`, on that state's bus and heartbeat. */
+  constructor(
+    client: Redis,
+    prefix: string,
+    bus: ReplicaBus,
+    alive: () => Promise<void>,
+    options: RedisLegacySseRelayOptions = {},
+  ) {
+    this.#client = client;
+    this.#prefix = prefix;
+    this.#bus = bus;
+    this.#alive = alive;
+    this.replica = bus.replica;
+    this.#heartbeatMs = options.heartbeatMs ?? 2000;
+    this.#stop = bus.on(bus.direct, (text) => this.#hear(text));
+  }
+
+  /** Seal and open with `sealer` (the policy vault's): required before the first session. */
+  sealWith(sealer: VaultSealer): void {
+    this.#sealer = sealer;
+  }
+
+  get #seal(): VaultSealer {
+    if (!this.#sealer) throw unsealed('RedisLegacySseRelay');
+    return this.#sealer;
+  }
+
+  get #ttl(): number {
+    return this.#heartbeatMs * 3;
+  }
+
+  async hold(id: string, binding: string): Promise<void> {
+    const sealed = this.#seal.seal(JSON.stringify({ s: id, v: binding }), BINDING);
+    await shared(STATE, async () => {
+      await this.#bus.ready;
+      // A record is only as good as its holder's heartbeat: the first beat comes first.
+      await this.#alive();
+      await RENEW.run(this.#client, [], [this.#prefix, this.replica, this.#ttl, id, sealed]);
+    });
+    this.#held.set(id, sealed);
+    this.#beat();
+  }
+
+  async release(id: string): Promise<void> {
+    this.#held.delete(id);
+    await shared(STATE, () => RELEASE.run(this.#client, [], [this.#prefix, id, this.replica]));
+  }
+
+  async locate(id: string): Promise<LegacySseHolder | undefined> {
+    const seal = this.#seal;
+    const found = (await shared(STATE, () => LOCATE.run(this.#client, [], [this.#prefix, id]))) as
+      | [string, string]
+      | null;
+    if (!found) return undefined;
+    const binding = this.#openBinding(seal, id, found[1]);
+    // Forged, damaged or copied from another session: no one's session.
+    return binding === undefined ? undefined : { replica: found[0], binding };
+  }
+
+  async forward(replica: string, post: LegacySsePost): Promise<boolean> {
+    const body: SealedPost = { ...post, n: randomBytes(12).toString('base64url'), t: Date.now() };
+    const message = JSON.stringify({ l: this.#seal.seal(JSON.stringify(body), POST) });
+    const heard = await shared(STATE, async () => {
+      await this.#bus.ready;
+      return this.#client.publish(`${this.#prefix}replica:${replica}`, message);
+    });
+    return heard > 0;
+  }
+
+  onPost(listener: (post: LegacySsePost) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Stop renewing and hearing, and end the sessions held here for every replica at once. */
+  async close(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.#stop();
+    this.#listeners.clear();
+    const keys = [...this.#held.keys()].map((id) => `${this.#prefix}legacy-sse:${id}`);
+    this.#held.clear();
+    if (keys.length > 0) await this.#client.del(...keys).catch(() => {});
+  }
+
+  #openBinding(seal: VaultSealer, id: string, sealed: string): string | undefined {
+    try {
+      const body = JSON.parse(seal.open(sealed, BINDING)) as { s?: unknown; v?: unknown };
+      return body.s === id && typeof body.v === 'string' ? body.v : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Renew every record held here each heartbeat, while there is one. */
+  #beat(): void {
+    if (this.#timer) return;
+    this.#timer = setInterval(() => {
+      if (this.#held.size === 0) return;
+      const args: (string | number)[] = [this.#prefix, this.replica, this.#ttl];
+      for (const [id, sealed] of this.#held) args.push(id, sealed);
+      // A missed renewal is made good by the next one; three missed and the sessions are gone.
+      RENEW.run(this.#client, [], args).catch(() => {});
+    }, this.#heartbeatMs);
+    this.#timer.unref();
+  }
+
+  #hear(text: string): void {
+    // The 2025 sessions' signals share the channel: only `{"l": …}` is a forwarded post.
+    if (!text.startsWith('{"l":') || !this.#sealer) return;
+    let post: SealedPost;
+    try {
+      const envelope = JSON.parse(text) as { l?: unknown };
+      if (typeof envelope.l !== 'string') return;
+      post = JSON.parse(this.#sealer.open(envelope.l, POST)) as SealedPost;
+    } catch {
+      // Another vault key, damaged or forged: nothing this replica can act on.
+      return;
+    }
+    const now = Date.now();
+    for (const [nonce, until] of this.#taken) {
+      if (until > now) break;
+      this.#taken.delete(nonce);
+    }
+    if (
+      typeof post.n !== 'string' ||
+      typeof post.t !== 'number' ||
+      Math.abs(now - post.t) > REPLAY_WINDOW_MS ||
+      this.#taken.has(post.n)
+    )
+      return;
+    this.#taken.set(post.n, now + 2 * REPLAY_WINDOW_MS);
+    const { n: _n, t: _t, ...forwarded } = post;
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(forwarded);
+      } catch {
+        // One failing listener does not keep the others from hearing.
+      }
+    }
+  }
+}
