@@ -13,25 +13,44 @@
  * replica seals their notifications, a second script logs and routes them. A session that
  * ends between the two is skipped by the second.
  *
+ * Every change is also numbered and kept (the last `kept`, default 1000) by the first script, so
+ * a replica whose pub/sub connection broke reads what it missed once it is back and tells its
+ * listeners then, in order (change-replay.ts); past what is kept, its listeners are told that
+ * changes were missed (`onMissed`).
+ *
  * This is the hook for code that changes something every replica serves (the shared workspace):
  * `announce(kind, uri)` on the replica where the change was made, once. `layer.notifyChange` on
  * that replica does the same, and also reaches the layer's own listeners (the response cache).
  */
+import { randomBytes } from 'node:crypto';
 import type { ChangeKind, ChangeListener } from '@cloudg/core';
 import type { VaultSealer } from '@cloudg/privacy';
 import type { ChangeFanout, JsonRpcMessage } from '@cloudg/transports';
 import type { Redis } from 'ioredis';
+import { ChangeCursor } from './change-replay.js';
 import type { ReplicaBus } from './replica-bus.js';
 import { LuaScript } from './script.js';
 import { LOG_LENGTH, PRELUDE } from './session-lua.js';
 import { SessionSeal, unsealed } from './session-seal.js';
 
-// ARGV: P, sealed change, subscription digest ('' for none). The initialized live sessions, each
-// followed by its sealed subscription under that digest ('' for none).
+// ARGV: P, sealed change, subscription digest ('' for none), a fresh epoch, changes kept. The
+// change is numbered, kept and published as "<epoch> <number> <sealed>"; then the epoch, the
+// number, and the initialized live sessions, each followed by its sealed subscription under that
+// digest ('' for none). A head missing (Redis started empty) starts a new epoch and a new log.
 const TARGETS = new LuaScript(`${PRELUDE}
 local digest = ARGV[3]
-redis.call('PUBLISH', P .. 'changes', ARGV[2])
-local out = {}
+local head, log = P .. 'changes:head', P .. 'changes:log'
+local epoch = redis.call('HGET', head, 'e')
+if not epoch then
+  epoch = ARGV[4]
+  redis.call('DEL', log)
+  redis.call('HSET', head, 'e', epoch, 's', 0)
+end
+local seq = redis.call('HINCRBY', head, 's', 1)
+redis.call('ZADD', log, seq, seq .. ' ' .. ARGV[2])
+redis.call('ZREMRANGEBYSCORE', log, '-inf', seq - tonumber(ARGV[5]))
+redis.call('PUBLISH', P .. 'changes', epoch .. ' ' .. seq .. ' ' .. ARGV[2])
+local out = {epoch, seq}
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', P .. 'sessions', nowms(), '+inf')) do
   local k = skey(id)
   if redis.call('HGET', k, 'i') == '1' then
@@ -54,9 +73,21 @@ return 1
 const KINDS: ReadonlySet<string> = new Set(['tools', 'prompts', 'resources', 'resource']);
 const LISTS: ReadonlySet<string> = new Set(['tools', 'prompts', 'resources']);
 
+/** Changes kept for replicas that reconnect, by default: changes are rare (a dataset loaded). */
+export const DEFAULT_CHANGES_KEPT = 1000;
+
+export interface RedisChangeFanoutOptions {
+  /** Changes kept in Redis for a replica that lost its pub/sub connection. Default 1000. */
+  kept?: number;
+}
+
 export class RedisChangeFanout implements ChangeFanout {
   private readonly listeners = new Set<ChangeListener>();
+  private readonly missedListeners = new Set<() => void>();
   private sealing: SessionSeal | undefined;
+  private readonly kept: number;
+  private readonly cursor: ChangeCursor;
+  private readonly stopBus: () => void;
   /** Told when an announcement could not be spread (it was still heard on this replica). */
   onError: (error: unknown) => void = () => {};
 
@@ -64,13 +95,40 @@ export class RedisChangeFanout implements ChangeFanout {
     private readonly client: Redis,
     private readonly prefix: string,
     private readonly bus: ReplicaBus,
+    options: RedisChangeFanoutOptions = {},
   ) {
-    bus.on(bus.changes, (text) => {
-      // Unsealed, forged or of another vault key: not a change any replica made.
-      const change = this.sealing?.openChange(text);
-      if (!change || change.origin === bus.replica || !KINDS.has(change.kind)) return;
-      this.hear(change.kind as ChangeKind, change.uri ? change.uri : undefined);
+    this.kept = Math.max(1, Math.floor(options.kept ?? DEFAULT_CHANGES_KEPT));
+    this.cursor = new ChangeCursor({
+      run: (script, keys, args) => script.run(client, keys, args),
+      head: `${prefix}changes:head`,
+      log: `${prefix}changes:log`,
+      apply: (sealed) => {
+        // Unsealed, forged or of another vault key: not a change any replica made. This
+        // replica's own were heard when announced.
+        const change = this.sealing?.openChange(sealed);
+        if (!change || change.origin === bus.replica || !KINDS.has(change.kind)) return;
+        this.hear(change.kind as ChangeKind, change.uri ? change.uri : undefined);
+      },
+      missed: () => {
+        for (const listener of [...this.missedListeners]) listener();
+      },
     });
+    const stopHearing = bus.on(bus.changes, (text) => this.cursor.heard(text));
+    // Whatever was published while the connection was down is read from the log.
+    const stopResubscribed = bus.onResubscribed(() => void this.cursor.catchUp());
+    this.stopBus = () => {
+      stopHearing();
+      stopResubscribed();
+    };
+  }
+
+  /**
+   * Settles once this replica hears the channel and knows the last change announced, from which
+   * it catches up after a lost connection (createRedisSharedState waits for it).
+   */
+  async ready(): Promise<void> {
+    await this.bus.ready;
+    await this.cursor.catchUp();
   }
 
   /** Seal and open with `sealer` (the policy vault's): required before the first announcement. */
@@ -97,16 +155,24 @@ export class RedisChangeFanout implements ChangeFanout {
     const found = (await TARGETS.run(
       this.client,
       [],
-      [this.prefix, change, real === undefined ? '' : seal.subscription(real)],
-    )) as string[];
+      [
+        this.prefix,
+        change,
+        real === undefined ? '' : seal.subscription(real),
+        randomBytes(8).toString('hex'),
+        this.kept,
+      ],
+    )) as (string | number)[];
     const list: JsonRpcMessage | undefined = LISTS.has(kind)
       ? { jsonrpc: '2.0', method: `notifications/${kind}/list_changed` }
       : undefined;
     const deliveries: string[] = [];
-    for (let i = 0; i + 1 < found.length; i += 2) {
+    // The first two are the change's epoch and number.
+    for (let i = 2; i + 1 < found.length; i += 2) {
       const id = found[i] as string;
       if (list) deliveries.push(id, seal.entry(id, list));
-      const sub = real === undefined ? undefined : seal.openField<{ r: string; u: string }>(id, found[i + 1]);
+      const sub =
+        real === undefined ? undefined : seal.openField<{ r: string; u: string }>(id, found[i + 1] as string);
       if (sub && sub.r === real) {
         const updated = { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: sub.u } };
         deliveries.push(id, seal.entry(id, updated as JsonRpcMessage));
@@ -118,5 +184,16 @@ export class RedisChangeFanout implements ChangeFanout {
   subscribe(listener: ChangeListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  onMissed(listener: () => void): () => void {
+    this.missedListeners.add(listener);
+    return () => this.missedListeners.delete(listener);
+  }
+
+  /** Stop hearing the channel (the shared state closes). */
+  close(): void {
+    this.stopBus();
+    this.cursor.close();
   }
 }

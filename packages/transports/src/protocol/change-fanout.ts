@@ -14,4 +14,12 @@ export interface ChangeFanout {
   announce(kind: ChangeKind, uri?: string): void;
   /** Hear every announced change, from this replica or another. Returns the way to stop. */
   subscribe(listener: ChangeListener): () => void;
+  /**
+   * Hear when this replica missed changes it cannot tell one by one (more than the fan-out keeps
+   * for a replica whose connection broke, or a store that lost its data). The server then tells
+   * each listener everything it follows, as if all of it had changed: the protocol has no signal
+   * for "you may have missed something", and a notification too many only makes a client read
+   * again. Optional: a fan-out that never misses anything has nothing to report.
+   */
+  onMissed?(listener: () => void): () => void;
 }

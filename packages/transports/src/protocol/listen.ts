@@ -6,7 +6,7 @@ import { invalidParams } from '../jsonrpc/errors.js';
 import { isObject, notification, type RequestId } from '../jsonrpc/messages.js';
 import { acceptsTask, tasksExtensionRequired } from '../tasks/task-call.js';
 import { acceptedTaskIds, watchTasks } from '../tasks/task-notifications.js';
-import type { ChangeEvent } from './changes.js';
+import { type ChangeEvent, expandChange } from './changes.js';
 import { MetaKeys } from './envelope.js';
 import type { RequestContext } from './request-context.js';
 import type { Session } from './session.js';
@@ -81,6 +81,19 @@ export class ListenStream {
     } else if (!wantsList(this.filter, event)) return;
     params._meta = { [MetaKeys.subscriptionId]: this.id };
     this.rc.notify(notification(event.method, params));
+  }
+
+  /**
+   * Changes were missed and cannot be told one by one: every notification the filter asks for,
+   * once, as though everything it follows had changed.
+   */
+  deliverEverything(): void {
+    for (const kind of ['tools', 'prompts', 'resources'] as const) {
+      for (const event of expandChange(kind, undefined)) this.deliver(event);
+    }
+    for (const real of Object.keys(this.resources.entries())) {
+      for (const event of expandChange('resource', real)) this.deliver(event);
+    }
   }
 
   /** End the stream gracefully: the listen request then gets its final result. */

@@ -129,9 +129,11 @@ export class McpProtocolServer {
       // other replica's.
       const stopAnnouncing = layer.onChange((kind, uri) => fanout.announce(kind, uri));
       const stopHearing = fanout.subscribe(hear);
+      const stopMissing = fanout.onMissed?.(() => this.dispatchEverything()) ?? (() => {});
       this.stopListening = () => {
         stopAnnouncing();
         stopHearing();
+        stopMissing();
       };
     } else this.stopListening = layer.onChange(hear);
   }
@@ -161,6 +163,23 @@ export class McpProtocolServer {
     for (const session of [...this.sessions]) {
       try {
         session.emitChange(event);
+      } catch (error) {
+        this.layer.logger.debug({ err: error }, 'change notification failed; dropping the session');
+        session.close();
+      }
+    }
+  }
+
+  /**
+   * Changes from other replicas were missed beyond what the fan-out could replay: every listen
+   * stream is told everything its filter follows, and every session every list change and each
+   * resource it subscribed to, so clients read again what may have changed.
+   */
+  private dispatchEverything(): void {
+    for (const stream of [...this.listens]) stream.deliverEverything();
+    for (const session of [...this.sessions]) {
+      try {
+        session.emitEverything();
       } catch (error) {
         this.layer.logger.debug({ err: error }, 'change notification failed; dropping the session');
         session.close();

@@ -26,7 +26,7 @@ import {
   resultResponse,
 } from '../jsonrpc/messages.js';
 import { responseTooLarge, tooManyItems } from './batch-limits.js';
-import type { ChangeEvent } from './changes.js';
+import { type ChangeEvent, expandChange } from './changes.js';
 import { fetchClientRoots, OutgoingRequests } from './client-requests.js';
 import { type Envelope, hasEnvelope, MetaKeys, readEnvelope } from './envelope.js';
 import { findMethod } from './methods.js';
@@ -464,6 +464,16 @@ export class Session {
       return;
     }
     this.send({ jsonrpc: '2.0', method: event.method });
+  }
+
+  /** Changes were missed: every list change, and an update of each resource subscribed to. */
+  emitEverything(): void {
+    for (const kind of ['tools', 'prompts', 'resources'] as const) {
+      for (const event of expandChange(kind, undefined)) this.emitChange(event);
+    }
+    for (const real of Object.keys(this.subscriptions.entries())) {
+      for (const event of expandChange('resource', real)) this.emitChange(event);
+    }
   }
 
   /** End this session's listen streams gracefully (their requests get a final result). */
