@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { RedisChangeFanout } from './change-fanout.js';
 import { connectRedis, type RedisConnectOptions, RedisStartError, redactRedisUrl } from './connect.js';
 import { describeCause } from './errors.js';
+import { RedisLegacySseRelay } from './legacy-sse-relay.js';
 import { RedisLiveGuardLedger, type RedisLiveGuardLedgerOptions } from './live-guard-ledger.js';
 import { RedisOperationLog, type RedisOperationLogOptions } from './operation-log.js';
 import { RedisBucketStore } from './rate-buckets.js';
@@ -26,6 +27,11 @@ export interface RedisSharedState {
   readonly client: Redis;
   /** Handshake-era sessions shared by the replicas (the HTTP server's `sessions` option). */
   readonly sessions: RedisSessionStore;
+  /**
+   * The deprecated HTTP+SSE transport's sessions, held where their stream is and reached from any
+   * replica (the HTTP server's `legacySseRelay` option).
+   */
+  readonly legacySse: RedisLegacySseRelay;
   /** Change fan-out to every replica (the HTTP server's `changes` option). */
   readonly changes: RedisChangeFanout;
   readonly rateStore: RedisBucketStore;
@@ -51,7 +57,7 @@ export interface RedisSharedState {
     options?: RedisTaskStoreOptions,
   ): { store: RedisTaskStore; relay: RedisTaskRelay };
   /**
-   * Seal the sessions, the change fan-out and the response cache with `sealer` (the policy
+   * Seal the sessions (both transports'), the change fan-out and the response cache with `sealer` (the policy
    * vault's, which every replica shares). Sessions and changes refuse to work until then: they
    * never travel through Redis in clear.
    */
@@ -71,17 +77,21 @@ export function sharedStateOn(
   const bus = new ReplicaBus(client, keyPrefix);
   const sessions = new RedisSessionStore(client, keyPrefix, bus, options);
   const changes = new RedisChangeFanout(client, keyPrefix, bus);
+  // Its records live as long as this replica's heartbeat, which the session store keeps.
+  const legacySse = new RedisLegacySseRelay(client, keyPrefix, bus, () => sessions.ready(), options);
   const cacheStore = new RedisResponseCache(client, keyPrefix);
   const taskParts: { store: RedisTaskStore; relay: RedisTaskRelay }[] = [];
   return {
     client,
     sessions,
+    legacySse,
     changes,
     rateStore: new RedisBucketStore(client, keyPrefix),
     vaultStore: new RedisVaultStore(client, keyPrefix),
     cacheStore,
     sealWith(sealer) {
       sessions.sealWith(sealer);
+      legacySse.sealWith(sealer);
       changes.sealWith(sealer);
       cacheStore.sealWith(sealer);
     },
@@ -111,6 +121,7 @@ export function sharedStateOn(
         relay.close();
         await store.close();
       }
+      await legacySse.close();
       await sessions.close();
       changes.close();
       bus.close();
