@@ -117,6 +117,36 @@ function post(port: number, path: string, body: unknown, token = 'atok'): Promis
   });
 }
 
+/** `GET /sse` answered at once (refused): status, headers and the JSON body. */
+function refusedStream(port: number): Promise<{ status: number; retryAfter: unknown; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/sse',
+        headers: { accept: 'text/event-stream', authorization: 'Bearer atok' },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            retryAfter: res.headers['retry-after'],
+            body: JSON.parse(text),
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 const INITIALIZE = {
   jsonrpc: '2.0',
   id: 1,
@@ -155,6 +185,29 @@ describe('the deprecated HTTP+SSE transport across replicas', { timeout: 60_000 
     await sleep(HEARTBEAT_MS * 3);
     expect(await post(b.port, stream.endpoint, work(3))).toBe(202);
     expect(await stream.answer(3)).toMatchObject({ result: { isError: false } });
+    stream.close();
+  });
+
+  it('answers 503 with Retry-After while Redis is away, and the holder still takes its own POSTs', async () => {
+    const { a, b } = await two(LIVE_HEARTBEAT_MS);
+    const stream = await openStream(a.port);
+    expect(await post(b.port, stream.endpoint, INITIALIZE)).toBe(202);
+    await stream.answer(1);
+    await redis.pause();
+    try {
+      // No session is opened that the other replicas could not find.
+      const refused = await refusedStream(b.port);
+      expect(refused).toMatchObject({
+        status: 503,
+        retryAfter: '1',
+        body: { error: { data: { error_code: 'shared_state_unavailable' } } },
+      });
+      expect(await post(b.port, stream.endpoint, { jsonrpc: '2.0', id: 2, method: 'ping' })).toBe(503);
+      expect(await post(a.port, stream.endpoint, { jsonrpc: '2.0', id: 3, method: 'ping' })).toBe(202);
+      expect(await stream.answer(3)).toMatchObject({ result: {} });
+    } finally {
+      await redis.resume();
+    }
     stream.close();
   });
 
