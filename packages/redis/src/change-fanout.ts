@@ -30,7 +30,9 @@ import type { Redis } from 'ioredis';
 import { ChangeCursor } from './change-replay.js';
 import type { ReplicaBus } from './replica-bus.js';
 import { LuaScript } from './script.js';
+import { appendToLogs, type LogItem } from './session-append.js';
 import { LOG_LENGTH, PRELUDE } from './session-lua.js';
+import { APPEND } from './session-scripts.js';
 import { SessionSeal, unsealed } from './session-seal.js';
 
 // ARGV: P, sealed change, subscription digest ('' for none), a fresh epoch, changes kept. The
@@ -59,15 +61,6 @@ for _, id in ipairs(redis.call('ZRANGEBYSCORE', P .. 'sessions', nowms(), '+inf'
   end
 end
 return out
-`);
-
-// ARGV: P, log length, then pairs of session id and sealed entry, in order.
-const DELIVER = new LuaScript(`${PRELUDE}
-for i = 3, #ARGV, 2 do
-  local k = skey(ARGV[i])
-  if redis.call('HGET', k, 'i') == '1' then push(ARGV[i], k, ARGV[i + 1], ARGV[2]) end
-end
-return 1
 `);
 
 const KINDS: ReadonlySet<string> = new Set(['tools', 'prompts', 'resources', 'resource']);
@@ -166,19 +159,24 @@ export class RedisChangeFanout implements ChangeFanout {
     const list: JsonRpcMessage | undefined = LISTS.has(kind)
       ? { jsonrpc: '2.0', method: `notifications/${kind}/list_changed` }
       : undefined;
-    const deliveries: string[] = [];
+    const deliveries: LogItem[] = [];
     // The first two are the change's epoch and number.
     for (let i = 2; i + 1 < found.length; i += 2) {
       const id = found[i] as string;
-      if (list) deliveries.push(id, seal.entry(id, list));
+      if (list) deliveries.push({ session: id, message: list });
       const sub =
         real === undefined ? undefined : seal.openField<{ r: string; u: string }>(id, found[i + 1] as string);
       if (sub && sub.r === real) {
         const updated = { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: sub.u } };
-        deliveries.push(id, seal.entry(id, updated as JsonRpcMessage));
+        deliveries.push({ session: id, message: updated as JsonRpcMessage });
       }
     }
-    if (deliveries.length > 0) await DELIVER.run(this.client, [], [this.prefix, LOG_LENGTH, ...deliveries]);
+    // Each entry is sealed with the event id it gets in its session's log (session-append.ts),
+    // into initialized sessions only (a session may end or change between the two scripts).
+    if (deliveries.length > 0)
+      await appendToLogs(seal, deliveries, LOG_LENGTH, true, (args) =>
+        APPEND.run(this.client, [], [this.prefix, ...args]),
+      );
   }
 
   subscribe(listener: ChangeListener): () => void {

@@ -10,7 +10,8 @@
  * sealed); `P sessions` and `P sessions:principal:<digest>` sorted sets of ids by expiry time;
  * `P replica:<id>` a replica's heartbeat, which is also the channel of its signals. What is
  * sealed is sealed in JavaScript (session-seal.ts): the scripts only move it. Times come from
- * Redis (TIME), so replicas' clocks do not matter here.
+ * Redis (TIME), so replicas' clocks do not matter here; the log's event ids are the one
+ * exception, chosen by the replicas (session-append.ts) because each entry's seal names its id.
  */
 export const PRELUDE = `
 local P = ARGV[1]
@@ -40,16 +41,27 @@ local function touch(id, k, now)
   redis.call('ZADD', pk, now + ttl, id)
   redis.call('PEXPIRE', pk, ttl)
 end
--- Log a sealed message of the session's stream and route it to the replica holding the stream.
-local function push(id, k, sealed, maxlen)
-  local eid = redis.call('XADD', k .. ':log', 'MAXLEN', maxlen, '*', 'm', sealed)
-  redis.call('PEXPIRE', k .. ':log', tonumber(redis.call('HGET', k, 'ttl')))
+-- Log a sealed message of the session's stream under event id eid and route it to the replica
+-- holding the stream. The id is sealed into the message, so the replica chooses it, not Redis:
+-- true once logged, or false and the log's last id when eid does not come after it (another
+-- replica logged meanwhile; the caller seals again after that id).
+local function push(id, k, eid, sealed, maxlen)
+  local log = k .. ':log'
+  local added = redis.pcall('XADD', log, 'MAXLEN', maxlen, eid, 'm', sealed)
+  if type(added) == 'table' and added.err then
+    local info = redis.call('XINFO', 'STREAM', log)
+    for i = 1, #info, 2 do
+      if info[i] == 'last-generated-id' then return false, info[i + 1] end
+    end
+    return false, '0-0'
+  end
+  redis.call('PEXPIRE', log, tonumber(redis.call('HGET', k, 'ttl')))
   local holder = redis.call('HGET', k, 'sh')
   if alive(holder) then
     redis.call('HSET', k, 'dl', eid)
     redis.call('PUBLISH', P .. 'replica:' .. holder, cjson.encode({e = eid, s = id, m = sealed}))
   end
-  return eid
+  return true
 end
 `;
 

@@ -91,11 +91,29 @@ if redis.call('HGET', k, 'sh') == ARGV[3] then redis.call('HDEL', k, 'sh') end
 return 1
 `);
 
-// ARGV: P, id, sealed message, log length. The event id, or nil when the session is gone.
+// ARGV: P, log length, '1' to log only into initialized sessions (a change notification) or
+// '0', then triples of session id, event id and sealed message, in order. One answer per
+// triple: '' the session is gone (or not initialized), '=' logged, or else the log's last id,
+// which the event id did not come after (and every later entry of that session in this call).
 export const APPEND = new LuaScript(`${PRELUDE}
-local k = skey(ARGV[2])
-if redis.call('EXISTS', k) == 0 then return false end
-return push(ARGV[2], k, ARGV[3], ARGV[4])
+-- A session whose entry was refused refuses its later ones too, so they keep their order.
+local out, refused = {}, {}
+for i = 4, #ARGV, 3 do
+  local id = ARGV[i]
+  local k = skey(id)
+  local live
+  if ARGV[3] == '1' then live = redis.call('HGET', k, 'i') == '1' else live = redis.call('EXISTS', k) == 1 end
+  if not live then
+    out[#out + 1] = ''
+  elseif refused[id] then
+    out[#out + 1] = refused[id]
+  else
+    local ok, last = push(id, k, ARGV[i + 1], ARGV[i + 2], ARGV[2])
+    if not ok then refused[id] = last end
+    out[#out + 1] = ok and '=' or last
+  end
+end
+return out
 `);
 
 // ARGV: P, id, after. The entries after `after`, marked handed over.

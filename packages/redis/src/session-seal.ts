@@ -6,7 +6,13 @@
  * value copied into another session's hash, log or signal is refused like a forged one. Lookups
  * (a subscription's real URI, a principal's quota) are keyed digests: equal for every replica,
  * nothing else shows.
+ *
+ * Authentic is not enough for what may be copied again later within the same session: a log
+ * entry also names its own event id (copied to a later place in the log, it no longer matches
+ * its id), and a signal carries its send time and a random nonce, which the receiving replica
+ * checks for freshness (session-freshness.ts).
  */
+import { randomBytes } from 'node:crypto';
 import type { VaultSealer } from '@cloudg/privacy';
 import type { JsonRpcMessage, SharedSessionSignal } from '@cloudg/transports';
 
@@ -14,6 +20,13 @@ const FIELD = 'session-field';
 const ENTRY = 'session-log';
 const SIGNAL = 'session-signal';
 const CHANGE = 'change';
+
+/** A signal opened, with what proves it fresh: when it was sent (sender's clock) and its nonce. */
+export interface OpenedSignal {
+  signal: SharedSessionSignal;
+  sentAt: number;
+  nonce: string;
+}
 
 /** A change as the changes channel carries it. */
 export interface SealedChange {
@@ -35,23 +48,42 @@ export class SessionSeal {
     return sealed === undefined ? undefined : this.#open<T>(session, sealed, FIELD);
   }
 
-  /** A message of the session's log (and of the event that routes it to the stream's holder). */
-  entry(session: string, message: JsonRpcMessage | JsonRpcMessage[]): string {
-    return this.sealer.seal(JSON.stringify({ s: session, v: message }), ENTRY);
+  /**
+   * A message of the session's log at event id `eventId` (and of the event that routes it to the
+   * stream's holder): the id is sealed in, so the entry holds only at that place of the log.
+   */
+  entry(session: string, eventId: string, message: JsonRpcMessage | JsonRpcMessage[]): string {
+    return this.sealer.seal(JSON.stringify({ s: session, e: eventId, v: message }), ENTRY);
   }
 
-  openEntry(session: string, sealed: string): JsonRpcMessage | JsonRpcMessage[] | undefined {
-    return this.#open(session, sealed, ENTRY);
-  }
-
-  signal(signal: SharedSessionSignal): string {
-    return JSON.stringify({ x: this.sealer.seal(JSON.stringify(signal), SIGNAL) });
-  }
-
-  /** A signal sealed by `signal`; undefined for a forged, damaged or foreign one. */
-  openSignal(sealed: string): SharedSessionSignal | undefined {
+  /** The message sealed by `entry` for this session at this event id; undefined for anything else. */
+  openEntry(session: string, eventId: string, sealed: string): JsonRpcMessage | JsonRpcMessage[] | undefined {
     try {
-      return JSON.parse(this.sealer.open(sealed, SIGNAL)) as SharedSessionSignal;
+      const body = JSON.parse(this.sealer.open(sealed, ENTRY)) as { s?: unknown; e?: unknown; v?: unknown };
+      if (body.s !== session || body.e !== eventId || body.v === undefined) return undefined;
+      return body.v as JsonRpcMessage | JsonRpcMessage[];
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** A signal, stamped with this replica's clock and a nonce of 96 random bits. */
+  signal(signal: SharedSessionSignal): string {
+    const body = { t: Date.now(), n: randomBytes(12).toString('base64url'), g: signal };
+    return JSON.stringify({ x: this.sealer.seal(JSON.stringify(body), SIGNAL) });
+  }
+
+  /**
+   * A signal sealed by `signal`, with its time and nonce (freshness is the receiver's to judge);
+   * undefined for a forged, damaged or foreign one, or one sealed without them (an earlier version).
+   */
+  openSignal(sealed: string): OpenedSignal | undefined {
+    try {
+      const body = JSON.parse(this.sealer.open(sealed, SIGNAL)) as { t?: unknown; n?: unknown; g?: unknown };
+      const { t, n, g } = body;
+      if (typeof t !== 'number' || !Number.isFinite(t) || typeof n !== 'string' || n === '') return undefined;
+      if (!g || typeof g !== 'object' || typeof (g as { type?: unknown }).type !== 'string') return undefined;
+      return { signal: g as SharedSessionSignal, sentAt: t, nonce: n };
     } catch {
       return undefined;
     }

@@ -10,7 +10,10 @@
  * Nothing of a session is in Redis in clear, and nothing written there without the vault key is
  * taken for a session's: its binding, client details, subscriptions, log entries and the signals
  * between replicas are sealed with the vault's sealer (session-seal.ts), given by `sealWith`
- * before the first request; until then every operation refuses.
+ * before the first request; until then every operation refuses. What is sealed cannot be
+ * replayed elsewhere either: log entries name their event id (session-append.ts), signals are
+ * taken once and only while fresh (session-freshness.ts), and `initialized`, which the scripts
+ * read in clear, counts only when its sealed twin says so too.
  */
 import type { LogLevel } from '@cloudg/core';
 import type { VaultSealer } from '@cloudg/privacy';
@@ -29,6 +32,8 @@ import type { Redis } from 'ioredis';
 import { shared } from './errors.js';
 import type { ReplicaBus } from './replica-bus.js';
 import type { LuaScript } from './script.js';
+import { appendToLogs } from './session-append.js';
+import { SignalFreshness } from './session-freshness.js';
 import { LOG_LENGTH } from './session-lua.js';
 import { APPEND, CLAIM, DELETE, HEARTBEAT, LOAD, OPEN, RELEASE, REPLAY, UPDATE } from './session-scripts.js';
 import { SessionSeal, unsealed } from './session-seal.js';
@@ -44,12 +49,15 @@ function pairs(flat: string[]): Record<string, string> {
   return out;
 }
 
-/** Log entries of session `id` as events; an entry that is not the session's own is skipped. */
+/**
+ * Log entries of session `id` as events; an entry that is not the session's own, or not sealed
+ * for the place it is at (copied from elsewhere in the log), is skipped.
+ */
 function events(seal: SessionSeal, id: string, entries: [string, string[]][]): SharedSessionEvent[] {
   const out: SharedSessionEvent[] = [];
   for (const [eventId, fields] of entries) {
     const sealed = pairs(fields).m;
-    const message = sealed === undefined ? undefined : seal.openEntry(id, sealed);
+    const message = sealed === undefined ? undefined : seal.openEntry(id, eventId, sealed);
     if (message !== undefined) out.push({ id: eventId, message });
   }
   return out;
@@ -64,6 +72,11 @@ interface Owner {
 export interface RedisSessionStoreOptions {
   /** How often this replica proves it is alive and keeps its streamed sessions. Default 2000 ms. */
   heartbeatMs?: number;
+  /**
+   * How old a signal from another replica may be and still be taken (its send time, on the
+   * sender's clock, against this replica's). Default 30 000 ms (SIGNAL_MAX_AGE_MS).
+   */
+  signalMaxAgeMs?: number;
 }
 
 export class RedisSessionStore implements SharedSessionStore {
@@ -74,7 +87,7 @@ export class RedisSessionStore implements SharedSessionStore {
   private timer: NodeJS.Timeout | undefined;
   private beating: Promise<void> | undefined;
   private sealing: SessionSeal | undefined;
-  private telling: Promise<void> = Promise.resolve();
+  private readonly freshness: SignalFreshness;
 
   constructor(
     private readonly client: Redis,
@@ -84,16 +97,10 @@ export class RedisSessionStore implements SharedSessionStore {
   ) {
     this.replica = bus.replica;
     this.heartbeatMs = options.heartbeatMs ?? 2000;
-    const tell = (signal: SharedSessionSignal | undefined) => {
-      if (signal) for (const listener of [...this.listeners]) listener(signal);
-    };
+    this.freshness = new SignalFreshness(options.signalMaxAgeMs);
     const hear = (text: string) => {
-      const heard = this.heard(text);
-      if (!heard) return;
-      // In the order heard: an event waits for its check, and what was heard after it waits too.
-      this.telling = this.telling
-        .then(() => (heard.entry === undefined ? heard.signal : this.logged(heard.signal, heard.entry)))
-        .then(tell, () => {});
+      const signal = this.heard(text);
+      if (signal) for (const listener of [...this.listeners]) listener(signal);
     };
     bus.on(bus.direct, hear);
     bus.on(bus.broadcast, hear);
@@ -113,10 +120,13 @@ export class RedisSessionStore implements SharedSessionStore {
   }
 
   /**
-   * A signal heard on the bus, once proven: a sealed signal, or an event whose entry is sealed
-   * for the session it names. Anything else (forged, damaged, another vault key) is dropped.
+   * A signal heard on the bus, once proven: a sealed signal, fresh and heard for the first time
+   * (a cancellation then carries when it was sent, for the receiver to compare with the
+   * request's start), or an event whose entry is sealed for the session and the event id it
+   * names. Anything else (forged, damaged, another vault key, replayed) is dropped. An event
+   * needs no freshness of its own: the stream holding it writes each event id once, in order.
    */
-  private heard(text: string): { signal: SharedSessionSignal; entry?: string } | undefined {
+  private heard(text: string): SharedSessionSignal | undefined {
     if (!this.sealing) return undefined;
     let body: { x?: unknown; e?: unknown; s?: unknown; m?: unknown };
     try {
@@ -125,8 +135,11 @@ export class RedisSessionStore implements SharedSessionStore {
       return undefined;
     }
     if (typeof body.x === 'string') {
-      const signal = this.sealing.openSignal(body.x);
-      return signal === undefined || signal.type === 'resync' ? undefined : { signal };
+      const opened = this.sealing.openSignal(body.x);
+      if (!opened || opened.signal.type === 'resync' || opened.signal.type === 'event') return undefined;
+      if (!this.freshness.accept(opened.sentAt, opened.nonce)) return undefined;
+      const { signal, sentAt } = opened;
+      return signal.type === 'cancel' ? { ...signal, sentAt } : signal;
     }
     if (
       typeof body.e !== 'string' ||
@@ -135,29 +148,10 @@ export class RedisSessionStore implements SharedSessionStore {
       typeof body.m !== 'string'
     )
       return undefined;
-    const message = this.sealing.openEntry(body.s, body.m);
+    const message = this.sealing.openEntry(body.s, body.e, body.m);
     return message === undefined
       ? undefined
-      : { signal: { type: 'event', session: body.s, event: { id: body.e, message } }, entry: body.m };
-  }
-
-  /**
-   * The event, when the session's log holds its entry under its id. The id travels in clear: a
-   * session's own entry published again under a later id would make the stream skip what
-   * really comes before that id. When the log cannot be read, the streams catch up from it.
-   */
-  private async logged(signal: SharedSessionSignal, entry: string): Promise<SharedSessionSignal | undefined> {
-    if (signal.type !== 'event') return signal;
-    const id = signal.event.id;
-    try {
-      const [found] = (await this.client.xrange(`${this.prefix}session:${signal.session}:log`, id, id)) as [
-        string,
-        string[],
-      ][];
-      return found && pairs(found[1]).m === entry ? signal : undefined;
-    } catch {
-      return { type: 'resync' };
-    }
+      : { type: 'event', session: body.s, event: { id: body.e, message } };
   }
 
   private ended(session: string): Promise<void> {
@@ -247,6 +241,8 @@ export class RedisSessionStore implements SharedSessionStore {
     const version = seal.openField<string>(id, fields.v);
     const clientInfo = seal.openField<Record<string, unknown>>(id, fields.ci);
     const clientCapabilities = seal.openField<Record<string, unknown>>(id, fields.cc);
+    // `i` is in clear for the change fan-out's script; on its own it proves nothing.
+    const initialized = fields.i === '1' && seal.openField<boolean>(id, fields.is) === true;
     const subscriptions: Record<string, string> = {};
     for (const [digest, sealed] of Object.entries(pairs(answer[1]))) {
       const sub = seal.openField<{ r: string; u: string }>(id, sealed);
@@ -257,7 +253,7 @@ export class RedisSessionStore implements SharedSessionStore {
       binding: owner.b,
       principalId: owner.p,
       ...(version === undefined ? {} : { protocolVersion: version }),
-      initialized: fields.i === '1',
+      initialized,
       ...(clientInfo === undefined ? {} : { clientInfo }),
       ...(clientCapabilities === undefined ? {} : { clientCapabilities }),
       logLevel: seal.openField<LogLevel>(id, fields.ll) ?? 'info',
@@ -269,8 +265,12 @@ export class RedisSessionStore implements SharedSessionStore {
     const seal = this.seal;
     const fields: Record<string, string> = {};
     if (change.protocolVersion !== undefined) fields.v = seal.field(id, change.protocolVersion);
-    // In clear: the change fan-out's script reads it, and it names nothing.
-    if (change.initialized !== undefined) fields.i = change.initialized ? '1' : '0';
+    // In clear for the change fan-out's script, and sealed for this store, which needs both: a
+    // forged `i` may have a session told of changes early, never make it initialized.
+    if (change.initialized !== undefined) {
+      fields.i = change.initialized ? '1' : '0';
+      fields.is = seal.field(id, change.initialized);
+    }
     if (change.clientInfo !== undefined) fields.ci = seal.field(id, change.clientInfo);
     if (change.clientCapabilities !== undefined) fields.cc = seal.field(id, change.clientCapabilities);
     if (change.logLevel !== undefined) fields.ll = seal.field(id, change.logLevel);
@@ -309,7 +309,9 @@ export class RedisSessionStore implements SharedSessionStore {
   }
 
   async append(id: string, message: JsonRpcMessage | JsonRpcMessage[]): Promise<void> {
-    await this.run(APPEND, [id, this.seal.entry(id, message), LOG_LENGTH]);
+    await appendToLogs(this.seal, [{ session: id, message }], LOG_LENGTH, false, (args) =>
+      this.run(APPEND, args),
+    );
   }
 
   async replay(id: string, after: string): Promise<SharedSessionEvent[]> {

@@ -121,7 +121,10 @@ describe('a 2025-era session across three replicas', () => {
       (f) => f.data as Record<string, unknown>,
     );
     expect(question).toMatchObject({ method: 'elicitation/create', params: { message: 'Go ahead?' } });
-    expect(String(question?.id)).toMatch(new RegExp(`^cloudg-${b.state.sessions.replica}-\\d+$`));
+    // The asking replica, then a part unique to its view of the session, then a counter.
+    expect(String(question?.id)).toMatch(
+      new RegExp(`^cloudg-${b.state.sessions.replica}-[0-9a-f]{12}-\\d+$`),
+    );
     const answered = await call(c.port, {
       headers: on(session),
       body: { jsonrpc: '2.0', id: question?.id, result: { action: 'accept', content: { confirm: true } } },

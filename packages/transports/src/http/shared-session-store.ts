@@ -87,8 +87,12 @@ export type SharedSessionSignal =
   | { type: 'ended'; session: string }
   /** A client's response to a question this replica asked (it arrived at another replica). */
   | { type: 'response'; session: string; message: Record<string, unknown> }
-  /** The client cancelled a request that may run here. */
-  | { type: 'cancel'; session: string; requestId: RequestId }
+  /**
+   * The client cancelled a request that may run here. `sentAt` (ms since the epoch, on the
+   * sending replica's clock) is when the store proves it was sent: a request that started after
+   * it (give or take the replicas' clock skew) reused the id and is not the one cancelled.
+   */
+  | { type: 'cancel'; session: string; requestId: RequestId; sentAt?: number }
   /**
    * Signals may have been missed (the store's connection was lost and is back): the streams held
    * here catch up from their log, after the last event each one wrote (or its claim's tail).

@@ -22,6 +22,12 @@ import type {
 } from './shared-session-store.js';
 import { SseStream } from './sse-stream.js';
 
+/**
+ * How far the replicas' clocks may disagree when a cancellation sent from one is compared with
+ * the start of a request on another (they agree by NTP, as docs/replicas.md requires).
+ */
+const CANCEL_CLOCK_SKEW_MS = 1000;
+
 /** A view and the state it was read in, to tell what a request changed. */
 export interface SharedEntry {
   entry: HttpSession;
@@ -44,10 +50,10 @@ function isAfter(a: string, b: string): boolean {
   return am > bm || (am === bm && as > bs);
 }
 
-/** The replica in the id of a question (`cloudg-<replica>-<n>`), if it is one. */
+/** The replica in the id of a question (`cloudg-<replica>-<view>-<n>`), if it is one. */
 function replicaOf(id: unknown): string | undefined {
   if (typeof id !== 'string') return undefined;
-  return /^cloudg-([0-9a-f]+)-\d+$/.exec(id)?.[1];
+  return /^cloudg-([0-9a-f]+)-[0-9a-f]+-\d+$/.exec(id)?.[1];
 }
 
 export class SharedSessions {
@@ -96,7 +102,10 @@ export class SharedSessions {
         // running it acts.
         cancel: (requestId) => forward(undefined, { type: 'cancel', session: id, requestId }),
       },
-      questionPrefix: `cloudg-${this.store.replica}-`,
+      // The view's own random part makes every question's id unique for good (a view made again
+      // for the session on this replica counts from 1 again): an answer relayed from another
+      // replica, even one published again later, settles only the question it answered.
+      questionPrefix: `cloudg-${this.store.replica}-${randomBytes(6).toString('hex')}-`,
     });
   }
 
@@ -243,7 +252,12 @@ export class SharedSessions {
         this.local.get(signal.session)?.session.outgoing.settle(signal.message);
         return;
       case 'cancel':
-        this.local.get(signal.session)?.session.cancel(signal.requestId);
+        this.local
+          .get(signal.session)
+          ?.session.cancel(
+            signal.requestId,
+            signal.sentAt === undefined ? undefined : signal.sentAt + CANCEL_CLOCK_SKEW_MS,
+          );
         return;
       case 'resync':
         for (const [id, held] of this.held) {

@@ -132,6 +132,8 @@ export class Session {
    * runs; both are kept, so each can still be cancelled (and is at end of input).
    */
   private readonly inflight = new Map<RequestId, Cancellation[]>();
+  /** When each request in flight started (ms since the epoch), for `cancel`'s `startedBy`. */
+  private readonly started = new WeakMap<Cancellation, number>();
   private closed = false;
 
   constructor(server: McpProtocolServer, init: SessionInit) {
@@ -268,11 +270,18 @@ export class Session {
     });
   }
 
-  /** Abort a request in flight; it then gets no response. */
-  cancel(id: RequestId): void {
+  /**
+   * Abort a request in flight; it then gets no response. With `startedBy` (ms since the epoch),
+   * only the requests with that id that started by then: a cancellation relayed from another
+   * replica must not stop a later request that reused the id.
+   */
+  cancel(id: RequestId, startedBy?: number): void {
     const running = this.inflight.get(id);
     if (!running) return;
-    for (const cancellation of [...running]) cancellation.abort(new CancelledError('Request cancelled'));
+    for (const cancellation of [...running]) {
+      if (startedBy !== undefined && (this.started.get(cancellation) ?? 0) > startedBy) continue;
+      cancellation.abort(new CancelledError('Request cancelled'));
+    }
   }
 
   private async handleRequest(
@@ -294,6 +303,7 @@ export class Session {
       this.inflight.set(id, running);
     }
     running.push(cancellation);
+    this.started.set(cancellation, Date.now());
     let era: Era = 'legacy';
     const principal = options.principal ?? this.principal;
     const { logger } = this.server.layer;
