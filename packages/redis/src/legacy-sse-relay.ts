@@ -14,9 +14,9 @@
  * A forwarded POST goes to the holder's own channel (`P replica:<id>`, which the 2025 sessions'
  * signals use too; each side ignores the other's messages) as `{"l": sealed}`: the message,
  * the caller's principal, a nonce and the time it was sent, sealed with the vault key. The holder
- * refuses a post it cannot open, one older than the replay window by its clock, and a nonce it
- * has already taken, so someone who can publish on Redis can neither plant a message nor make a
- * replica run a captured one again.
+ * refuses a post it cannot open, and keeps the 2025 signals' freshness rule (session-freshness.ts:
+ * at most 30 s old by its clock, each nonce once), so someone who can publish on Redis can
+ * neither plant a message nor make a replica run a captured one again.
  */
 import { randomBytes } from 'node:crypto';
 import type { VaultSealer } from '@cloudg/privacy';
@@ -25,13 +25,12 @@ import type { Redis } from 'ioredis';
 import { shared } from './errors.js';
 import type { ReplicaBus } from './replica-bus.js';
 import { LuaScript } from './script.js';
+import { SignalFreshness } from './session-freshness.js';
 import { unsealed } from './session-seal.js';
 
 const STATE = 'sessions';
 const BINDING = 'legacy-sse-binding';
 const POST = 'legacy-sse-post';
-/** How old a forwarded post may be, by the holder's clock (the replicas' clocks agree, NTP). */
-const REPLAY_WINDOW_MS = 30_000;
 
 // ARGV: P, replica, ttl, then id and sealed binding for each session held. Writes each record
 // whole, so one lost with Redis's data comes back.
@@ -85,8 +84,8 @@ export class RedisLegacySseRelay implements LegacySseRelay {
   /** Sessions held here → their sealed binding, written again at every renewal. */
   readonly #held = new Map<string, string>();
   readonly #listeners = new Set<(post: LegacySsePost) => void>();
-  /** Nonces taken within the replay window → when they may be forgotten. */
-  readonly #taken = new Map<string, number>();
+  /** A post is taken once, and only while young: the 2025 sessions' signals' rule. */
+  readonly #freshness = new SignalFreshness();
   readonly #stop: () => void;
   #sealer: VaultSealer | undefined;
   #timer: NodeJS.Timeout | undefined;
@@ -210,19 +209,8 @@ export class RedisLegacySseRelay implements LegacySseRelay {
       // Another vault key, damaged or forged: nothing this replica can act on.
       return;
     }
-    const now = Date.now();
-    for (const [nonce, until] of this.#taken) {
-      if (until > now) break;
-      this.#taken.delete(nonce);
-    }
-    if (
-      typeof post.n !== 'string' ||
-      typeof post.t !== 'number' ||
-      Math.abs(now - post.t) > REPLAY_WINDOW_MS ||
-      this.#taken.has(post.n)
-    )
+    if (typeof post.n !== 'string' || typeof post.t !== 'number' || !this.#freshness.accept(post.t, post.n))
       return;
-    this.#taken.set(post.n, now + 2 * REPLAY_WINDOW_MS);
     const { n: _n, t: _t, ...forwarded } = post;
     for (const listener of [...this.#listeners]) {
       try {
