@@ -4,8 +4,10 @@
  * forward to it.
  *
  * Keys (P the prefix): `P legacy-sse:<id>` a hash, `h` the replica holding the stream (in clear,
- * a random hex id) and `b` the session's binding (principal id and roles), sealed for that
- * session. It expires three heartbeats after this replica last renewed it, like the 2025
+ * a random hex id, for the lookup script) and `b` the session's binding (principal id and roles)
+ * with the holder again, sealed for that session: a record whose `h` was changed, or whose `b`
+ * came from another session, is no one's, so a forger gets POSTs refused (404), never sent to a
+ * replica that would take them and drop them. It expires three heartbeats after this replica last renewed it, like the 2025
  * sessions' stream claims, and a lookup also wants the holder's own heartbeat
  * (`P replica:<id>`, kept by RedisSessionStore), so a replica that closes or dies takes its
  * sessions with it at once or within three beats. A renewal writes the record again whole, so
@@ -122,7 +124,7 @@ export class RedisLegacySseRelay implements LegacySseRelay {
   }
 
   async hold(id: string, binding: string): Promise<void> {
-    const sealed = this.#seal.seal(JSON.stringify({ s: id, v: binding }), BINDING);
+    const sealed = this.#seal.seal(JSON.stringify({ s: id, h: this.replica, v: binding }), BINDING);
     await shared(STATE, async () => {
       await this.#bus.ready;
       // A record is only as good as its holder's heartbeat: the first beat comes first.
@@ -144,8 +146,8 @@ export class RedisLegacySseRelay implements LegacySseRelay {
       | [string, string]
       | null;
     if (!found) return undefined;
-    const binding = this.#openBinding(seal, id, found[1]);
-    // Forged, damaged or copied from another session: no one's session.
+    const binding = this.#openBinding(seal, id, found[0], found[1]);
+    // Forged, damaged, copied from another session or naming another holder: no one's session.
     return binding === undefined ? undefined : { replica: found[0], binding };
   }
 
@@ -175,10 +177,10 @@ export class RedisLegacySseRelay implements LegacySseRelay {
     if (keys.length > 0) await this.#client.del(...keys).catch(() => {});
   }
 
-  #openBinding(seal: VaultSealer, id: string, sealed: string): string | undefined {
+  #openBinding(seal: VaultSealer, id: string, holder: string, sealed: string): string | undefined {
     try {
-      const body = JSON.parse(seal.open(sealed, BINDING)) as { s?: unknown; v?: unknown };
-      return body.s === id && typeof body.v === 'string' ? body.v : undefined;
+      const body = JSON.parse(seal.open(sealed, BINDING)) as { s?: unknown; h?: unknown; v?: unknown };
+      return body.s === id && body.h === holder && typeof body.v === 'string' ? body.v : undefined;
     } catch {
       return undefined;
     }

@@ -33,16 +33,16 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-async function two(heartbeatMs: number) {
+async function start(heartbeatMs: number, names = ['A', 'B']) {
   prefixes += 1;
   const prefix = `legacy${prefixes}:`;
-  replicas = await startReplicas(redis.url, ['A', 'B'], prefix, {
+  replicas = await startReplicas(redis.url, names, prefix, {
     transport: 'sse',
-    heartbeats: { A: heartbeatMs, B: heartbeatMs },
+    heartbeats: Object.fromEntries(names.map((name) => [name, heartbeatMs])),
   });
-  const [a, b] = replicas as [HttpReplica, HttpReplica];
+  const [a, b, c] = replicas as [HttpReplica, HttpReplica, HttpReplica | undefined];
   attacker = a.state.client.duplicate({ enableOfflineQueue: true });
-  return { a, b, prefix, r: attacker };
+  return { a, b, c, prefix, r: attacker };
 }
 
 type Message = Record<string, unknown>;
@@ -162,7 +162,7 @@ const work = (id: number) => ({
 
 describe('the deprecated HTTP+SSE transport across replicas', { timeout: 60_000 }, () => {
   it('ends the sessions of a replica that dies: a POST elsewhere gets 404, the record lapses', async () => {
-    const { a, b, prefix, r } = await two(HEARTBEAT_MS);
+    const { a, b, prefix, r } = await start(HEARTBEAT_MS);
     const stream = await openStream(a.port);
     expect(await post(b.port, stream.endpoint, INITIALIZE)).toBe(202);
     expect(await stream.answer(1)).toMatchObject({ result: { protocolVersion: '2024-11-05' } });
@@ -176,7 +176,7 @@ describe('the deprecated HTTP+SSE transport across replicas', { timeout: 60_000 
   });
 
   it('brings the open sessions back once a Redis that lost its data sees the next beat', async () => {
-    const { a, b, r } = await two(HEARTBEAT_MS);
+    const { a, b, r } = await start(HEARTBEAT_MS);
     const stream = await openStream(a.port);
     expect(await post(b.port, stream.endpoint, INITIALIZE)).toBe(202);
     await stream.answer(1);
@@ -189,7 +189,7 @@ describe('the deprecated HTTP+SSE transport across replicas', { timeout: 60_000 
   });
 
   it('answers 503 with Retry-After while Redis is away, and the holder still takes its own POSTs', async () => {
-    const { a, b } = await two(LIVE_HEARTBEAT_MS);
+    const { a, b } = await start(LIVE_HEARTBEAT_MS);
     const stream = await openStream(a.port);
     expect(await post(b.port, stream.endpoint, INITIALIZE)).toBe(202);
     await stream.answer(1);
@@ -212,7 +212,7 @@ describe('the deprecated HTTP+SSE transport across replicas', { timeout: 60_000 
   });
 
   it('takes no forged or replayed post, and no record copied from another session', async () => {
-    const { a, b, prefix, r } = await two(LIVE_HEARTBEAT_MS);
+    const { a, b, prefix, r } = await start(LIVE_HEARTBEAT_MS);
     const heard: string[] = [];
     const listener = r.duplicate();
     listener.on('pmessage', (_p: string, _c: string, message: string) => heard.push(message));
@@ -255,6 +255,23 @@ describe('the deprecated HTTP+SSE transport across replicas', { timeout: 60_000 
     expect(await post(a.port, stream.endpoint, work(7), 'btok')).toBe(404);
     expect(a.calls).toBe(1);
     await listener.quit();
+    stream.close();
+  });
+
+  it('refuses POSTs for a record whose holder was changed, rather than sending them where they are dropped', async () => {
+    const { a, b, c, prefix, r } = await start(LIVE_HEARTBEAT_MS, ['A', 'B', 'C']);
+    const stream = await openStream(a.port);
+    expect(await post(b.port, stream.endpoint, INITIALIZE)).toBe(202);
+    await stream.answer(1);
+    // C lives, but holds nothing: what B sent there would be lost, the client told 202.
+    await r.hset(`${prefix}legacy-sse:${stream.session}`, 'h', (c as HttpReplica).state.sessions.replica);
+    expect(await post(b.port, stream.endpoint, work(2))).toBe(404);
+    // The holder still takes its own, and its next renewal writes the record right again.
+    expect(await post(a.port, stream.endpoint, work(3))).toBe(202);
+    expect(await stream.answer(3)).toMatchObject({ result: { isError: false } });
+    await sleep(LIVE_HEARTBEAT_MS + 300);
+    expect(await post(b.port, stream.endpoint, work(4))).toBe(202);
+    expect(await stream.answer(4)).toMatchObject({ result: { isError: false } });
     stream.close();
   });
 });
