@@ -6,6 +6,10 @@
  * the output directory, which replicas share as they share live collections, and appends a
  * `findings` operation naming the file; every other replica puts the stored findings in place
  * of its own for that dataset.
+ *
+ * A live dataset whose collections are kept for a restart (`--restore-live`) is saved whole after
+ * a scan anyway; in a shared workspace that one file, a save of its own (see `saveLiveDataset`),
+ * is the one the operation names, rather than a second file of the same findings.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
@@ -15,18 +19,59 @@ import type { Dataset } from '../dataset/dataset.js';
 import { prepareFindings } from '../findings/prepare.js';
 import { ComplianceResultSchema, FindingSchema } from '../model/finding.js';
 import type { Workspace } from '../workspace/workspace.js';
+import { liveState } from './state.js';
+import { keepLiveDataset, LIVE_DATASET_FORMAT, saveLiveDataset } from './store.js';
 
 /** Stored scan results are kept in `<output_dir>/shared-findings/`. */
 export const SCAN_STORE_DIR = 'shared-findings';
 const FORMAT = 'cloudg-dataset-findings/1';
 
+/** What a `findings` operation reads: a file of this module's, or a saved live dataset. */
 const StoredFindings = z.looseObject({
-  format: z.literal(FORMAT),
-  dataset: z.string(),
-  saved_at: z.string(),
+  format: z.enum([FORMAT, LIVE_DATASET_FORMAT]),
   findings: z.array(FindingSchema),
   compliance: z.array(ComplianceResultSchema).default([]),
 });
+
+/**
+ * Keep what `run_scanners` changed in `dataset`: a live dataset saved again for a restart when
+ * the operator asked for that, and the findings handed to the other replicas of a shared
+ * workspace, with one file where both apply. Returns `errors` entries for what failed (the scan
+ * itself succeeded on this replica).
+ */
+export async function keepScanResults(workspace: Workspace, dataset: Dataset): Promise<string[]> {
+  const persisted = dataset.kind === 'live' && liveState(workspace).persist;
+  if (persisted && workspace.shared) {
+    let path: string;
+    try {
+      path = await saveLiveDataset(workspace, dataset, 'run_scanners', { perSave: true });
+    } catch (error) {
+      return [
+        `store: the dataset could not be saved for a restart and the other replicas (${(error as Error).message})`,
+      ];
+    }
+    return shareStored(workspace, dataset, path);
+  }
+  const errors: string[] = [];
+  if (persisted) {
+    const unsaved = await keepLiveDataset(workspace, dataset, 'run_scanners');
+    if (unsaved) errors.push(unsaved);
+  }
+  const unshared = await shareScanFindings(workspace, dataset);
+  if (unshared) errors.push(unshared);
+  return errors;
+}
+
+async function shareStored(workspace: Workspace, dataset: Dataset, path: string): Promise<string[]> {
+  try {
+    await workspace.share({ op: 'findings', dataset: dataset.name, path });
+    return [];
+  } catch (error) {
+    return [
+      `store: the new findings are on this replica only, the shared log refused them (${(error as Error).message})`,
+    ];
+  }
+}
 
 /**
  * Store `dataset`'s findings for the other replicas and append the operation that hands them
@@ -57,15 +102,13 @@ export async function shareScanFindings(workspace: Workspace, dataset: Dataset):
   } catch (error) {
     return `store: the new findings could not be saved for the other replicas (${(error as Error).message})`;
   }
-  try {
-    await workspace.share({ op: 'findings', dataset: dataset.name, path });
-    return null;
-  } catch (error) {
-    return `store: the new findings are on this replica only, the shared log refused them (${(error as Error).message})`;
-  }
+  return (await shareStored(workspace, dataset, path))[0] ?? null;
 }
 
-/** Apply a `findings` operation: the stored findings replace the dataset's, indexed as at load. */
+/**
+ * Apply a `findings` operation: the stored findings (of a scan, or of a saved live dataset) replace
+ * the dataset's, indexed as at load.
+ */
 export async function applyStoredFindings(workspace: Workspace, name: string, path: string): Promise<void> {
   workspace.protect(path);
   const stored = StoredFindings.parse(JSON.parse(await readFile(path, 'utf8')));

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -13,10 +14,11 @@ import { liveState } from './state.js';
 
 /** Live collections are kept in `<output_dir>/live/<dataset>.json`. */
 export const LIVE_STORE_DIR = 'live';
-const FORMAT = 'cloudg-live-dataset/1';
+/** The stored collection's format; it holds findings and compliance as a `findings` operation reads them. */
+export const LIVE_DATASET_FORMAT = 'cloudg-live-dataset/1';
 
 const StoredLiveDataset = z.looseObject({
-  format: z.literal(FORMAT),
+  format: z.literal(LIVE_DATASET_FORMAT),
   name: z.string(),
   tool: z.string(),
   saved_at: z.string(),
@@ -34,13 +36,28 @@ const StoredLiveDataset = z.looseObject({
 /**
  * Write a live dataset where a restart can find it (mode 0600: it is the estate's inventory).
  * Written to a temporary file and renamed, so a crash mid-write never leaves half a file.
+ *
+ * `<name>.json`, which the next save of that name overwrites (a restart wants the latest), or with
+ * `perSave`, for a workspace shared by replicas, a file of this save's own (`<name>.<stamp>.json`):
+ * the shared log names it, and a replica applying the operation later (started later, or rebuilt
+ * from a snapshot that keeps a dataset a `snapshot_dataset` copied) must read the dataset as it
+ * was then, not as a later collection or scan under that name left it. A restart restores the
+ * newest save of each name either way.
  */
-export async function saveLiveDataset(workspace: Workspace, dataset: Dataset, tool: string): Promise<string> {
+export async function saveLiveDataset(
+  workspace: Workspace,
+  dataset: Dataset,
+  tool: string,
+  options: { perSave?: boolean } = {},
+): Promise<string> {
   const dir = workspace.outputPath(LIVE_STORE_DIR);
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const path = join(dir, `${dataset.name}.json`);
+  const file = options.perSave
+    ? `${dataset.name}.${Date.now()}-${randomBytes(4).toString('hex')}.json`
+    : `${dataset.name}.json`;
+  const path = join(dir, file);
   const body = {
-    format: FORMAT,
+    format: LIVE_DATASET_FORMAT,
     name: dataset.name,
     tool,
     saved_at: new Date().toISOString(),
@@ -86,7 +103,7 @@ export async function keepLiveDataset(
   if (!liveState(workspace).persist && !sharing) return null;
   let path: string;
   try {
-    path = await saveLiveDataset(workspace, dataset, tool);
+    path = await saveLiveDataset(workspace, dataset, tool, { perSave: sharing });
   } catch (error) {
     const why = sharing ? 'for the other replicas' : 'for a restart';
     return `store: the dataset could not be saved ${why} (${(error as Error).message})`;
@@ -139,7 +156,8 @@ export interface RestoreOutcome {
 
 /**
  * Load every saved live collection into the workspace as a `live` dataset, oldest first, without
- * changing the active dataset unless none is. A name already loaded is left alone.
+ * changing the active dataset unless none is: the newest save of each name (a shared workspace
+ * keeps one file per save). A name already loaded is left alone.
  */
 export async function restoreLiveDatasets(workspace: Workspace): Promise<RestoreOutcome> {
   const dir = workspace.outputPath(LIVE_STORE_DIR);
@@ -162,9 +180,14 @@ export async function restoreLiveDatasets(workspace: Workspace): Promise<Restore
       });
     }
   }
-  stored.sort((a, b) => a.saved_at.localeCompare(b.saved_at));
-  for (const file of files) workspace.protect(join(dir, file));
+  const newest = new Map<string, z.output<typeof StoredLiveDataset>>();
   for (const s of stored) {
+    const kept = newest.get(s.name);
+    if (!kept || kept.saved_at < s.saved_at) newest.set(s.name, s);
+  }
+  const latest = [...newest.values()].sort((a, b) => a.saved_at.localeCompare(b.saved_at));
+  for (const file of files) workspace.protect(join(dir, file));
+  for (const s of latest) {
     if (workspace.has(s.name)) continue;
     try {
       workspace.addInventory(inventoryOf(s), s.name, { activate: false });

@@ -3,16 +3,17 @@
  * @cloudg/redis): what one workspace changes through its tools the other applies, writers take
  * the log's lease one at a time, and live collection never holds it.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createLogger, Registry } from '@cloudg/core';
+import { basename, join } from 'node:path';
+import { createLogger, Principal, Registry } from '@cloudg/core';
 import { describe, expect, it } from 'vitest';
 import {
   configureLive,
   createCatalogLayer,
   defaultRegistry,
   registerWorkspaceTools,
+  restoreLiveDatasets,
   SharedWorkspace,
   sampleEstateDir,
   Workspace,
@@ -126,18 +127,21 @@ describe('a workspace shared through a log', () => {
 const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'AKIAEXAMPLEEXAMPLE00', AWS_SECRET_ACCESS_KEY: 'example', PATH: '' };
 
 /** A replica with the live tools over the sample engine, its output directory the one all share. */
-async function liveReplica(log: MemoryLog, dir: string) {
+async function liveReplica(log: MemoryLog, dir: string, engine = new SampleEngine(), persist = false) {
   const workspace = new Workspace({
     allowedRoots: [sampleEstateDir(), dir],
     outputDir: join(dir, 'out'),
     cwd: dir,
   });
-  configureLive(workspace, { preflight: { env: CREDENTIALS, homeDir: dir, probe: async () => null } });
+  configureLive(workspace, {
+    persist,
+    preflight: { env: CREDENTIALS, homeDir: dir, probe: async () => null },
+  });
   const shared = new SharedWorkspace(workspace, log, { pollMs: 60_000 });
   await shared.start();
   const layer = createCatalogLayer({
     workspace,
-    registry: defaultRegistry({ live: { engine: new SampleEngine() } }),
+    registry: defaultRegistry({ live: { engine } }),
     middleware: [shared.middleware],
     logger: createLogger({ level: 'silent' }),
   });
@@ -159,7 +163,9 @@ describe('live datasets in a shared workspace', () => {
       // Appended before the call answered: the name it returned is in the log.
       expect(log.entries.map((e) => e.op)).toEqual(['live']);
       expect(log.entries[0]).toMatchObject({ op: 'live', name: 'live-aws', activate: true, replace: false });
-      expect((log.entries[0] as { path: string }).path).toBe(join(dir, 'out', 'live', 'live-aws.json'));
+      // A file of this collection's own: a later one under the name does not change what it names.
+      const stored = (log.entries[0] as { path: string }).path;
+      expect(stored.startsWith(join(dir, 'out', 'live', 'live-aws.'))).toBe(true);
 
       const listed = (await b.layer.callTool('list_datasets', {})).structured as {
         active_dataset: string;
@@ -181,10 +187,43 @@ describe('live datasets in a shared workspace', () => {
       expect(await total(b)).toBe(await total(a));
       expect(b.workspace.get('live-aws').findings.map((f) => f.id)).toEqual(there.findings.map((f) => f.id));
       // The stored collection is server state on every replica: no tool reads it back.
-      const read = await b.layer.callTool('load_dataset', {
-        path: join(dir, 'out', 'live', 'live-aws.json'),
-      });
+      const read = await b.layer.callTool('load_dataset', { path: stored });
       expect(read.isError).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a replica started later reads each collection as it was, though a later one took its name', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cloudg-shared-live-'));
+    try {
+      const log = new MemoryLog();
+      const engine = new SampleEngine();
+      const a = await liveReplica(log, dir, engine);
+      const collect = async (args: Record<string, unknown>) => {
+        const result = await a.layer.callTool(
+          'map_inventory',
+          { providers: ['aws'], regions: ['us-east-1'], name: 'live-aws', ...args },
+          { principal: new Principal({ id: 'ops', roles: ['admin'] }) },
+        );
+        expect(result.isError, JSON.stringify(result.content)).toBe(false);
+      };
+      await collect({});
+      expect((await a.layer.callTool('snapshot_dataset', { new_name: 'before' })).isError).toBe(false);
+      // The next collection finds one more asset, and replaces the dataset under the same name.
+      const first = a.workspace.get('live-aws').assets[0];
+      if (!first) throw new Error('the sample collection is empty');
+      engine.extraAssets = [{ ...first, id: `${first.id}-new`, name: 'new-since' }];
+      await collect({ replace: true, force: true });
+      expect(log.entries.map((e) => e.op)).toEqual(['live', 'snapshot', 'live']);
+
+      const late = await liveReplica(log, dir, engine);
+      await late.layer.callTool('list_datasets', {});
+      const sizes = (w: Workspace) => w.names().map((n) => [n, w.get(n).assets.length]);
+      expect(sizes(late.workspace)).toEqual(sizes(a.workspace));
+      expect(late.workspace.get('before').assets.length + 1).toBe(
+        late.workspace.get('live-aws').assets.length,
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -229,6 +268,44 @@ describe('scan results in a shared workspace', () => {
         path: (log.entries[1] as { path: string }).path,
       });
       expect(read.isError).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('scan results of a live dataset kept for a restart, in a shared workspace', () => {
+  it('are written once: the save for a restart is the file the other replicas read', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cloudg-shared-scan-live-'));
+    try {
+      const log = new MemoryLog();
+      const [a, b] = [
+        await liveReplica(log, dir, undefined, true),
+        await liveReplica(log, dir, undefined, true),
+      ];
+      const collected = await a.layer.callTool('map_inventory', { providers: ['aws'], name: 'live-aws' });
+      expect(collected.isError, JSON.stringify(collected.content)).toBe(false);
+      const scanned = await a.layer.callTool('run_scanners', { scanners: ['iam'], dataset: 'live-aws' });
+      const result = scanned.structured as { new_findings: number; errors: string[] };
+      expect(result.new_findings).toBeGreaterThan(0);
+      expect(result.errors.filter((e) => e.startsWith('store:'))).toEqual([]);
+
+      expect(log.entries.map((e) => e.op)).toEqual(['live', 'findings']);
+      const [collection, scan] = log.entries.map((e) => (e as { path: string }).path);
+      // One file per save under live/, and no copy of the findings beside them.
+      expect((await readdir(join(dir, 'out', 'live'))).sort()).toEqual(
+        [basename(collection as string), basename(scan as string)].sort(),
+      );
+      expect((await readdir(join(dir, 'out'))).includes('shared-findings')).toBe(false);
+
+      await b.layer.callTool('list_datasets', {});
+      const ids = (w: Workspace) => w.get('live-aws').findings.map((f) => f.id);
+      expect(ids(b.workspace)).toEqual(ids(a.workspace));
+      expect(b.workspace.get('live-aws').compliance).toEqual(a.workspace.get('live-aws').compliance);
+      // A restart restores the newest save of the name: the scanned one.
+      const restarted = new Workspace({ allowedRoots: [dir], outputDir: join(dir, 'out'), cwd: dir });
+      expect(await restoreLiveDatasets(restarted)).toEqual({ restored: ['live-aws'], skipped: [] });
+      expect(ids(restarted)).toEqual(ids(a.workspace));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -5,13 +5,12 @@ import { workspaceRulesets } from '../../compliance/workspace-rulesets.js';
 import { resolveDataset } from '../../conventions/dataset-arg.js';
 import { severityBreakdown } from '../../dataset/summary.js';
 import { generateReachabilityFindings } from '../../findings/reachability.js';
-import { shareScanFindings } from '../../live/scan-store.js';
+import { keepScanResults } from '../../live/scan-store.js';
 import { azureServicePrincipal, scannerEnv } from '../../live/scanners/credentials-env.js';
 import { CLOUD_SCANNERS, SCANNERS, type ScannerName } from '../../live/scanners/plans.js';
 import { findExecutable } from '../../live/scanners/run-process.js';
 import { runScans } from '../../live/scanners/run-scans.js';
 import { scopesOf } from '../../live/scopes.js';
-import { keepLiveDataset } from '../../live/store.js';
 import { uniqueFindingIds } from '../../loaders/normalise.js';
 import type { Finding } from '../../model/finding.js';
 import type { Workspace } from '../../workspace/workspace.js';
@@ -171,14 +170,9 @@ export function registerRunScanners(
             dataset.findings = uniqueFindingIds([...dataset.findings, ...added.map((f) => ({ ...f }))]);
           }
           ws.mutated(dataset);
-          // A saved live collection keeps its scan results across a restart too.
-          if (dataset.kind === 'live') {
-            const unsaved = await keepLiveDataset(ws, dataset, 'run_scanners');
-            if (unsaved) errors.push(unsaved);
-          }
-          // The other replicas of a shared workspace take the results as they are (scan-store.ts).
-          const unshared = await shareScanFindings(ws, dataset);
-          if (unshared) errors.push(unshared);
+          // A saved live collection keeps its scan results across a restart too, and the other
+          // replicas of a shared workspace take the results as they are (scan-store.ts).
+          errors.push(...(await keepScanResults(ws, dataset)));
           const fresh = dataset.findings.filter((f) => !beforeIds.has(f.id));
           return {
             dataset: dataset.name,
