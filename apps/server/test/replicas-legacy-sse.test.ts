@@ -21,7 +21,12 @@ import { roundRobin } from './support/round-robin.js';
 
 const MAP = join(sampleEstateDir(), 'inventory', 'inventory-map.json');
 const PREFIX = 'legacy-sse-test:';
-const POLICY = { extends: 'open', vault: { key: 'legacy-sse-replica-key-0123456789' } };
+const POLICY = {
+  extends: 'open',
+  vault: { key: 'legacy-sse-replica-key-0123456789' },
+  // A question asked on the stream, whose answer the client POSTs to whichever replica it reaches.
+  confirm: [{ tools: ['unload_dataset'] }],
+};
 const ALICE = 'atok';
 const BOB = 'btok';
 
@@ -286,9 +291,17 @@ describe('the deprecated HTTP+SSE transport on three replicas sharing Redis', { 
     expect(status).toBe(404);
   });
 
-  it('keeps the official SSE client working behind a round-robin balancer', async () => {
+  it('keeps the official SSE client working behind a round-robin balancer: calls, a question and its answer', async () => {
     const balancer = await roundRobin(replicas.map((r) => r.port));
-    const client = new Client({ name: 'balanced-legacy', version: '1.0.0' });
+    const client = new Client(
+      { name: 'balanced-legacy', version: '1.0.0' },
+      { versionNegotiation: { mode: 'legacy' }, capabilities: { elicitation: { form: {} } } },
+    );
+    const asked: string[] = [];
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(String(request.params.message));
+      return { action: 'accept', content: { confirm: true } };
+    });
     try {
       await client.connect(
         new SSEClientTransport(new URL(balancer.url.replace(/\/mcp$/, '/sse')), {
@@ -300,6 +313,20 @@ describe('the deprecated HTTP+SSE transport on three replicas sharing Redis', { 
         expect(listed.isError).toBeFalsy();
         expect(JSON.stringify(listed.structuredContent)).toContain('legacy-estate');
       }
+      for (const name of ['asked-1', 'asked-2']) {
+        const loaded = await client.callTool({ name: 'load_dataset', arguments: { path: MAP, name } });
+        expect(loaded.isError).toBeFalsy();
+      }
+      // Each question goes out on the stream and its answer is POSTed. The two answers are two
+      // POSTs apart, so the balancer sends them to two replicas: at least one is not the holder.
+      for (const name of ['asked-1', 'asked-2']) {
+        const unloaded = await client.callTool({ name: 'unload_dataset', arguments: { name } });
+        expect(unloaded.isError).toBeFalsy();
+      }
+      expect(asked).toEqual([
+        'Run unload_dataset? The policy asks you to confirm this call.',
+        'Run unload_dataset? The policy asks you to confirm this call.',
+      ]);
       // The stream on one replica, the POSTs spread over all three.
       expect(balancer.served.every((n) => n >= 2)).toBe(true);
     } finally {
