@@ -258,6 +258,29 @@ describe('the deprecated HTTP+SSE transport across replicas', { timeout: 60_000 
     stream.close();
   });
 
+  it('drops a stale record once a POST reaches the holder for a session gone: the next POST gets 404', async () => {
+    const { a, b, prefix, r } = await start(LIVE_HEARTBEAT_MS);
+    const stream = await openStream(a.port);
+    expect(await post(b.port, stream.endpoint, INITIALIZE)).toBe(202);
+    await stream.answer(1);
+    const key = `${prefix}legacy-sse:${stream.session}`;
+    const record = await r.hgetall(key);
+    stream.close();
+    const gone = async () => {
+      const deadline = Date.now() + 5000;
+      while ((await r.exists(key)) === 1 && Date.now() < deadline) await sleep(20);
+      return r.exists(key);
+    };
+    expect(await gone()).toBe(0);
+    // The record back, as a release that failed would leave it.
+    await r.hset(key, record);
+    await r.pexpire(key, 60_000);
+    expect(await post(b.port, stream.endpoint, work(2))).toBe(202);
+    expect(await gone()).toBe(0);
+    expect(await post(b.port, stream.endpoint, work(3))).toBe(404);
+    expect(a.calls).toBe(0);
+  });
+
   it('refuses POSTs for a record whose holder was changed, rather than sending them where they are dropped', async () => {
     const { a, b, c, prefix, r } = await start(LIVE_HEARTBEAT_MS, ['A', 'B', 'C']);
     const stream = await openStream(a.port);

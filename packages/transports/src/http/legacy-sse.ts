@@ -194,8 +194,15 @@ export class LegacySseEndpoints {
     const sequencer = entry && this.sequencers.get(entry);
     if (!entry || !sequencer) {
       // Its stream closed between the other replica's lookup and now, as a local POST may
-      // arrive just after a stream closed: nowhere to answer.
+      // arrive just after a stream closed: nowhere to answer. A record still naming this replica
+      // (its release failed, or lost a race) goes now, so the next POST elsewhere gets 404.
       this.protocol.layer.logger.debug('forwarded legacy SSE message for a session gone');
+      if (!this.store.get(post.session))
+        this.relay
+          ?.release(post.session)
+          .catch((error: unknown) =>
+            this.protocol.layer.logger.warn({ err: error }, 'legacy SSE session release failed'),
+          );
       return;
     }
     entry.touch();
