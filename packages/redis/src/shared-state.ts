@@ -100,7 +100,11 @@ export function sharedStateOn(
     tasks(sealer, options) {
       const parts = {
         store: new RedisTaskStore(client, keyPrefix, sealer, options),
-        relay: new RedisTaskRelay(client, bus, sealer),
+        // The relay's wait claims lapse like the store's leases when their replica dies.
+        relay: new RedisTaskRelay(client, bus, sealer, {
+          prefix: keyPrefix,
+          ...(options?.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+        }),
       };
       parts.store.onOrphaned = (record) => parts.relay.announce({ kind: 'changed', record });
       taskParts.push(parts);

@@ -9,14 +9,27 @@
  * channel of its own. Pub/sub keeps nothing: a signal published while a replica is reconnecting
  * is lost to it; the store stays the truth, so a lost change shows on the next poll, and a
  * running task whose cancellation was lost stops at its next refused write.
+ *
+ * It also keeps the handshake era's one `tasks/result` waiter per task across replicas
+ * (`claimWait`, task-waits.ts): a later wait on any replica supersedes the earlier one, which is
+ * told on this channel.
  */
 import type { TaskRelay, TaskSignal } from '@cloudg/core';
 import type { VaultSealer } from '@cloudg/privacy';
 import type { Redis } from 'ioredis';
 import { shared } from './errors.js';
 import type { ReplicaBus } from './replica-bus.js';
+import { TaskWaits } from './task-waits.js';
 
 const LABEL = 'task-signal';
+const WAIT_LABEL = 'task-wait';
+
+export interface RedisTaskRelayOptions {
+  /** Key prefix of the wait claims (`cloudg:`, the shared state's). */
+  prefix?: string;
+  /** How long a wait claim outlives its replica's last renewal (ms). Default 15000. */
+  leaseMs?: number;
+}
 
 export class RedisTaskRelay implements TaskRelay {
   readonly #client: Redis;
@@ -24,12 +37,19 @@ export class RedisTaskRelay implements TaskRelay {
   readonly #sealer: VaultSealer;
   readonly #handlers = new Set<(signal: TaskSignal) => void>();
   readonly #stop: () => void;
+  readonly #waits: TaskWaits;
 
   /** @internal Built by `RedisSharedState.tasks`, on that state's bus. */
-  constructor(client: Redis, bus: ReplicaBus, sealer: VaultSealer) {
+  constructor(client: Redis, bus: ReplicaBus, sealer: VaultSealer, options: RedisTaskRelayOptions = {}) {
     this.#client = client;
     this.#bus = bus;
     this.#sealer = sealer;
+    this.#waits = new TaskWaits(client, {
+      prefix: options.prefix ?? 'cloudg:',
+      replica: bus.replica,
+      leaseMs: options.leaseMs ?? 15_000,
+      tell: (token) => this.#publish({ w: this.#sealer.seal(token, WAIT_LABEL) }),
+    });
     this.#stop = bus.on(bus.tasks, (text) => this.#hear(text));
   }
 
@@ -39,10 +59,19 @@ export class RedisTaskRelay implements TaskRelay {
   }
 
   async send(signal: TaskSignal): Promise<void> {
-    const message = JSON.stringify({
-      o: this.#bus.replica,
-      m: this.#sealer.seal(JSON.stringify(signal), LABEL),
-    });
+    await this.#publish({ m: this.#sealer.seal(JSON.stringify(signal), LABEL) });
+  }
+
+  /**
+   * Become the one waiter for the task's result on every replica; an earlier waiter anywhere is
+   * superseded. Rejects with shared_state_unavailable when Redis cannot record the claim.
+   */
+  claimWait(taskId: string, superseded: () => void): Promise<() => void> {
+    return this.#waits.claim(taskId, superseded);
+  }
+
+  async #publish(body: { m: string } | { w: string }): Promise<void> {
+    const message = JSON.stringify({ o: this.#bus.replica, ...body });
     await shared('tasks', async () => {
       await this.#bus.ready;
       await this.#client.publish(this.#bus.tasks, message);
@@ -67,14 +96,20 @@ export class RedisTaskRelay implements TaskRelay {
 
   close(): void {
     this.#handlers.clear();
+    this.#waits.close();
     this.#stop();
   }
 
   #hear(text: string): void {
     let signal: TaskSignal;
     try {
-      const envelope = JSON.parse(text) as { o?: string; m?: string };
-      if (envelope.o === this.#bus.replica || typeof envelope.m !== 'string') return;
+      const envelope = JSON.parse(text) as { o?: string; m?: string; w?: string };
+      if (envelope.o === this.#bus.replica) return;
+      if (typeof envelope.w === 'string') {
+        this.#waits.heard(this.#sealer.open(envelope.w, WAIT_LABEL));
+        return;
+      }
+      if (typeof envelope.m !== 'string') return;
       signal = JSON.parse(this.#sealer.open(envelope.m, LABEL)) as TaskSignal;
     } catch {
       // Another vault key, or not a signal of ours: nothing this replica can act on.

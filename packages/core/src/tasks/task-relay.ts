@@ -24,4 +24,13 @@ export interface TaskRelay {
   send(signal: TaskSignal): Promise<void>;
   /** Hear what other replicas send (never this replica's own signals); returns the function that stops. */
   listen(handler: (signal: TaskSignal) => void): () => void;
+  /**
+   * Become the one waiter for `taskId`'s result (the handshake era's blocking `tasks/result`) on
+   * every replica: an earlier waiter, on any replica, is superseded (its `superseded` is called
+   * there), as a later wait supersedes an earlier one in one process. Resolves with the function
+   * that gives the claim up; rejects when the claim cannot be recorded (the wait must then not
+   * start, or the one-waiter rule would silently hold per replica only). Optional: a relay
+   * without it leaves the rule to each process.
+   */
+  claimWait?(taskId: string, superseded: () => void): Promise<() => void>;
 }

@@ -5,10 +5,16 @@
  * (a client that lost its connection and asks again gets its answer), and the earlier request is
  * answered -32600. With at most `maxPerOwner` tasks per session, a session holds at most that
  * many waiting requests.
+ *
+ * With replicas sharing the tasks, the same session's two requests may reach two replicas: the
+ * wait is then also claimed through the task relay (`TaskEngine.claimWait`), so a later wait on
+ * any replica supersedes the earlier one with the same -32600, and a wait whose claim cannot be
+ * recorded (Redis away) fails rather than quietly holding the rule per replica only.
  */
 import { ErrorCode } from '@cloudg/core';
 import { ProtocolError } from '../jsonrpc/errors.js';
 import type { Session } from '../protocol/session.js';
+import type { TaskEngine } from './task-engine.js';
 
 const waiting = new WeakMap<Session, Map<string, AbortController>>();
 
@@ -19,25 +25,44 @@ export interface ResultWait {
   done(): void;
 }
 
-/** Register the request's wait on `taskId`, ending any earlier one of the same session. */
-export function waitForResult(session: Session, taskId: string, request: AbortSignal): ResultWait {
+function superseded(): ProtocolError {
+  return new ProtocolError(ErrorCode.InvalidRequest, 'Superseded by a later tasks/result for the same task');
+}
+
+/**
+ * Register the request's wait on `taskId`, ending any earlier one of the same session, here and
+ * (through `tasks`' relay) on every other replica. Rejects when the claim cannot be recorded.
+ */
+export async function waitForResult(
+  session: Session,
+  taskId: string,
+  request: AbortSignal,
+  tasks: TaskEngine,
+): Promise<ResultWait> {
   const mine = waiting.get(session) ?? new Map<string, AbortController>();
   waiting.set(session, mine);
-  mine
-    .get(taskId)
-    ?.abort(
-      new ProtocolError(ErrorCode.InvalidRequest, 'Superseded by a later tasks/result for the same task'),
-    );
+  mine.get(taskId)?.abort(superseded());
   const controller = new AbortController();
   mine.set(taskId, controller);
   const follow = () => controller.abort(request.reason);
   if (request.aborted) follow();
   else request.addEventListener('abort', follow, { once: true });
+  const leave = () => {
+    request.removeEventListener('abort', follow);
+    if (mine.get(taskId) === controller) mine.delete(taskId);
+  };
+  let release: () => void;
+  try {
+    release = await tasks.claimWait(taskId, () => controller.abort(superseded()));
+  } catch (error) {
+    leave();
+    throw error;
+  }
   return {
     signal: controller.signal,
     done: () => {
-      request.removeEventListener('abort', follow);
-      if (mine.get(taskId) === controller) mine.delete(taskId);
+      leave();
+      release();
     },
   };
 }

@@ -409,6 +409,16 @@ export class TaskEngine {
     void this.deliver(signal.taskId, running, signal.responses).catch(() => {});
   }
 
+  /**
+   * Become the one waiter for `taskId`'s result on every replica sharing the store, when the
+   * relay keeps that rule (`superseded` is called if a later wait anywhere replaces this one);
+   * resolves with the function that gives the claim up. Without a relay that does, the rule is
+   * this process's alone (result-waiters.ts), which is all there is with an in-process store.
+   */
+  async claimWait(taskId: string, superseded: () => void): Promise<() => void> {
+    return (await this.relay?.claimWait?.(taskId, superseded)) ?? (() => {});
+  }
+
   /** Resolves once the task is finished (handshake era `tasks/result`), or rejects on `signal`. */
   async settled(taskId: string, owner: string, signal: AbortSignal): Promise<TaskRecord> {
     for (;;) {

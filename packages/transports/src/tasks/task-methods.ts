@@ -45,8 +45,8 @@ export const legacyTaskMethods: Record<string, MethodHandler> = {
     const { tasks } = rc.session.server;
     const found = await tasks.find(rc.params.taskId, taskOwner(rc));
     // Blocks until the task is finished, as 2025-11-25 requires; cancelling the request stops
-    // waiting, and so does a later tasks/result of this session for the same task.
-    const wait = waitForResult(rc.session, found.taskId, rc.cancellation.signal);
+    // waiting, and so does a later tasks/result of this session for the same task, on any replica.
+    const wait = await waitForResult(rc.session, found.taskId, rc.cancellation.signal, tasks);
     let record: TaskRecord;
     try {
       record = await tasks.settled(found.taskId, taskOwner(rc), wait.signal);
