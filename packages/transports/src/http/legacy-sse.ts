@@ -70,8 +70,9 @@ export class LegacySseEndpoints {
       try {
         await held;
       } catch (error) {
-        // Redis out of reach: the server answers 503 (retry), and no session is left behind.
-        this.end(entry);
+        // Redis out of reach: the server answers 503 (retry), and no session is left behind
+        // (nor a release sent after a record that was never written).
+        this.end(entry, false);
         throw error;
       } finally {
         if (this.holding.get(entry.id) === held) this.holding.delete(entry.id);
@@ -84,13 +85,13 @@ export class LegacySseEndpoints {
   }
 
   /** The stream closed (or never opened): the session ends here and, through the relay, everywhere. */
-  private end(entry: HttpSession): void {
+  private end(entry: HttpSession, recorded = true): void {
     if (this.ended.has(entry)) return;
     this.ended.add(entry);
     // The server closing may have dropped it from the store already; the record goes all the same.
     if (this.store.get(entry.id) === entry) this.store.delete(entry.id);
     const relay = this.relay;
-    if (!relay) return;
+    if (!relay || !recorded) return;
     const release = () =>
       relay
         .release(entry.id)
