@@ -343,6 +343,8 @@ describe('the deprecated HTTP+SSE transport on three replicas sharing Redis', { 
     await stream.answer(1);
     c.stop.abort();
     await c.done;
+    // The replica ended the stream on its way out (the client hears of it a moment later).
+    for (let i = 0; i < 100 && !stream.ended; i++) await sleep(20);
     expect(stream.ended).toBe(true);
     const after = await post(a.port, stream.endpoint, ALICE, rpc(2, 'ping'));
     expect(after.status).toBe(404);
