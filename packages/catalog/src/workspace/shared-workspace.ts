@@ -30,6 +30,7 @@
  */
 import type { CallInfo, CallResult, Middleware, NextFn } from '@cloudg/core';
 import type { Dataset } from '../dataset/dataset.js';
+import { removeDroppedFiles, storedFile } from '../live/stored-files.js';
 import { compactOperations, createdDataset } from './compact-operations.js';
 import type { WorkspaceOperation } from './operations.js';
 import type { LoggedOperation, LogHead, WorkspaceLease, WorkspaceLog } from './shared-log.js';
@@ -54,6 +55,12 @@ export interface SharedWorkspaceOptions {
    * Default 1000.
    */
   compactAfter?: number;
+  /**
+   * Compact sooner, once the log holds this many live collections and scan results beyond its
+   * snapshot: each is a file in the shared output directory, and a compaction deletes those of
+   * datasets since unloaded, replaced or evicted. Default 32.
+   */
+  compactAfterFiles?: number;
   /** Told when this replica was behind the log's snapshot and rebuilt its datasets from it. */
   onRebuilt?: (seq: number) => void;
 }
@@ -77,6 +84,7 @@ export class SharedWorkspace {
   readonly #onLogReset: SharedWorkspaceOptions['onLogReset'];
   readonly #onRebuilt: SharedWorkspaceOptions['onRebuilt'];
   readonly #compactAfter: number;
+  readonly #compactAfterFiles: number;
   /**
    * Datasets made through the log, by this replica's tools or by applying the log (not its own
    * preloads): a rebuild replaces them, and they are the ones `max_datasets` counts. Held as
@@ -104,6 +112,7 @@ export class SharedWorkspace {
     this.#onLogReset = options.onLogReset;
     this.#onRebuilt = options.onRebuilt;
     this.#compactAfter = options.compactAfter ?? 1000;
+    this.#compactAfterFiles = options.compactAfterFiles ?? 32;
     this.announceReplayed = options.announceReplayed ?? true;
   }
 
@@ -210,19 +219,35 @@ export class SharedWorkspace {
 
   /**
    * Replace the log up to `head` by the operations still in effect, when it has grown past
-   * `compactAfter` since its snapshot. Under the caller's lease, with this replica at `head`
-   * (so its active dataset is the log's). A failure leaves the log as it was.
+   * `compactAfter` since its snapshot, or `made` (just appended) stored a file and the log holds
+   * `compactAfterFiles` of them; then delete the stored files only dropped operations named.
+   * Under the caller's lease, with this replica at `head` (so its active dataset is the log's). A
+   * failure leaves the log as it was.
    */
-  async #compactIfDue(lease: WorkspaceLease, head: LogHead): Promise<void> {
+  async #compactIfDue(
+    lease: WorkspaceLease,
+    head: LogHead,
+    made: readonly WorkspaceOperation[],
+  ): Promise<void> {
     if (!lease.compact || !this.log.snapshot) return;
-    if (head.seq - (head.base ?? 0) < this.#compactAfter) return;
+    const base = head.base ?? 0;
+    let rest: LoggedOperation[] | undefined;
+    if (head.seq - base < this.#compactAfter) {
+      if (!made.some((op) => storedFile(op) !== undefined)) return;
+      rest = await this.log.read(base);
+      const files = rest.filter((e) => e.seq <= head.seq && storedFile(e.operation) !== undefined);
+      if (files.length < this.#compactAfterFiles) return;
+    }
     const snapshot = await this.log.snapshot();
-    const rest = await this.log.read(snapshot.seq);
+    // Read again when a compaction came between (the lease makes that another replica's past one).
+    if (rest === undefined || snapshot.seq !== base) rest = await this.log.read(snapshot.seq);
     const operations = [
       ...snapshot.operations,
-      ...rest.filter((e) => e.seq <= head.seq).map((e) => e.operation),
+      ...rest.filter((e) => e.seq > snapshot.seq && e.seq <= head.seq).map((e) => e.operation),
     ];
-    await lease.compact(head.seq, compactOperations(operations, this.workspace.activeName));
+    const kept = compactOperations(operations, this.workspace.activeName);
+    await lease.compact(head.seq, kept);
+    await removeDroppedFiles(this.workspace, operations, kept);
   }
 
   /**
@@ -259,8 +284,9 @@ export class SharedWorkspace {
       const lease = await this.log.lease(new AbortController().signal);
       try {
         await this.catchUp();
-        const head = await this.#appendApplied(lease, this.#evictAfter([operation]));
-        await this.#compactIfDue(lease, head).catch(() => {});
+        const made = this.#evictAfter([operation]);
+        const head = await this.#appendApplied(lease, made);
+        await this.#compactIfDue(lease, head, made).catch(() => {});
       } finally {
         await lease.release();
       }
@@ -311,8 +337,9 @@ export class SharedWorkspace {
       const changed = this.#pending;
       this.#pending = undefined;
       if (changed.length > 0) {
-        const head = await this.#appendApplied(lease, this.#evictAfter(changed));
-        await this.#compactIfDue(lease, head).catch(() => {});
+        const made = this.#evictAfter(changed);
+        const head = await this.#appendApplied(lease, made);
+        await this.#compactIfDue(lease, head, made).catch(() => {});
       }
       if ('error' in outcome) throw outcome.error;
       return outcome.result;

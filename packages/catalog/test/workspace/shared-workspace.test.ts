@@ -15,6 +15,7 @@ import {
   registerWorkspaceTools,
   restoreLiveDatasets,
   SharedWorkspace,
+  type SharedWorkspaceOptions,
   sampleEstateDir,
   Workspace,
   type WorkspaceOperation,
@@ -127,7 +128,13 @@ describe('a workspace shared through a log', () => {
 const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'AKIAEXAMPLEEXAMPLE00', AWS_SECRET_ACCESS_KEY: 'example', PATH: '' };
 
 /** A replica with the live tools over the sample engine, its output directory the one all share. */
-async function liveReplica(log: MemoryLog, dir: string, engine = new SampleEngine(), persist = false) {
+async function liveReplica(
+  log: MemoryLog,
+  dir: string,
+  engine = new SampleEngine(),
+  persist = false,
+  options: SharedWorkspaceOptions = {},
+) {
   const workspace = new Workspace({
     allowedRoots: [sampleEstateDir(), dir],
     outputDir: join(dir, 'out'),
@@ -137,7 +144,7 @@ async function liveReplica(log: MemoryLog, dir: string, engine = new SampleEngin
     persist,
     preflight: { env: CREDENTIALS, homeDir: dir, probe: async () => null },
   });
-  const shared = new SharedWorkspace(workspace, log, { pollMs: 60_000 });
+  const shared = new SharedWorkspace(workspace, log, { pollMs: 60_000, ...options });
   await shared.start();
   const layer = createCatalogLayer({
     workspace,
@@ -313,6 +320,51 @@ describe('scan results of a live dataset kept for a restart, in a shared workspa
 });
 
 describe('a compacted log', () => {
+  it('is compacted once it names compactAfterFiles stored files, and the files only dropped operations named are deleted', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cloudg-shared-files-'));
+    try {
+      const log = new MemoryLog();
+      const engine = new SampleEngine();
+      const a = await liveReplica(log, dir, engine, false, { compactAfterFiles: 3 });
+      const admin = new Principal({ id: 'ops', roles: ['admin'] });
+      // Each collection under the name finds one asset more than the one before.
+      const collect = async (extra: number) => {
+        const first = a.workspace.has('live-aws') ? a.workspace.get('live-aws').assets[0] : undefined;
+        engine.extraAssets = first
+          ? Array.from({ length: extra }, (_, i) => ({ ...first, id: `${first.id}-${i}` }))
+          : [];
+        const result = await a.layer.callTool(
+          'map_inventory',
+          { providers: ['aws'], name: 'live-aws', replace: true, force: true },
+          { principal: admin },
+        );
+        expect(result.isError, JSON.stringify(result.content)).toBe(false);
+      };
+      await collect(0);
+      await collect(1);
+      expect((await a.layer.callTool('snapshot_dataset', { new_name: 'copy' })).isError).toBe(false);
+      expect(log.base).toBe(0);
+      await collect(2);
+      // The third file compacted the log: the first collection went (replaced, never copied), the
+      // second stays (a snapshot copied it), and only the first one's file was deleted.
+      expect(log.base).toBe(4);
+      const [one, two, three] = log.appended.flatMap((o) => (o.op === 'live' ? [o.path] : []));
+      expect(log.snapshotOps.map((o) => o.op)).toEqual(['live', 'snapshot', 'live', 'use']);
+      expect((await readdir(join(dir, 'out', 'live'))).sort()).toEqual(
+        [basename(two as string), basename(three as string)].sort(),
+      );
+      expect(one).toBeDefined();
+
+      const late = await liveReplica(log, dir, engine);
+      await late.layer.callTool('list_datasets', {});
+      const sizes = (w: Workspace) => w.names().map((n) => [n, w.get(n).assets.length]);
+      expect(sizes(late.workspace)).toEqual(sizes(a.workspace));
+      expect(late.workspace.get('copy').assets.length + 1).toBe(late.workspace.get('live-aws').assets.length);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   const REPORT = join(sampleEstateDir(), 'report');
   const state = (w: Workspace) => ({
     active: w.activeName,
