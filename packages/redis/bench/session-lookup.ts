@@ -4,13 +4,16 @@
  * with RedisSessionStore on a local redis-server (one LOAD script per request, which also
  * pushes the session's expiry back). `ping` is almost nothing but the lookup; `tools/call`
  * adds the layer. The shared session is served alternately by two replicas, as a balancer
- * without stickiness would. Prints each run and the median and spread of the runs.
+ * without stickiness would. Each run also times the two hops between replicas that carry no
+ * request: a signal (a cancellation, sealed with its time and nonce, checked for freshness) from
+ * one replica to another, and a stream event (appended on one replica, heard by the one holding
+ * the stream). Prints each run and the median and spread of the runs.
  *   pnpm --filter @cloudg/redis bench:sessions [-- --runs 5]
  */
 import { Agent, request } from 'node:http';
 import { createLogger, Layer, Registry } from '@cloudg/core';
 import { createVaultSealer } from '@cloudg/privacy';
-import { type RunningHttpServer, serveHttp } from '@cloudg/transports';
+import { type RunningHttpServer, type SharedSessionSignal, serveHttp } from '@cloudg/transports';
 import { createRedisSharedState, type RedisSharedState } from '../src/index.js';
 import { TestRedis } from '../test/support/redis-server.js';
 
@@ -66,6 +69,35 @@ async function open(port: number): Promise<string> {
   return session as string;
 }
 
+/** p50 of `count` hops: `send(i)` on one replica until `heard` resolves on the other. */
+async function hops(count: number, send: (i: number) => Promise<void>, hear: (i: number) => Promise<void>) {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const start = performance.now();
+    const heard = hear(i);
+    await send(i);
+    await heard;
+    times.push(performance.now() - start);
+  }
+  times.sort((x, y) => x - y);
+  return percentile(times, 50);
+}
+
+/** A promise per awaited signal: resolves when `match` holds for a signal heard by `state`. */
+function listen(state: RedisSharedState) {
+  let waiting: { match: (s: SharedSessionSignal) => boolean; resolve: () => void } | undefined;
+  state.sessions.onSignal((signal) => {
+    if (waiting?.match(signal)) {
+      waiting.resolve();
+      waiting = undefined;
+    }
+  });
+  return (match: (s: SharedSessionSignal) => boolean) =>
+    new Promise<void>((resolve) => {
+      waiting = { match, resolve };
+    });
+}
+
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
@@ -112,7 +144,12 @@ try {
     method: 'tools/call',
     params: { name: 'hello', arguments: {} },
   });
-  const rows: { ping: number; call: number; p95: number }[] = [];
+  const rows: { ping: number; call: number; p95: number; signal: number; event: number }[] = [];
+  const [x, y] = states as [RedisSharedState, RedisSharedState];
+  const heardOnY = listen(y);
+  const heardOnX = listen(x);
+  const binding = JSON.stringify(['bench', ['default']]);
+  const hopLimits = { maxSessions: 100_000, maxPerPrincipal: 100_000, idleMs: 60_000 };
   for (let run = 1; run <= RUNS; run++) {
     const localSession = { port: local.port, session: await open(local.port) };
     const sharedSession = { ports: sharedPorts, session: await open(sharedPorts[0] as number) };
@@ -120,11 +157,37 @@ try {
     await measure(ping, localSession, sharedSession);
     const p = await measure(ping, localSession, sharedSession);
     const c = await measure(call, localSession, sharedSession);
-    const row = { ping: p.shared - p.local, call: c.shared - c.local, p95: c.sharedP95 };
+    const signal = await hops(
+      300,
+      (i) => x.sessions.signal(undefined, { type: 'cancel', session: `hop${run}`, requestId: i }),
+      (i) => heardOnY((s) => s.type === 'cancel' && s.requestId === i),
+    );
+    // A stream held by X, appended to by Y.
+    const streamed = `stream${run}`;
+    await x.sessions.open(
+      streamed,
+      { binding, principalId: 'bench', initialized: true, logLevel: 'info', subscriptions: {} },
+      hopLimits,
+    );
+    await x.sessions.claimStream(streamed, undefined);
+    const event = await hops(
+      300,
+      (i) => y.sessions.append(streamed, { jsonrpc: '2.0', method: 'notifications/message', params: { i } }),
+      (i) =>
+        heardOnX(
+          (s) =>
+            s.type === 'event' &&
+            s.session === streamed &&
+            (s.event.message as { params?: { i?: number } }).params?.i === i,
+        ),
+    );
+    await x.sessions.releaseStream(streamed);
+    const row = { ping: p.shared - p.local, call: c.shared - c.local, p95: c.sharedP95, signal, event };
     rows.push(row);
     console.log(
       `run ${run}: ping p50 local ${p.local.toFixed(3)} ms, shared ${p.shared.toFixed(3)} ms (+${row.ping.toFixed(3)}); ` +
-        `tools/call p50 local ${c.local.toFixed(3)} ms, shared ${c.shared.toFixed(3)} ms (+${row.call.toFixed(3)}), shared p95 ${c.sharedP95.toFixed(3)} ms`,
+        `tools/call p50 local ${c.local.toFixed(3)} ms, shared ${c.shared.toFixed(3)} ms (+${row.call.toFixed(3)}), shared p95 ${c.sharedP95.toFixed(3)} ms; ` +
+        `signal p50 ${signal.toFixed(3)} ms, stream event p50 ${event.toFixed(3)} ms`,
     );
   }
   // An announcement writes into every initialized session in one script: its cost grows with them.
@@ -162,6 +225,8 @@ try {
   };
   console.log(`added p50 per ping:       ${summary(rows.map((r) => r.ping))}`);
   console.log(`added p50 per tools/call: ${summary(rows.map((r) => r.call))}`);
+  console.log(`signal hop p50:           ${summary(rows.map((r) => r.signal))}`);
+  console.log(`stream event hop p50:     ${summary(rows.map((r) => r.event))}`);
 } finally {
   for (const server of servers) await server.close();
   for (const state of states) await state.close();

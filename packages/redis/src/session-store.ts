@@ -40,6 +40,9 @@ import { SessionSeal, unsealed } from './session-seal.js';
 
 const STATE = 'sessions';
 
+/** Sessions whose proof of `initialized` a replica keeps (see `initializedSeals`). */
+const INITIALIZED_PROOFS = 10_000;
+
 /** A Redis stream id, the only `Last-Event-ID` this store ever hands out. */
 const EVENT_ID = /^\d+-\d+$/;
 
@@ -88,6 +91,12 @@ export class RedisSessionStore implements SharedSessionStore {
   private beating: Promise<void> | undefined;
   private sealing: SessionSeal | undefined;
   private readonly freshness: SignalFreshness;
+  /**
+   * Session → its sealed `is` once proven true: it is written once per session, so each
+   * request compares it instead of opening it again (a seal opened costs some 20 µs). Only that
+   * exact text counts, so a copy from another session still has to open, and fails.
+   */
+  private readonly initializedSeals = new Map<string, string>();
 
   constructor(
     private readonly client: Redis,
@@ -242,7 +251,7 @@ export class RedisSessionStore implements SharedSessionStore {
     const clientInfo = seal.openField<Record<string, unknown>>(id, fields.ci);
     const clientCapabilities = seal.openField<Record<string, unknown>>(id, fields.cc);
     // `i` is in clear for the change fan-out's script; on its own it proves nothing.
-    const initialized = fields.i === '1' && seal.openField<boolean>(id, fields.is) === true;
+    const initialized = fields.i === '1' && this.provenInitialized(seal, id, fields.is);
     const subscriptions: Record<string, string> = {};
     for (const [digest, sealed] of Object.entries(pairs(answer[1]))) {
       const sub = seal.openField<{ r: string; u: string }>(id, sealed);
@@ -259,6 +268,19 @@ export class RedisSessionStore implements SharedSessionStore {
       logLevel: seal.openField<LogLevel>(id, fields.ll) ?? 'info',
       subscriptions,
     };
+  }
+
+  private provenInitialized(seal: SessionSeal, id: string, sealed: string | undefined): boolean {
+    if (sealed === undefined) return false;
+    if (this.initializedSeals.get(id) === sealed) return true;
+    if (seal.openField<boolean>(id, sealed) !== true) return false;
+    // Bounded: the oldest proof goes first (it is only opened again if still needed).
+    if (this.initializedSeals.size >= INITIALIZED_PROOFS) {
+      const oldest = this.initializedSeals.keys().next().value;
+      if (oldest !== undefined) this.initializedSeals.delete(oldest);
+    }
+    this.initializedSeals.set(id, sealed);
+    return true;
   }
 
   async update(id: string, change: SharedSessionChange): Promise<void> {
@@ -289,6 +311,7 @@ export class RedisSessionStore implements SharedSessionStore {
   }
 
   async delete(id: string): Promise<void> {
+    this.initializedSeals.delete(id);
     if ((await this.run(DELETE, [id])) === 1) await this.ended(id);
   }
 
