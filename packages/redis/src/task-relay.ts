@@ -70,6 +70,11 @@ export class RedisTaskRelay implements TaskRelay {
     return this.#waits.claim(taskId, superseded);
   }
 
+  /** Told each time this replica hears the task channel again after a lost connection. */
+  onResumed(handler: () => void): () => void {
+    return this.#bus.onResubscribed(handler);
+  }
+
   async #publish(body: { m: string } | { w: string }): Promise<void> {
     const message = JSON.stringify({ o: this.#bus.replica, ...body });
     await shared('tasks', async () => {

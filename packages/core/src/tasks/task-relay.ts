@@ -33,4 +33,10 @@ export interface TaskRelay {
    * without it leaves the rule to each process.
    */
   claimWait?(taskId: string, superseded: () => void): Promise<() => void>;
+  /**
+   * Hear when this replica may have missed signals (its connection to the others is back after
+   * a break): whoever relies on `changed` signals reads the store again. Returns the function
+   * that stops. Optional: a relay that never loses signals has nothing to report.
+   */
+  onResumed?(handler: () => void): () => void;
 }

@@ -5,7 +5,7 @@
 import { invalidParams } from '../jsonrpc/errors.js';
 import { isObject, notification, type RequestId } from '../jsonrpc/messages.js';
 import { acceptsTask, tasksExtensionRequired } from '../tasks/task-call.js';
-import { acceptedTaskIds, watchTasks } from '../tasks/task-notifications.js';
+import { acceptedTasks, watchTasks } from '../tasks/task-notifications.js';
 import { type ChangeEvent, expandChange } from './changes.js';
 import { MetaKeys } from './envelope.js';
 import type { RequestContext } from './request-context.js';
@@ -116,8 +116,8 @@ export async function listen(rc: RequestContext): Promise<Record<string, unknown
     );
   }
   const filter = acceptFilter(rc.params.notifications);
-  const taskIds = await acceptedTaskIds(rc);
-  if (taskIds !== undefined) filter.taskIds = taskIds;
+  const tasks = await acceptedTasks(rc);
+  if (tasks !== undefined) filter.taskIds = tasks.map((record) => record.taskId);
   const server = rc.session.server;
   const resources = new SubscribedUris();
   for (const uri of filter.resourceSubscriptions ?? []) await resources.add(server.layer, rc.principal, uri);
@@ -130,7 +130,7 @@ export async function listen(rc: RequestContext): Promise<Record<string, unknown
   );
   server.listens.add(stream);
   const stopListening = rc.cancellation.onAbort(() => stream.end());
-  const stopTasks = taskIds === undefined ? undefined : watchTasks(rc, taskIds);
+  const stopTasks = tasks === undefined ? undefined : watchTasks(rc, tasks);
   try {
     await stream.done;
   } finally {

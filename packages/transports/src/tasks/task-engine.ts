@@ -508,6 +508,15 @@ export class TaskEngine {
     if (now === undefined || !ACTIVE.includes(now.status)) this.stop(taskId, running);
   }
 
+  /**
+   * Hear when changes made on other replicas may have been missed (the relay's connection is
+   * back after a break): listeners read the tasks they follow again. Returns the function that
+   * stops; nothing to hear without a relay that reports it.
+   */
+  onMissedChanges(listener: () => void): () => void {
+    return this.relay?.onResumed?.(listener) ?? (() => {});
+  }
+
   /** Hear of every change this process makes to a task; returns the function that stops it. */
   onChange(listener: (record: TaskRecord) => void): () => void {
     this.listeners.add(listener);
