@@ -71,8 +71,8 @@ export class TaskWaits {
   readonly #client: Redis;
   readonly #options: TaskWaitsOptions;
   readonly #superseded: string;
-  /** This replica's waits, by token: what to call when superseded. */
-  readonly #local = new Map<string, () => void>();
+  /** This replica's waits, by token: what to call when superseded, and how to stop renewing. */
+  readonly #local = new Map<string, { supersede: () => void; end: () => void }>();
 
   constructor(client: Redis, options: TaskWaitsOptions) {
     this.#client = client;
@@ -97,7 +97,7 @@ export class TaskWaits {
       end();
       superseded();
     };
-    this.#local.set(token, supersede);
+    this.#local.set(token, { supersede, end });
     const renew = async () => {
       try {
         const still = await RENEW.run(this.#client, [key], [token, leaseMs, this.#superseded]);
@@ -131,7 +131,7 @@ export class TaskWaits {
   async #supersede(token: string): Promise<void> {
     const local = this.#local.get(token);
     if (local) {
-      local();
+      local.supersede();
       return;
     }
     if (!token.startsWith(`${this.#options.replica}:`)) {
@@ -142,12 +142,15 @@ export class TaskWaits {
 
   /** A replica told this one that `token` was superseded. */
   heard(token: string): void {
-    this.#local.get(token)?.();
+    this.#local.get(token)?.supersede();
   }
 
-  /** Stop renewing every wait (the shared state closes); their claims lapse. */
+  /**
+   * Stop renewing every wait (the shared state closes; the server ends their requests itself):
+   * their claims lapse with the lease. Nobody superseded them, so they are not told so.
+   */
   close(): void {
-    for (const supersede of [...this.#local.values()]) supersede();
+    for (const { end } of [...this.#local.values()]) end();
     this.#local.clear();
   }
 }
