@@ -3,11 +3,12 @@
  * too. Every script starts with PRELUDE; ARGV[1] is always the key prefix.
  *
  * Keys (P is the prefix): `P session:<id>` a hash (b binding and principal id, sealed; pid the
- * principal's digest; v version, ci client info, cc client capabilities, ll log level, all
- * sealed; i initialized; ttl idle ms; sh the replica holding the stream; dl the last event handed
- * to a stream); `P session:<id>:subs` the subscriptions (digest of the real URI → sealed real and
- * client URI); `P session:<id>:log` the stream's event log (a Redis stream, capped; each entry
- * sealed); `P sessions` and `P sessions:principal:<digest>` sorted sets of ids by expiry time;
+ * principal's digest; v version, ci client info, cc client capabilities, ll log level, is
+ * initialized, all sealed; in clear for the scripts, i initialized again (worth nothing without
+ * is), ttl idle ms, sh the replica holding the stream, dl the last event handed to a stream);
+ * `P session:<id>:subs` the subscriptions (digest of the real URI → sealed real and client URI);
+ * `P session:<id>:log` the stream's event log (a Redis stream, capped; each entry sealed with
+ * its event id); `P sessions` and `P sessions:principal:<digest>` sorted sets of ids by expiry time;
  * `P replica:<id>` a replica's heartbeat, which is also the channel of its signals. What is
  * sealed is sealed in JavaScript (session-seal.ts): the scripts only move it. Times come from
  * Redis (TIME), so replicas' clocks do not matter here; the log's event ids are the one
