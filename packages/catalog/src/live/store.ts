@@ -12,7 +12,10 @@ import type { UnresolvedReference } from '../model/unresolved.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { liveState } from './state.js';
 
-/** Live collections are kept in `<output_dir>/live/<dataset>.json`. */
+/**
+ * Live collections are kept in `<output_dir>/live/`: `<dataset>.json`, or in a shared workspace
+ * one file per save, `<dataset>.<milliseconds>-<8 hex>.json` (see `saveLiveDataset`).
+ */
 export const LIVE_STORE_DIR = 'live';
 /** The stored collection's format; it holds findings and compliance as a `findings` operation reads them. */
 export const LIVE_DATASET_FORMAT = 'cloudg-live-dataset/1';
@@ -38,7 +41,7 @@ const StoredLiveDataset = z.looseObject({
  * Written to a temporary file and renamed, so a crash mid-write never leaves half a file.
  *
  * `<name>.json`, which the next save of that name overwrites (a restart wants the latest), or with
- * `perSave`, for a workspace shared by replicas, a file of this save's own (`<name>.<stamp>.json`):
+ * `perSave`, for a workspace shared by replicas, a file of this save's own (`<name>.<ms>-<hex>.json`):
  * the shared log names it, and a replica applying the operation later (started later, or rebuilt
  * from a snapshot that keeps a dataset a `snapshot_dataset` copied) must read the dataset as it
  * was then, not as a later collection or scan under that name left it. A restart restores the
