@@ -83,8 +83,8 @@ export class ChangeCursor {
     if (this.#epoch === undefined) {
       // The head could not be read at start: the first change heard sets where this replica is.
       this.#epoch = heard.epoch;
-      this.#seq = heard.seq;
-      this.options.apply(heard.sealed);
+      this.#seq = heard.seq - 1;
+      this.#advance(heard);
       return;
     }
     if (this.#follows(heard)) {
