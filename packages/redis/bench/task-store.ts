@@ -3,11 +3,14 @@
  * `create` (a tool call becoming a task), `get` (each `tasks/get` poll, with a finished task
  * holding a result of about 40 KB, as a `find_assets` page does) and `transition` (a progress
  * report or the outcome). Each Redis operation is one script, plus a seal or an open of the
- * record with the vault key. Prints each run and the median and spread of the runs.
+ * record with the vault key. Also what a 2025 `tasks/result` adds to claim the one wait per task
+ * across replicas: `claimWait` (one script), and one that supersedes a wait held by another
+ * replica (the script, then a sealed message to it). Prints each run and the median and spread
+ * of the runs.
  *   pnpm --filter @cloudg/redis bench:tasks [-- --runs 5]
  */
 import { randomUUID } from 'node:crypto';
-import { MemoryTaskStore, type TaskRecord, type TaskStore } from '@cloudg/core';
+import { MemoryTaskStore, type TaskRecord, type TaskRelay, type TaskStore } from '@cloudg/core';
 import { createVaultSealer } from '@cloudg/privacy';
 import { createRedisSharedState } from '../src/index.js';
 import { TestRedis } from '../test/support/redis-server.js';
@@ -70,6 +73,22 @@ async function measure(store: TaskStore): Promise<{ create: number; get: number;
   return { create: p50(times.create), get: p50(times.get), transition: p50(times.transition) };
 }
 
+async function measureWaits(a: TaskRelay, b: TaskRelay): Promise<{ claim: number; supersede: number }> {
+  const times = { claim: [] as number[], supersede: [] as number[] };
+  const never = () => {};
+  for (let i = 0; i < OPS; i++) {
+    const taskId = randomUUID();
+    let t = performance.now();
+    await a.claimWait?.(taskId, never);
+    times.claim.push(performance.now() - t);
+    t = performance.now();
+    const release = await b.claimWait?.(taskId, never);
+    times.supersede.push(performance.now() - t);
+    release?.();
+  }
+  return { claim: p50(times.claim), supersede: p50(times.supersede) };
+}
+
 function summary(values: number[]): string {
   const sorted = [...values].sort((a, b) => a - b);
   const fmt = (n: number) => n.toFixed(3);
@@ -79,8 +98,12 @@ function summary(values: number[]): string {
 const redis = await TestRedis.start();
 const state = await createRedisSharedState(redis.url, { keyPrefix: 'bench-tasks:' });
 const shared = state.tasks(createVaultSealer({ key: 'bench-task-key' })).store;
+// A second replica, for a wait that supersedes another replica's.
+const other = await createRedisSharedState(redis.url, { keyPrefix: 'bench-tasks:' });
+const relays = [state, other].map((s) => s.tasks(createVaultSealer({ key: 'bench-task-key' })).relay);
 const runs: { memory: Awaited<ReturnType<typeof measure>>; redis: Awaited<ReturnType<typeof measure>> }[] =
   [];
+const waits: Awaited<ReturnType<typeof measureWaits>>[] = [];
 try {
   for (let run = 1; run <= RUNS; run++) {
     const memory = await measure(new MemoryTaskStore({ maxPerOwner: 1000 }));
@@ -91,13 +114,21 @@ try {
         `get ${inRedis.get.toFixed(3)} ms (memory ${memory.get.toFixed(3)}), ` +
         `transition ${inRedis.transition.toFixed(3)} ms (memory ${memory.transition.toFixed(3)})`,
     );
+    const wait = await measureWaits(relays[0] as TaskRelay, relays[1] as TaskRelay);
+    waits.push(wait);
+    console.log(
+      `run ${run}: p50 claimWait ${wait.claim.toFixed(3)} ms, superseding another replica's ${wait.supersede.toFixed(3)} ms`,
+    );
   }
   for (const op of ['create', 'get', 'transition'] as const) {
     console.log(
       `${op}: Redis p50 ${summary(runs.map((r) => r.redis[op]))}; in process ${summary(runs.map((r) => r.memory[op]))}`,
     );
   }
+  console.log(`claimWait: Redis p50 ${summary(waits.map((w) => w.claim))}`);
+  console.log(`claimWait superseding another replica's: Redis p50 ${summary(waits.map((w) => w.supersede))}`);
 } finally {
+  await other.close();
   await state.close();
   await redis.stop();
 }
