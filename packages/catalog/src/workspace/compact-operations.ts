@@ -8,6 +8,12 @@
  * kept in log order, and the active dataset is pinned by a final `use`, since dropping an
  * unloaded dataset also drops the fallback its unload made.
  *
+ * Within a generation, a `findings` operation (the dataset's findings and compliance as a scan
+ * left them, stored whole) replaces what the operations before it did to the findings alone
+ * (earlier scans, ingests into it, normalisation, reachability findings), so those go too,
+ * except ones before a `snapshot` of it: the copy took their effect. Triage decisions stay: they
+ * are recorded apart from the findings and applied to the stored ones again.
+ *
  * Evictions at `max_datasets` are in the log as `unload`s with reason `evicted` (the writer's
  * decision; replicas never evict what they apply), so they end generations like any unload: an
  * evicted dataset goes with its operations, and a replica rebuilt from the snapshot never loads
@@ -22,6 +28,15 @@ interface Generation {
   ended: boolean;
   /** A snapshot copied it while it lived. */
   read: boolean;
+  /** Operations since its last copy that changed only its findings (see `findingsOnly`). */
+  findingsSinceRead: number[];
+  /** Operations a later `findings` operation replaced. */
+  superseded: Set<number>;
+}
+
+/** Operations that change only the findings and compliance of the dataset they act on. */
+function findingsOnly(op: WorkspaceOperation): boolean {
+  return op.op === 'findings' || op.op === 'normalise' || op.op === 'reachability' || op.op === 'ingest';
 }
 
 /** The dataset an operation creates (a new generation of that name), if any. */
@@ -69,13 +84,22 @@ export function compactOperations(
   operations.forEach((op, i) => {
     if (op.op === 'snapshot') {
       const source = current.get(op.from);
-      if (source) source.read = true;
+      if (source) {
+        source.read = true;
+        source.findingsSinceRead = [];
+      }
     }
     const name = createdDataset(op);
     if (name !== undefined) {
       const previous = current.get(name);
       if (previous) previous.ended = true;
-      const generation: Generation = { ops: [i], ended: false, read: false };
+      const generation: Generation = {
+        ops: [i],
+        ended: false,
+        read: false,
+        findingsSinceRead: [],
+        superseded: new Set(),
+      };
       current.set(name, generation);
       all.push(generation);
       return;
@@ -85,6 +109,14 @@ export function compactOperations(
     // An operation on a name no generation holds failed where it was made too: nothing to keep.
     if (!generation) return;
     generation.ops.push(i);
+    // An ingest that made a new dataset started a generation above: this one is into a dataset.
+    if (findingsOnly(op)) {
+      if (op.op === 'findings') {
+        for (const j of generation.findingsSinceRead) generation.superseded.add(j);
+        generation.findingsSinceRead = [];
+      }
+      generation.findingsSinceRead.push(i);
+    }
     if (op.op === 'unload') {
       generation.ended = true;
       current.delete(op.name);
@@ -92,7 +124,8 @@ export function compactOperations(
   });
   const kept = new Set<number>();
   for (const generation of all)
-    if (!generation.ended || generation.read) for (const i of generation.ops) kept.add(i);
+    if (!generation.ended || generation.read)
+      for (const i of generation.ops) if (!generation.superseded.has(i)) kept.add(i);
   const out = operations.filter((_, i) => kept.has(i));
   if (active !== null && current.has(active)) out.push({ op: 'use', name: active });
   return out;

@@ -409,6 +409,51 @@ describe('a compacted log', () => {
     ]);
   });
 
+  it("keeps of a dataset's findings operations only what the last stored findings did not replace", () => {
+    const ops: WorkspaceOperation[] = [
+      { op: 'load', path: '/p', name: 'prod', kind: 'auto', normalise: true, activate: true, replace: false },
+      { op: 'findings', dataset: 'prod', path: '/scan-1' },
+      { op: 'triage', dataset: 'prod', decisions: [] },
+      { op: 'reachability', dataset: 'prod' },
+      { op: 'findings', dataset: 'prod', path: '/scan-2' },
+      { op: 'snapshot', from: 'prod', name: 'copy', replace: false },
+      { op: 'normalise', dataset: 'prod' },
+      { op: 'findings', dataset: 'prod', path: '/scan-3' },
+    ];
+    // scan-1 and the reachability findings are in scan-2; scan-2 stays, the copy was made after it.
+    expect(compactOperations(ops, 'prod')).toEqual([
+      ops[0],
+      ops[2],
+      ops[4],
+      ops[5],
+      ops[7],
+      { op: 'use', name: 'prod' },
+    ]);
+  });
+
+  it('deletes the file of a scan a later scan of the same dataset replaced', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cloudg-shared-rescan-'));
+    try {
+      const log = new MemoryLog();
+      const a = await liveReplica(log, dir, new SampleEngine(), false, { compactAfterFiles: 2 });
+      expect((await a.layer.callTool('load_dataset', { path: INVENTORY, name: 'prod' })).isError).toBe(false);
+      for (let i = 0; i < 2; i += 1) {
+        const scanned = await a.layer.callTool('run_scanners', { scanners: ['iam'], dataset: 'prod' });
+        expect(scanned.isError, JSON.stringify(scanned.content)).toBe(false);
+      }
+      expect(log.base).toBe(3);
+      const scans = log.appended.flatMap((o) => (o.op === 'findings' ? [o.path] : []));
+      expect(log.snapshotOps).toEqual([log.appended[0], log.appended[2], { op: 'use', name: 'prod' }]);
+      expect(await readdir(join(dir, 'out', 'shared-findings'))).toEqual([basename(scans[1] as string)]);
+      const late = await liveReplica(log, dir);
+      await late.layer.callTool('list_datasets', {});
+      const ids = (w: Workspace) => w.get('prod').findings.map((f) => f.id);
+      expect(ids(late.workspace)).toEqual(ids(a.workspace));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('is compacted under the lease once it grows, and a replica started later or left behind rebuilds from it', async () => {
     const log = new MemoryLog();
     const a = await replica(log, 6);
