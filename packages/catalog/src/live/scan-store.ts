@@ -33,6 +33,9 @@ const StoredFindings = z.looseObject({
   compliance: z.array(ComplianceResultSchema).default([]),
 });
 
+/** At most this many files per scan (see `shareSettled`). */
+const MAX_SHARES = 3;
+
 /**
  * Keep what `run_scanners` changed in `dataset`: a live dataset saved again for a restart when
  * the operator asked for that, and the findings handed to the other replicas of a shared
@@ -42,67 +45,84 @@ const StoredFindings = z.looseObject({
 export async function keepScanResults(workspace: Workspace, dataset: Dataset): Promise<string[]> {
   const persisted = dataset.kind === 'live' && liveState(workspace).persist;
   if (persisted && workspace.shared) {
-    let path: string;
-    try {
-      path = await saveLiveDataset(workspace, dataset, 'run_scanners', { perSave: true });
-    } catch (error) {
-      return [
-        `store: the dataset could not be saved for a restart and the other replicas (${(error as Error).message})`,
-      ];
-    }
-    return shareStored(workspace, dataset, path);
+    return shareSettled(
+      workspace,
+      dataset,
+      () => saveLiveDataset(workspace, dataset, 'run_scanners', { perSave: true }),
+      'the dataset could not be saved for a restart and the other replicas',
+    );
   }
   const errors: string[] = [];
   if (persisted) {
     const unsaved = await keepLiveDataset(workspace, dataset, 'run_scanners');
     if (unsaved) errors.push(unsaved);
   }
-  const unshared = await shareScanFindings(workspace, dataset);
-  if (unshared) errors.push(unshared);
+  if (workspace.shared)
+    errors.push(
+      ...(await shareSettled(
+        workspace,
+        dataset,
+        () => writeScanFile(workspace, dataset),
+        'the new findings could not be saved for the other replicas',
+      )),
+    );
   return errors;
 }
 
-async function shareStored(workspace: Workspace, dataset: Dataset, path: string): Promise<string[]> {
-  try {
-    await workspace.share({ op: 'findings', dataset: dataset.name, path });
-    return [];
-  } catch (error) {
-    return [
-      `store: the new findings are on this replica only, the shared log refused them (${(error as Error).message})`,
-    ];
+/**
+ * Write `dataset`'s findings (`write` returns the file) and append the `findings` operation
+ * naming it. The scan ran without the log's lease, so the append first applies what other
+ * replicas did meanwhile; when that changed this dataset (another replica's scan, ingest or
+ * triage of it), the file lacks what this replica now holds, and it is written and shared again,
+ * so every replica ends with the same findings.
+ */
+async function shareSettled(
+  workspace: Workspace,
+  dataset: Dataset,
+  write: () => Promise<string>,
+  unsaved: string,
+): Promise<string[]> {
+  for (let attempt = 0; attempt < MAX_SHARES; attempt += 1) {
+    const version = dataset.version;
+    let path: string;
+    try {
+      path = await write();
+    } catch (error) {
+      return [`store: ${unsaved} (${(error as Error).message})`];
+    }
+    try {
+      await workspace.share({ op: 'findings', dataset: dataset.name, path });
+    } catch (error) {
+      return [
+        `store: the new findings are on this replica only, the shared log refused them (${(error as Error).message})`,
+      ];
+    }
+    const current = workspace.has(dataset.name) ? workspace.get(dataset.name) : undefined;
+    // Unloaded or replaced meanwhile: the operation fails alike on every replica.
+    if (current !== dataset || dataset.version === version) return [];
   }
+  return [];
 }
 
-/**
- * Store `dataset`'s findings for the other replicas and append the operation that hands them
- * over, when the workspace is shared; nothing otherwise. Returns an `errors` entry when that
- * fails (the scan itself succeeded on this replica), else null.
- */
-export async function shareScanFindings(workspace: Workspace, dataset: Dataset): Promise<string | null> {
-  if (!workspace.shared) return null;
-  let path: string;
-  try {
-    const dir = workspace.outputPath(SCAN_STORE_DIR);
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    // One file per scan: a replica that applies an older operation late still reads that scan.
-    path = join(dir, `${dataset.name}.${Date.now()}-${randomBytes(4).toString('hex')}.json`);
-    const temp = `${path}.${process.pid}.tmp`;
-    // Server state, like a stored live collection: no tool may read it back.
-    workspace.protect(path);
-    workspace.protect(temp);
-    const body = {
-      format: FORMAT,
-      dataset: dataset.name,
-      saved_at: new Date().toISOString(),
-      findings: dataset.findings,
-      compliance: dataset.compliance,
-    };
-    await writeFile(temp, JSON.stringify(body), { mode: 0o600 });
-    await rename(temp, path);
-  } catch (error) {
-    return `store: the new findings could not be saved for the other replicas (${(error as Error).message})`;
-  }
-  return (await shareStored(workspace, dataset, path))[0] ?? null;
+/** One file per scan under `shared-findings/`: a replica that applies an older operation late still reads that scan. */
+async function writeScanFile(workspace: Workspace, dataset: Dataset): Promise<string> {
+  const dir = workspace.outputPath(SCAN_STORE_DIR);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const path = join(dir, `${dataset.name}.${Date.now()}-${randomBytes(4).toString('hex')}.json`);
+  const temp = `${path}.${process.pid}.tmp`;
+  // Server state, like a stored live collection: no tool may read it back.
+  workspace.protect(path);
+  workspace.protect(temp);
+  const body = {
+    format: FORMAT,
+    dataset: dataset.name,
+    saved_at: new Date().toISOString(),
+    findings: dataset.findings,
+    compliance: dataset.compliance,
+  };
+  await writeFile(temp, JSON.stringify(body), { mode: 0o600 });
+  await rename(temp, path);
+  return path;
 }
 
 /**

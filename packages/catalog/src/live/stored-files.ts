@@ -1,7 +1,7 @@
 /**
  * The files a shared workspace's log names that the server itself wrote: each live collection's
  * save and each scan's results, one file per save under the output directory (see
- * `saveLiveDataset` and `shareScanFindings`). A compaction drops the operations of datasets since
+ * `saveLiveDataset` and `keepScanResults`). A compaction drops the operations of datasets since
  * unloaded, replaced or evicted; no replica reads their files again (one behind the compaction
  * rebuilds from the snapshot), so the compacting replica deletes them instead of letting every
  * collection and scan pile up on the shared volume.

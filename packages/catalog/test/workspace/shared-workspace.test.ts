@@ -3,7 +3,7 @@
  * @cloudg/redis): what one workspace changes through its tools the other applies, writers take
  * the log's lease one at a time, and live collection never holds it.
  */
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createLogger, Principal, Registry } from '@cloudg/core';
@@ -275,6 +275,38 @@ describe('scan results in a shared workspace', () => {
         path: (log.entries[1] as { path: string }).path,
       });
       expect(read.isError).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a scan that another replica changed the dataset during', () => {
+  it('is shared again as this replica holds it after applying that change, so every replica ends alike', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cloudg-shared-scan-race-'));
+    try {
+      const log = new MemoryLog();
+      const [a, b] = [await liveReplica(log, dir), await liveReplica(log, dir)];
+      expect((await a.layer.callTool('load_dataset', { path: INVENTORY, name: 'prod' })).isError).toBe(false);
+      // While A scans (without the lease), another replica's scan of prod left no findings: its
+      // operation is in the log when A takes the lease to append its own.
+      const other = join(dir, 'other-scan.json');
+      await writeFile(
+        other,
+        JSON.stringify({ format: 'cloudg-dataset-findings/1', findings: [], compliance: [] }),
+      );
+      const lease = log.lease.bind(log);
+      log.lease = async (signal) => {
+        if (log.entries.length === 1) log.entries.push({ op: 'findings', dataset: 'prod', path: other });
+        return lease(signal);
+      };
+      const scanned = await a.layer.callTool('run_scanners', { scanners: ['iam'], dataset: 'prod' });
+      expect(scanned.isError, JSON.stringify(scanned.content)).toBe(false);
+      // A applied the other scan before appending: its first file was out of date, so it shared again.
+      expect(log.entries.map((e) => e.op)).toEqual(['load', 'findings', 'findings', 'findings']);
+      await b.layer.callTool('list_datasets', {});
+      const ids = (w: Workspace) => w.get('prod').findings.map((f) => f.id);
+      expect(ids(b.workspace)).toEqual(ids(a.workspace));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
