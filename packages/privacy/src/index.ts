@@ -100,7 +100,7 @@ export {
 } from './vault/errors.js';
 export { createVaultSealer, VaultSealer } from './vault/sealer.js';
 export type {
-  MappingRef,
+  MappingKeys,
   SealedBatch,
   SharedAnswer,
   SharedClaim,

@@ -1,20 +1,21 @@
 /**
- * The pseudonym vault's shared store in Redis: two hashes, one from each value's keyed digest and
- * one from each pseudonym's keyed digest to the mapping's reference (`<batch id>:<index>`), and
- * one string per batch (`vault:batch:<id>`) holding the batch's mappings sealed together. The
- * vault seals before anything reaches this store (see @cloudg/privacy's shared-store.ts), so
- * Redis holds no real value in clear: digests, references and AES-256-GCM records under the
- * vault key.
+ * The pseudonym vault's shared store in Redis: one hash (`vault:holders`) filing each mapping under
+ * its pseudonym's keyed digest, as `<reference> <value digest>` (the reference is `<batch id>:<n>`,
+ * the mapping's place in its batch; the value digest tells a holder of the same value from
+ * another value's), and one string per batch (`vault:batch:<id>`) holding the batch's mappings
+ * sealed together. The vault seals before anything reaches this store (see @cloudg/privacy's
+ * shared-store.ts), so Redis holds no real value or pseudonym in clear: digests, references and
+ * AES-256-GCM records under the vault key.
  *
  * A claim is one Lua script for a batch of new mappings (a vault sends a pass's in parts of 500,
- * the first ones while the pass is still running): the first mapping of a value and the
- * first holder of a pseudonym win, so a collision between replicas is resolved once, by Redis,
- * and every replica adopts the winner. Both hashes hold the very same reference for a mapping,
- * which is how the script tells "already this mapping" from "another one". A reveal is one script
- * for every pseudonym a pass missed. Either answers the batches its references point into, so a
- * strict page of 500 results costs one reveal and a few claims sent without waiting on each other.
+ * the first ones while the pass is still running): the first holder of a pseudonym wins, so a
+ * collision between replicas is resolved once, by Redis, and every replica adopts the winner; a
+ * mapping whose value is already filed under a candidate the vault passed over is answered with
+ * that mapping instead. A reveal is one script for every pseudonym a pass missed. Either answers
+ * the batches its references point into, so a strict page of 500 results costs one reveal and a
+ * few claims sent without waiting on each other.
  */
-import type { MappingRef, SealedBatch, SharedAnswer, SharedClaim, SharedVaultStore } from '@cloudg/privacy';
+import type { MappingKeys, SealedBatch, SharedAnswer, SharedClaim, SharedVaultStore } from '@cloudg/privacy';
 import type { Redis } from 'ioredis';
 import { shared } from './errors.js';
 import { LuaScript } from './script.js';
@@ -34,71 +35,101 @@ local function attach(out, refs, prefix)
 end
 `;
 
-// KEYS: values hash, pseudonyms hash. ARGV: batch key prefix, batch id, sealed batch, then
-// pairs of value key and pseudonym key; the n-th pair's reference is `<batch id>:<n>` (0-based),
-// which the port fixes, so it is built here rather than sent: a fifth of a cold page's bytes. Returns n answers ('' when the mapping is now,
-// or already was, the stored one; else 'v' or 'p' and the holder's reference), then pairs of
-// batch id and sealed batch for the holders.
+// KEYS: holders hash. ARGV: batch key prefix, batch id, sealed batch, then the mappings' keys in
+// one argument: pseudonym key and value key of each mapping in turn, joined by ','; then,
+// optionally, the passed candidates in one argument: `<n>:<pseudonym key>` joined by ','. The n-th
+// mapping's reference is `<batch id>:<n>` (0-based), which the port fixes, so it is built here.
+// Returns the answers that are not 'ok', packed the same way (`<n>=v<holder>` when the value is
+// filed under a passed candidate, `<n>=p<holder>` when another value holds the pseudonym; '' when
+// every mapping is now, or already was, filed), then pairs of batch id and sealed batch for the
+// holders.
 //
-// The hashes are read with one HMGET each and written with one HSET each, per chunk of mappings,
-// instead of up to four commands per mapping: the first strict page over new values claims
-// thousands of mappings at once, and the per-command cost inside the script was most of its time.
-// Within a batch, mappings are decided in order as if written one by one (`claimedV`/`claimedP`).
+// Why so packed: a cold strict page claims about 2,500 mappings. ioredis encodes every argument
+// on its own and the reply's every element, so two arguments per mapping cost the client more
+// than the rest of the claim; and each hash entry Redis writes costs it a few microseconds, on a
+// core it shares with the replica (loopback), so the mappings are filed once, by pseudonym, with
+// one HMGET and one HSET per chunk. Within a batch, mappings are decided in order as if written one
+// by one (`claimed`).
 const CLAIM = new LuaScript(`${BATCHES}
-local CHUNK = 1000
-local answers, holders, stored = {}, {}, false
-local claimedV, claimedP = {}, {}
-local first = 4
-while first <= #ARGV do
-  local last = math.min(#ARGV, first + 2 * CHUNK - 1)
-  local vfields, pfields = {}, {}
-  for i = first, last, 2 do
-    vfields[#vfields + 1] = ARGV[i]
-    pfields[#pfields + 1] = ARGV[i + 1]
+local function split(held)
+  local cut = string.find(held, ' ', 1, true)
+  return string.sub(held, 1, cut - 1), string.sub(held, cut + 1)
+end
+local keys = {}
+for key in string.gmatch(ARGV[4], '[^,]+') do keys[#keys + 1] = key end
+local n = #keys / 2
+local passed = {}
+if ARGV[5] then
+  for index, key in string.gmatch(ARGV[5], '(%d+):([^,]+)') do
+    local i = tonumber(index) + 1
+    passed[i] = passed[i] or {}
+    passed[i][#passed[i] + 1] = key
   end
-  local byValues = redis.call('HMGET', KEYS[1], unpack(vfields))
-  local byPseudonyms = redis.call('HMGET', KEYS[2], unpack(pfields))
-  local newV, newP = {}, {}
-  for j = 1, #vfields do
-    local vfield, pfield = vfields[j], pfields[j]
-    local ref = ARGV[2] .. ':' .. ((first - 4) / 2 + j - 1)
-    local byValue = claimedV[vfield] or byValues[j]
-    local holder = claimedP[pfield] or byPseudonyms[j]
-    if byValue then
-      if holder == byValue then answers[#answers + 1] = ''
-      else answers[#answers + 1] = 'v' .. byValue; holders[#holders + 1] = byValue end
-    elseif holder then
-      answers[#answers + 1] = 'p' .. holder; holders[#holders + 1] = holder
-    else
-      claimedV[vfield] = ref
-      claimedP[pfield] = ref
-      newV[#newV + 1] = vfield; newV[#newV + 1] = ref
-      newP[#newP + 1] = pfield; newP[#newP + 1] = ref
-      answers[#answers + 1] = ''
-      stored = true
+end
+local CHUNK = 1000
+local answers, holders, claimed, stored = {}, {}, {}, false
+for first = 1, n, CHUNK do
+  local last = math.min(n, first + CHUNK - 1)
+  local fields = {}
+  for i = first, last do fields[#fields + 1] = keys[2 * i - 1] end
+  local held = redis.call('HMGET', KEYS[1], unpack(fields))
+  local new = {}
+  for j = 1, #fields do
+    local i = first + j - 1
+    local field, value = fields[j], keys[2 * i]
+    local answer
+    for _, probe in ipairs(passed[i] or {}) do
+      local other = claimed[probe] or redis.call('HGET', KEYS[1], probe)
+      if other then
+        local ref, holderValue = split(other)
+        if holderValue == value then answer = 'v' .. ref; break end
+      end
+    end
+    if not answer then
+      local holder = claimed[field] or held[j]
+      if holder then
+        local ref, holderValue = split(holder)
+        if holderValue ~= value then answer = 'p' .. ref end
+      else
+        local entry = ARGV[2] .. ':' .. (i - 1) .. ' ' .. value
+        claimed[field] = entry
+        new[#new + 1] = field; new[#new + 1] = entry
+        stored = true
+      end
+    end
+    if answer then
+      answers[#answers + 1] = (i - 1) .. '=' .. answer
+      holders[#holders + 1] = string.sub(answer, 2)
     end
   end
-  if #newV > 0 then
-    redis.call('HSET', KEYS[1], unpack(newV))
-    redis.call('HSET', KEYS[2], unpack(newP))
-  end
-  first = last + 1
+  if #new > 0 then redis.call('HSET', KEYS[1], unpack(new)) end
 end
 if stored then redis.call('SET', ARGV[1] .. ARGV[2], ARGV[3]) end
-attach(answers, holders, ARGV[1])
-return answers
+local out = { table.concat(answers, ',') }
+attach(out, holders, ARGV[1])
+return out
 `);
 
-// KEYS: pseudonyms hash. ARGV: batch key prefix, then pseudonym keys. Returns n references ('' for
-// none), then pairs of batch id and sealed batch.
+// KEYS: holders hash. ARGV: batch key prefix, then pseudonym keys joined by ','. Returns the
+// references joined by ',' ('' for none), then pairs of batch id and sealed batch.
 const REVEAL = new LuaScript(`${BATCHES}
 local refs = {}
-for i = 2, #ARGV do refs[#refs + 1] = redis.call('HGET', KEYS[1], ARGV[i]) or '' end
-local out = {}
-for i, ref in ipairs(refs) do out[i] = ref end
+for key in string.gmatch(ARGV[2], '[^,]+') do
+  local held = redis.call('HGET', KEYS[1], key)
+  refs[#refs + 1] = held and string.match(held, '^[^ ]+') or ''
+end
+local out = { table.concat(refs, ',') }
 attach(out, refs, ARGV[1])
 return out
 `);
+
+const OK: SharedClaim = { status: 'ok' };
+
+/** A key as the scripts split them: not empty, and free of their separators. */
+function packable(key: string): string {
+  if (!/^[^,: =]+$/.test(key)) throw new Error('a shared vault key is empty or holds a separator');
+  return key;
+}
 
 function batchesAfter(reply: string[], n: number): Record<string, string> {
   const batches: Record<string, string> = {};
@@ -107,52 +138,58 @@ function batchesAfter(reply: string[], n: number): Record<string, string> {
 }
 
 export class RedisVaultStore implements SharedVaultStore {
-  private readonly values: string;
-  private readonly pseudonyms: string;
+  private readonly holders: string;
   private readonly batches: string;
 
   constructor(
     private readonly client: Redis,
     prefix: string,
   ) {
-    this.values = `${prefix}vault:values`;
-    this.pseudonyms = `${prefix}vault:pseudonyms`;
+    this.holders = `${prefix}vault:holders`;
     this.batches = `${prefix}vault:batch:`;
   }
 
-  async claim(batch: SealedBatch, mappings: readonly MappingRef[]): Promise<SharedAnswer<SharedClaim>> {
+  async claim(batch: SealedBatch, mappings: readonly MappingKeys[]): Promise<SharedAnswer<SharedClaim>> {
     if (mappings.length === 0) return { answers: [], batches: {} };
-    const args: string[] = [this.batches, batch.id, batch.sealed];
+    packable(batch.id);
+    const keys: string[] = [];
+    const passed: string[] = [];
     mappings.forEach((m, i) => {
-      // The script numbers the references itself (see CLAIM); one out of that order is a bug.
-      if (m.ref !== `${batch.id}:${i}`)
-        throw new Error(`mapping ${i} of batch ${batch.id} has reference ${m.ref}`);
-      args.push(m.valueKey, m.pseudonymKey);
+      keys.push(packable(m.pseudonymKey), packable(m.valueKey));
+      for (const key of m.passed ?? []) passed.push(`${i}:${packable(key)}`);
     });
-    const reply = (await shared('vault', () =>
-      CLAIM.run(this.client, [this.values, this.pseudonyms], args),
-    )) as string[];
-    const answers = reply.slice(0, mappings.length).map((answer): SharedClaim => {
-      if (answer === '') return { status: 'ok' };
-      return { status: answer[0] === 'v' ? 'value' : 'pseudonym', holder: answer.slice(1) };
-    });
-    return { answers, batches: batchesAfter(reply, mappings.length) };
+    const args = [this.batches, batch.id, batch.sealed, keys.join(',')];
+    if (passed.length > 0) args.push(passed.join(','));
+    const reply = (await shared('vault', () => CLAIM.run(this.client, [this.holders], args))) as string[];
+    const answers: SharedClaim[] = new Array<SharedClaim>(mappings.length).fill(OK);
+    const packed = reply[0] ?? '';
+    if (packed !== '') {
+      for (const answer of packed.split(',')) {
+        const cut = answer.indexOf('=');
+        answers[Number(answer.slice(0, cut))] = {
+          status: answer[cut + 1] === 'v' ? 'value' : 'pseudonym',
+          holder: answer.slice(cut + 2),
+        };
+      }
+    }
+    return { answers, batches: batchesAfter(reply, 1) };
   }
 
   async reveal(pseudonymKeys: readonly string[]): Promise<SharedAnswer<string | undefined>> {
     if (pseudonymKeys.length === 0) return { answers: [], batches: {} };
+    const packed = pseudonymKeys.map(packable).join(',');
     const reply = (await shared('vault', () =>
-      REVEAL.run(this.client, [this.pseudonyms], [this.batches, ...pseudonymKeys]),
+      REVEAL.run(this.client, [this.holders], [this.batches, packed]),
     )) as string[];
-    const answers = reply.slice(0, pseudonymKeys.length).map((ref) => (ref === '' ? undefined : ref));
-    return { answers, batches: batchesAfter(reply, pseudonymKeys.length) };
+    const answers = (reply[0] ?? '').split(',').map((ref) => (ref === '' ? undefined : ref));
+    return { answers, batches: batchesAfter(reply, 1) };
   }
 
   /** Forget every shared mapping (tests; an operator rotating the vault key). */
   async clear(): Promise<void> {
     await shared('vault', async () => {
       const batches = await this.client.keys(`${this.batches}*`);
-      await this.client.del(this.values, this.pseudonyms, ...batches);
+      await this.client.del(this.holders, ...batches);
     });
   }
 }

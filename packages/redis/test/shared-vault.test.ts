@@ -1,6 +1,7 @@
 /**
  * Three catalog replicas under the strict profile sharing one real redis-server: a pseudonym one
- * replica hands out reveals on the others, and every replica hands out the same pseudonyms.
+ * replica hands out reveals on the others, and every replica hands out the same pseudonyms; the
+ * store's claim and reveal scripts on their own.
  */
 import { join } from 'node:path';
 import { createCatalogLayer, sampleEstateDir, Workspace } from '@cloudg/catalog';
@@ -66,13 +67,12 @@ describe('a pseudonym vault shared by three replicas', () => {
     const page = await a.callTool('find_assets', { query: '', limit: 50 });
     expect(ids(page).length).toBeGreaterThan(10);
     const client = (states.at(-1) as RedisSharedState).client;
-    const values = await client.hgetall('vault-test:vault:values');
-    const pseudonyms = await client.hgetall('vault-test:vault:pseudonyms');
-    expect(Object.keys(values).length).toBeGreaterThan(10);
+    const holders = await client.hgetall('vault-test:vault:holders');
+    expect(Object.keys(holders).length).toBeGreaterThan(10);
     const batches = await client.keys('vault-test:vault:batch:*');
     expect(batches.length).toBeGreaterThan(0);
     const sealed = await Promise.all(batches.map((k) => client.get(k)));
-    const dump = JSON.stringify([values, pseudonyms, batches, sealed]);
+    const dump = JSON.stringify([holders, batches, sealed]);
     for (const real of ['111111111111', 'arn:aws', 'sample-org', 'web-1'])
       expect(dump, real).not.toContain(real);
     // Nor the pseudonyms: a pseudonym names its entity's shape, and the digests stand for it.
@@ -88,7 +88,7 @@ describe('a pseudonym vault shared by three replicas', () => {
     // The store sees keyed digests, references and sealed batches only: opaque strings stand in.
     const claim = (store: RedisSharedState, real: string) =>
       store.vaultStore.claim({ id: `b${real}`, sealed: `sealed-batch-${real}` }, [
-        { valueKey: `v:${real}`, pseudonymKey: 'p:host-1', ref: `b${real}:0` },
+        { valueKey: `v-${real}`, pseudonymKey: 'p-host-1' },
       ]);
     // Two replicas derived the same pseudonym for different values at the same moment.
     const [first, second] = await Promise.all([claim(one, 'db-a'), claim(two, 'db-b')]);
@@ -103,9 +103,37 @@ describe('a pseudonym vault shared by three replicas', () => {
     const again = await claim(one, 'db-a');
     const twice = await claim(one, 'db-b');
     expect([again, twice].filter((a) => a.answers[0]?.status === 'ok')).toHaveLength(1);
-    const revealed = await two.vaultStore.reveal(['p:host-1', 'p:unknown']);
+    const revealed = await two.vaultStore.reveal(['p-host-1', 'p-unknown']);
     expect(revealed.answers[0]).toMatch(/^bdb-[ab]:0$/);
     expect(revealed.answers[1]).toBeUndefined();
     expect(Object.values(revealed.batches)).toHaveLength(1);
+  });
+
+  it('answers a value filed under a candidate the claimant passed over with that mapping, and files nothing new', async () => {
+    const state = await createRedisSharedState(redis.url, { keyPrefix: 'passed:' });
+    states.push(state);
+    const store = state.vaultStore;
+    // One process filed web-1 under its first candidate; another holds that candidate for another
+    // value, so it claims web-1 under the next one and names the first as passed over.
+    await store.claim({ id: 'b1', sealed: 'sealed-b1' }, [{ pseudonymKey: 'p0', valueKey: 'v-web-1' }]);
+    const answer = await store.claim({ id: 'b2', sealed: 'sealed-b2' }, [
+      { pseudonymKey: 'p9', valueKey: 'v-db-1' },
+      { pseudonymKey: 'p1', valueKey: 'v-web-1', passed: ['p0'] },
+      { pseudonymKey: 'p0', valueKey: 'v-web-1' },
+    ]);
+    expect(answer.answers).toEqual([{ status: 'ok' }, { status: 'value', holder: 'b1:0' }, { status: 'ok' }]);
+    expect(answer.batches).toEqual({ b1: 'sealed-b1' });
+    const revealed = await store.reveal(['p1', 'p9', 'p0']);
+    expect(revealed.answers).toEqual([undefined, 'b2:0', 'b1:0']);
+    expect(revealed.batches).toEqual({ b1: 'sealed-b1', b2: 'sealed-b2' });
+    expect(await state.client.hlen('passed:vault:holders')).toBe(2);
+  });
+
+  it('refuses keys the scripts could not split apart, before sending anything', async () => {
+    const state = states[0] as RedisSharedState;
+    await expect(
+      state.vaultStore.claim({ id: 'b3', sealed: 's' }, [{ pseudonymKey: 'a,b', valueKey: 'v' }]),
+    ).rejects.toThrow('separator');
+    await expect(state.vaultStore.reveal([''])).rejects.toThrow('separator');
   });
 });

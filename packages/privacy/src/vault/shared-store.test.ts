@@ -1,9 +1,9 @@
-/** Two vaults (two processes) settling through one shared store: reveal across, one winner per value and per pseudonym. */
+/** Two vaults (two processes) settling through one shared store: reveal across, one holder per pseudonym, one pseudonym per value. */
 import { describe, expect, it } from 'vitest';
 import { createVaultSealer } from './sealer.js';
 import {
   BatchReader,
-  type MappingRef,
+  type MappingKeys,
   type SealedBatch,
   type SharedAnswer,
   type SharedClaim,
@@ -15,9 +15,10 @@ import type { VaultEntry } from './types.js';
 
 /** The arbiter's rules in memory, as a shared store applies them: it sees digests, references and sealed batches only. */
 class MemoryShared implements SharedVaultStore {
-  readonly byValue = new Map<string, string>();
-  readonly byPseudonym = new Map<string, string>();
+  /** Pseudonym key -> the holder's reference and value key. */
+  readonly holders = new Map<string, { ref: string; valueKey: string }>();
   readonly batches = new Map<string, string>();
+  claims = 0;
   #with(refs: (string | undefined)[]): Record<string, string> {
     const out: Record<string, string> = {};
     for (const ref of refs) {
@@ -26,24 +27,24 @@ class MemoryShared implements SharedVaultStore {
     }
     return out;
   }
-  async claim(batch: SealedBatch, mappings: readonly MappingRef[]): Promise<SharedAnswer<SharedClaim>> {
+  async claim(batch: SealedBatch, mappings: readonly MappingKeys[]): Promise<SharedAnswer<SharedClaim>> {
+    this.claims++;
     this.batches.set(batch.id, batch.sealed);
-    const answers = mappings.map((m): SharedClaim => {
-      const value = this.byValue.get(m.valueKey);
-      if (value)
-        return this.byPseudonym.get(m.pseudonymKey) === value
-          ? { status: 'ok' }
-          : { status: 'value', holder: value };
-      const held = this.byPseudonym.get(m.pseudonymKey);
-      if (held) return { status: 'pseudonym', holder: held };
-      this.byValue.set(m.valueKey, m.ref);
-      this.byPseudonym.set(m.pseudonymKey, m.ref);
+    const answers = mappings.map((m, i): SharedClaim => {
+      for (const passed of m.passed ?? []) {
+        const other = this.holders.get(passed);
+        if (other?.valueKey === m.valueKey) return { status: 'value', holder: other.ref };
+      }
+      const held = this.holders.get(m.pseudonymKey);
+      if (held)
+        return held.valueKey === m.valueKey ? { status: 'ok' } : { status: 'pseudonym', holder: held.ref };
+      this.holders.set(m.pseudonymKey, { ref: `${batch.id}:${i}`, valueKey: m.valueKey });
       return { status: 'ok' };
     });
     return { answers, batches: this.#with(answers.map((a) => (a.status === 'ok' ? undefined : a.holder))) };
   }
   async reveal(keys: readonly string[]): Promise<SharedAnswer<string | undefined>> {
-    const answers = keys.map((k) => this.byPseudonym.get(k));
+    const answers = keys.map((k) => this.holders.get(k)?.ref);
     return { answers, batches: this.#with(answers) };
   }
 }
@@ -64,25 +65,85 @@ describe('a vault shared between processes', () => {
     expect(b.detokenize(p)).toBe('10.1.2.3');
   });
 
-  it('replaces a mapping another process claimed first by the winner', async () => {
+  it('gives way to the value another process filed first under the same pseudonym, and moves past it', async () => {
     const shared = new MemoryShared();
-    const a = new TokenVault({ key });
-    a.shareWith();
+    // Another process issued the pseudonym db1 gets here to another value (a collision): plant it.
+    const p = new TokenVault({ key }).pseudonymize('db1', 'hostname');
     const theirs: VaultEntry = {
       namespace: 'global',
       entity: 'hostname',
-      real: 'db1',
-      pseudonym: 'host-zz',
+      real: 'db9',
+      pseudonym: p,
       created: 1,
       lastUsed: 1,
     };
     const sealed = sealBatch(createVaultSealer({ key }), [theirs]);
     await shared.claim(sealed.batch, sealed.mappings);
-    const mine = a.pseudonymize('db1', 'hostname');
-    expect(mine).not.toBe('host-zz');
+    const a = new TokenVault({ key });
+    a.shareWith();
+    expect(a.pseudonymize('db1', 'hostname')).toBe(p);
     expect(await a.syncShared(shared)).toBe(true);
-    expect(a.pseudonymize('db1', 'hostname')).toBe('host-zz');
+    expect(a.detokenize(p)).toBe('db9');
+    const moved = a.pseudonymize('db1', 'hostname');
+    expect(moved).not.toBe(p);
     expect(await a.syncShared(shared)).toBe(false);
+    expect(a.stats().counters.collisions).toBeGreaterThan(0);
+  });
+
+  it('takes the pseudonym another process filed the value under, when this one holds it for another value', async () => {
+    const shared = new MemoryShared();
+    const a = new TokenVault({ key });
+    a.shareWith();
+    const p = a.pseudonymize('web-1', 'hostname');
+    await a.syncShared(shared);
+    // B holds p for another value (loaded from its own file, never shared), so it passes p over.
+    const b = new TokenVault({ key });
+    b.importMappings({
+      format: 'cloudg-vault/1',
+      key_id: b.keyId,
+      entries: [['global', 'hostname', 'web-9', p, 1, 1]],
+    });
+    b.shareWith();
+    expect(b.pseudonymize('web-1', 'hostname')).not.toBe(p);
+    expect(await b.syncShared(shared)).toBe(true);
+    expect(b.pseudonymize('web-1', 'hostname')).toBe(p);
+    expect(b.detokenize(p)).toBe('web-1');
+    // The store files web-1 once: B's own candidate was not kept.
+    expect(shared.holders.size).toBe(1);
+  });
+
+  it('files a value that two entities give the same pseudonym once, and settles without another pass', async () => {
+    const shared = new MemoryShared();
+    const a = new TokenVault({ key });
+    a.shareWith();
+    const p = a.pseudonymize('10.1.2.3', 'ip_address');
+    expect(a.pseudonymize('10.1.2.3', 'private_ip')).toBe(p);
+    expect(await a.syncShared(shared)).toBe(false);
+    expect(a.pseudonymize('10.1.2.3', 'private_ip')).toBe(p);
+    expect(shared.holders.size).toBe(1);
+  });
+
+  it('builds an ARN again on the account pseudonym another process filed, so every process shows the same ARN', async () => {
+    const shared = new MemoryShared();
+    const arn = 'arn:aws:iam::123456789012:role/admin';
+    const a = new TokenVault({ key });
+    a.shareWith();
+    const account = a.pseudonymize('123456789012', 'aws_account_id');
+    const onA = a.pseudonymize(arn, 'aws_arn');
+    await a.syncShared(shared);
+    // B holds A's account pseudonym for another account, so it builds the ARN on another one first.
+    const b = new TokenVault({ key });
+    b.importMappings({
+      format: 'cloudg-vault/1',
+      key_id: b.keyId,
+      entries: [['global', 'aws_account_id', '999999999999', account, 1, 1]],
+    });
+    b.shareWith();
+    expect(b.pseudonymize(arn, 'aws_arn')).not.toBe(onA);
+    expect(await b.syncShared(shared)).toBe(true);
+    expect(b.pseudonymize(arn, 'aws_arn')).toBe(onA);
+    expect(await b.syncShared(shared)).toBe(false);
+    expect(b.detokenize(onA)).toBe(arn);
   });
 
   it('hands the store no real value or pseudonym in clear, and only the same key opens what it holds', async () => {
@@ -91,10 +152,10 @@ describe('a vault shared between processes', () => {
     a.shareWith();
     const p = a.pseudonymize('prod-db.internal.example.com', 'hostname');
     await a.syncShared(shared);
-    const held = JSON.stringify([...shared.byValue, ...shared.byPseudonym, ...shared.batches]);
+    const held = JSON.stringify([...shared.holders, ...shared.batches]);
     expect(held).not.toContain('prod-db');
     expect(held).not.toContain(p);
-    const ref = [...shared.byPseudonym.values()][0] as string;
+    const ref = [...shared.holders.values()][0]?.ref as string;
     const batches = Object.fromEntries(shared.batches);
     expect(new BatchReader(createVaultSealer({ key })).entry(ref, batches)).toMatchObject({
       real: 'prod-db.internal.example.com',

@@ -1,15 +1,29 @@
 /**
  * The port of a vault shared between processes (replicas of one server). The vault keeps its
- * mappings in memory as before; a shared store is the arbiter of which mapping of a value, and
- * which holder of a pseudonym, is the one every process uses. This package only defines the
- * port (it stays free of dependencies); a Redis implementation lives elsewhere.
+ * mappings in memory as before; a shared store is the arbiter of which holder of a pseudonym, and
+ * so which mapping of a value, is the one every process uses. This package only defines the port
+ * (it stays free of dependencies); a Redis implementation lives elsewhere.
  *
- * The store never sees a real value. The mappings a vault claims are sealed together, in batches
- * of up to CLAIM_PART, under the vault key (AES-256-GCM, as the vault file; one seal per batch
- * rather than one per mapping, which is what keeps a strict page of thousands of new mappings
- * cheap), and each mapping is handed over as two keyed digests to find it by (of the value and of
- * the pseudonym; VaultSealer.shortLookup) and a reference to its place in the batch. Every process with the same vault key derives the
- * same digests and opens the same batches; without the key the store is opaque.
+ * The store never sees a real value or a pseudonym. The mappings a vault claims are sealed
+ * together, in batches of up to CLAIM_PART, under the vault key (AES-256-GCM, as the vault file;
+ * one seal per batch rather than one per mapping, which is what keeps a strict page of thousands
+ * of new mappings cheap). Each mapping is handed over as two keyed digests
+ * (VaultSealer.shortLookup): the pseudonym's, which is where the store files the mapping, and the
+ * real value's, which it files with it to tell a holder of the same value from another value's.
+ * Every process with the same vault key derives the same digests and opens the same batches;
+ * without the key the store is opaque.
+ *
+ * One entry per mapping, by pseudonym, suffices because a pseudonym is derived from its value:
+ * the vault tries the value's candidates (attempt 0, 1, ...) in order and takes the first that no
+ * other value holds here, so another process's mapping of the same value is found under the same
+ * candidate, or under one this process passed over because it holds that candidate for another
+ * value; those are handed over with the mapping (`passed`) for the store to look at too. (An
+ * earlier form also filed every mapping by a digest of its value: twice the entries in the
+ * store, which was most of the store's work for a cold strict page.) A pseudonym built from
+ * other mappings (an ARN from its account's and its resource's) depends on them as well as on
+ * its value; when a sync finds that another process won one of them, the vault drops the
+ * pseudonyms it built in that sync and builds them again on the winners (see
+ * TokenVault.syncShared).
  */
 import { randomBytes } from 'node:crypto';
 import type { VaultSealer } from './sealer.js';
@@ -22,20 +36,27 @@ export interface SealedBatch {
   sealed: string;
 }
 
-/** One mapping of a batch as the shared store holds it. */
-export interface MappingRef {
-  /** Keyed digest of (namespace, entity, real value): where the value's mapping is found. */
-  valueKey: string;
-  /** Keyed digest of (namespace, pseudonym): where the pseudonym's holder is found. */
+/**
+ * One mapping of a batch as the shared store sees it. Its reference is `<batch id>:<n>` for the
+ * n-th mapping of the batch (0-based): its place in the sealed batch.
+ */
+export interface MappingKeys {
+  /** Keyed digest of (namespace, pseudonym): where the mapping is filed and found. */
   pseudonymKey: string;
-  /** `<batch id>:<index>`: the mapping's place in its batch. */
-  ref: string;
+  /** Keyed digest of (namespace, real value): equal for every mapping of the same value. */
+  valueKey: string;
+  /**
+   * Pseudonym keys of the value's earlier candidates, which this process passed over because it
+   * holds them for other values: where another process may have filed the same value.
+   */
+  passed?: readonly string[];
 }
 
 /**
- * The answer to one claimed mapping: `ok` when the store now holds it (or already held the same
- * one); otherwise the reference of the mapping that already holds the value (`value`) or the
- * pseudonym (`pseudonym`).
+ * The answer to one claimed mapping: `ok` when the store now holds it (or already held a mapping
+ * of the same value under the same pseudonym); `value` when the value is already held under one
+ * of the `passed` candidates, and `pseudonym` when another value holds the pseudonym, each with
+ * the reference of the mapping the store holds.
  */
 export type SharedClaim =
   | { readonly status: 'ok' }
@@ -49,12 +70,11 @@ export interface SharedAnswer<T> {
 
 export interface SharedVaultStore {
   /**
-   * Register the mappings of one batch, all in one round trip, atomically per mapping: the first
-   * mapping of a value key and the first holder of a pseudonym key win. Answers one SharedClaim
-   * per mapping, in order, and the batches the holders are in. The batch is kept while any of
-   * its mappings is.
+   * Register the mappings of one batch, all in one round trip, atomically per mapping, in order:
+   * the first holder of a pseudonym key wins. Answers one SharedClaim per mapping and the batches
+   * the holders are in. The batch is kept while any of its mappings is.
    */
-  claim(batch: SealedBatch, mappings: readonly MappingRef[]): Promise<SharedAnswer<SharedClaim>>;
+  claim(batch: SealedBatch, mappings: readonly MappingKeys[]): Promise<SharedAnswer<SharedClaim>>;
   /** The references of these pseudonym keys (undefined where none is known) and their batches. */
   reveal(pseudonymKeys: readonly string[]): Promise<SharedAnswer<string | undefined>>;
 }
@@ -65,26 +85,39 @@ export function pseudonymKey(sealer: VaultSealer, namespace: string, pseudonym: 
   return sealer.shortLookup(`p${SEP}${namespace}${SEP}${pseudonym}`);
 }
 
-function valueKey(sealer: VaultSealer, e: VaultEntry): string {
-  return sealer.shortLookup(`v${SEP}${e.namespace}${SEP}${e.entity}${SEP}${e.real}`);
+/**
+ * Without the entity: the same value pseudonymised as two entities may get the same pseudonym
+ * (an address is permuted alike as `ip_address` and `private_ip`), and that is one holder, not a
+ * collision.
+ */
+function valueKey(sealer: VaultSealer, namespace: string, real: string): string {
+  return sealer.shortLookup(`c${SEP}${namespace}${SEP}${real}`);
 }
 
 const label = (id: string) => `vault-batch:${id}`;
 
+/** A mapping to claim, with the candidates its value passed over (see MappingKeys.passed). */
+export interface ClaimEntry extends VaultEntry {
+  passed?: readonly string[] | undefined;
+}
+
 /** Seal mappings as one batch. Stored without use times: they are each process's own. */
 export function sealBatch(
   sealer: VaultSealer,
-  entries: readonly VaultEntry[],
-): { batch: SealedBatch; mappings: MappingRef[] } {
+  entries: readonly ClaimEntry[],
+): { batch: SealedBatch; mappings: MappingKeys[] } {
   const id = randomBytes(8).toString('hex');
   const rows = entries.map((e) => [e.namespace, e.entity, e.real, e.pseudonym, e.created]);
   return {
     batch: { id, sealed: sealer.seal(JSON.stringify(rows), label(id)) },
-    mappings: entries.map((e, i) => ({
-      valueKey: valueKey(sealer, e),
-      pseudonymKey: pseudonymKey(sealer, e.namespace, e.pseudonym),
-      ref: `${id}:${i}`,
-    })),
+    mappings: entries.map((e) => {
+      const keys: MappingKeys = {
+        pseudonymKey: pseudonymKey(sealer, e.namespace, e.pseudonym),
+        valueKey: valueKey(sealer, e.namespace, e.real),
+      };
+      if (e.passed) keys.passed = e.passed.map((p) => pseudonymKey(sealer, e.namespace, p));
+      return keys;
+    }),
   };
 }
 
@@ -107,7 +140,7 @@ export type ClaimedPart =
 export function claimPart(
   sealer: VaultSealer,
   store: SharedVaultStore,
-  entries: readonly VaultEntry[],
+  entries: readonly ClaimEntry[],
 ): Promise<ClaimedPart> {
   const answer = async (): Promise<ClaimedPart> => {
     const { batch, mappings } = sealBatch(sealer, entries);

@@ -21,6 +21,7 @@ import { VaultSealer } from './sealer.js';
 import {
   BatchReader,
   CLAIM_PART,
+  type ClaimEntry,
   type ClaimedPart,
   claimPart,
   pseudonymKey,
@@ -91,6 +92,12 @@ export class TokenVault {
   /** Parts claimed before the sync that settles them, with the mappings each holds. */
   private inFlight: { pending: StoredEntry[]; claimed: Promise<ClaimedPart> }[] = [];
   private readonly missed = new Map<string, { namespace: string; pseudonym: string }>();
+  /** While sharing: the candidates an unsettled mapping's value passed over (collisions here). */
+  private readonly passedBy = new Map<StoredEntry, string[]>();
+  /** While sharing: unsettled mappings whose pseudonym was built from other mappings (ARNs). */
+  private readonly built = new Set<StoredEntry>();
+  /** Pseudonyms derived as part of another (ctx.sub): tells issue() a pseudonym was built. */
+  private subCalls = 0;
 
   /** Same as `new TokenVault(options)`. */
   static create(options: TokenVaultOptions = {}): TokenVault {
@@ -192,6 +199,8 @@ export class TokenVault {
     now: number,
   ): string {
     const format = formatterFor(entity);
+    const subsBefore = this.subCalls;
+    let passed: string[] | undefined;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const ctx = this.context(namespace, attempt);
       const generic = attempt >= FORMAT_ATTEMPTS;
@@ -204,6 +213,8 @@ export class TokenVault {
         if (this.isExpired(holder, now)) this.expire(store, holder);
         else {
           this.counters.collisions++;
+          // Another process may hold this value under the candidate this one holds for another.
+          if (this.sharing) (passed ??= []).push(pseudonym);
           continue;
         }
       }
@@ -211,6 +222,8 @@ export class TokenVault {
       const entry: StoredEntry = { namespace, entity, real: value, pseudonym, created: now, lastUsed: now };
       store.insertNew(entry);
       if (this.sharing) {
+        if (passed) this.passedBy.set(entry, passed);
+        if (this.subCalls !== subsBefore) this.built.add(entry);
         this.unclaimed.add(entry);
         if (this.earlyStore && this.unclaimed.size >= CLAIM_PART) this.sendPart(this.earlyStore);
       }
@@ -233,11 +246,17 @@ export class TokenVault {
     }
     let ctx = list[attempt];
     if (!ctx) {
-      ctx = new IssueContext(this, this.keys.token, this.permuterFor, namespace, attempt);
+      ctx = new IssueContext(this.subOf, this.keys.token, this.permuterFor, namespace, attempt);
       list[attempt] = ctx;
     }
     return ctx;
   }
+
+  /** A part of a pseudonym being built (an ARN's account), counted so the whole is known as built. */
+  private readonly subOf = (value: string, entity: string, namespace: string): string => {
+    this.subCalls++;
+    return this.pseudonymize(value, entity, { namespace });
+  };
 
   private readonly permuterFor = (namespace: string, width: 4 | 16): IpPermuter => {
     const id = `${width}${SEP}${namespace}`;
@@ -334,7 +353,7 @@ export class TokenVault {
       claimed: claimPart(
         this.sealer,
         store,
-        pending.map((e) => this.toEntry(e)),
+        pending.map((e) => this.toClaim(e)),
       ),
     });
   }
@@ -343,9 +362,10 @@ export class TokenVault {
    * Settle with the shared store: fetch the mappings of pseudonyms this process missed (one
    * round trip), and claim the mappings it issued (the parts already sent during the pass, and
    * the rest in parts sent at once and awaited together). A claim another process won is
-   * replaced by the winner (the holder of the value, or of the pseudonym, so the next derivation
-   * moves past it). Returns true when the local mappings changed in a way that makes a pass
-   * worth running again. If the store fails, the unclaimed mappings are withdrawn, so nothing
+   * replaced by the winner (the value's mapping under a candidate this process passed over, or
+   * the pseudonym's holder, so the next derivation moves past it), and the pseudonyms built from
+   * other mappings in that sync are dropped, to be built again. Returns true when the local
+   * mappings changed in a way that makes a pass worth running again. If the store fails, the unclaimed mappings are withdrawn, so nothing
    * this process issued is used without being shared.
    */
   async syncShared(store: SharedVaultStore): Promise<boolean> {
@@ -370,19 +390,33 @@ export class TokenVault {
     const answered = await Promise.all(parts.map((p) => p.claimed));
     const failed = answered.find((a) => !a.ok);
     if (failed && !failed.ok) {
-      for (const part of parts) for (const e of part.pending) this.withdraw(e);
+      for (const part of parts)
+        for (const e of part.pending) {
+          this.withdraw(e);
+          this.passedBy.delete(e);
+          this.built.delete(e);
+        }
       throw failed.reason;
     }
     const pending = parts.flatMap((p) => p.pending);
     const holders = answered.flatMap((a) => (a.ok ? a.holders : []));
+    let lost = false;
     holders.forEach((holder, i) => {
       if (!holder) return;
       this.withdraw(pending[i] as StoredEntry);
       this.adopt(holder);
       this.counters.collisions++;
-      changed = true;
+      lost = true;
     });
-    return changed;
+    // A pseudonym built in this sync may rest on a mapping that just lost (an ARN on its account's
+    // pseudonym): drop them all, so the rerun builds them again on the winners. What this process
+    // claimed for them stays in the store, still revealing their values.
+    if (lost) for (const e of pending) if (this.built.has(e)) this.withdraw(e);
+    for (const e of pending) {
+      this.passedBy.delete(e);
+      this.built.delete(e);
+    }
+    return changed || lost;
   }
 
   /** Drop every mapping issued since the last sync (a pass that failed keeps none of them). */
@@ -393,6 +427,8 @@ export class TokenVault {
     for (const part of this.inFlight) for (const e of part.pending) this.withdraw(e);
     this.inFlight = [];
     this.missed.clear();
+    this.passedBy.clear();
+    this.built.clear();
   }
 
   private withdraw(e: StoredEntry): void {
@@ -446,6 +482,13 @@ export class TokenVault {
       created: this.unixSeconds(e.created),
       lastUsed: this.unixSeconds(e.lastUsed),
     };
+  }
+
+  private toClaim(e: StoredEntry): ClaimEntry {
+    const claim: ClaimEntry = this.toEntry(e);
+    const passed = this.passedBy.get(e);
+    if (passed) claim.passed = passed;
+    return claim;
   }
 
   private isExpired(e: StoredEntry, now: number): boolean {
@@ -647,7 +690,7 @@ export class TokenVault {
 /** The FormatContext of one derivation attempt (a class: cheaper than a bag of closures). */
 class IssueContext implements FormatContext {
   constructor(
-    private readonly vault: TokenVault,
+    private readonly subOf: (value: string, entity: string, namespace: string) => string,
     private readonly tokenKey: HmacSha256,
     private readonly permuters: (namespace: string, width: 4 | 16) => IpPermuter,
     readonly namespace: string,
@@ -667,7 +710,7 @@ class IssueContext implements FormatContext {
   }
 
   sub(value: string, entity: string): string {
-    return this.vault.pseudonymize(value, entity, { namespace: this.namespace });
+    return this.subOf(value, entity, this.namespace);
   }
 
   permuter(width: 4 | 16): IpPermuter {
