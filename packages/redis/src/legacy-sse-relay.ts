@@ -4,14 +4,19 @@
  * forward to it.
  *
  * Keys (P the prefix): `P legacy-sse:<id>` a hash, `h` the replica holding the stream (in clear,
- * a random hex id, for the lookup script) and `b` the session's binding (principal id and roles)
- * with the holder again, sealed for that session: a record whose `h` was changed, or whose `b`
- * came from another session, is no one's, so a forger gets POSTs refused (404), never sent to a
- * replica that would take them and drop them. It expires three heartbeats after this replica last renewed it, like the 2025
- * sessions' stream claims, and a lookup also wants the holder's own heartbeat
- * (`P replica:<id>`, kept by RedisSessionStore), so a replica that closes or dies takes its
- * sessions with it at once or within three beats. A renewal writes the record again whole, so
+ * a random hex id, for the lookup script), `p` the principal's digest (in clear, as the 2025
+ * sessions' `pid`, for the count) and `b` the session's binding (principal id and roles) with the
+ * holder again, sealed for that session: a record whose `h` was changed, or whose `b` came from
+ * another session, is no one's, so a forger gets POSTs refused (404), never sent to a replica
+ * that would take them and drop them. It expires three heartbeats after this replica last
+ * renewed it, like the 2025 sessions' stream claims, and a lookup also wants the holder's own
+ * heartbeat (`P replica:<id>`, kept by RedisSessionStore), so a replica that closes or dies takes
+ * its sessions with it at once or within three beats. A renewal writes the record again whole, so
  * sessions whose stream is still open come back after a Redis that lost its data.
+ *
+ * The session also counts in the 2025 sessions' cap and quota (`P sessions`,
+ * `P sessions:principal:<digest>`, as `sse:<id>`; legacy-sse-scripts.ts): admitted by the same
+ * script logic when it is recorded, renewed and expiring with its record, removed with it.
  *
  * A forwarded POST goes to the holder's own channel (`P replica:<id>`, which the 2025 sessions'
  * signals use too; each side ignores the other's messages) as `{"l": sealed}`: the message,
@@ -22,45 +27,23 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { VaultSealer } from '@cloudg/privacy';
-import type { LegacySseHolder, LegacySsePost, LegacySseRelay } from '@cloudg/transports';
+import type {
+  LegacySseHolder,
+  LegacySsePost,
+  LegacySseQuota,
+  LegacySseRelay,
+  SharedSessionAdmission,
+} from '@cloudg/transports';
 import type { Redis } from 'ioredis';
 import { shared } from './errors.js';
+import { HOLD, LOCATE, RELEASE, RENEW } from './legacy-sse-scripts.js';
 import type { ReplicaBus } from './replica-bus.js';
-import { LuaScript } from './script.js';
 import { SignalFreshness } from './session-freshness.js';
-import { unsealed } from './session-seal.js';
+import { SessionSeal, unsealed } from './session-seal.js';
 
 const STATE = 'sessions';
 const BINDING = 'legacy-sse-binding';
 const POST = 'legacy-sse-post';
-
-// ARGV: P, replica, ttl, then id and sealed binding for each session held. Writes each record
-// whole, so one lost with Redis's data comes back.
-const RENEW = new LuaScript(`
-local P, replica, ttl = ARGV[1], ARGV[2], ARGV[3]
-for i = 4, #ARGV, 2 do
-  local k = P .. 'legacy-sse:' .. ARGV[i]
-  redis.call('HSET', k, 'h', replica, 'b', ARGV[i + 1])
-  redis.call('PEXPIRE', k, ttl)
-end
-return 1
-`);
-
-// ARGV: P, id. {holder, sealed binding} while the holder's heartbeat (`P replica:<id>`, the key
-// the 2025 sessions' stream claims rely on) lives; nil otherwise.
-const LOCATE = new LuaScript(`
-local found = redis.call('HMGET', ARGV[1] .. 'legacy-sse:' .. ARGV[2], 'h', 'b')
-if not found[1] or not found[2] then return false end
-if redis.call('EXISTS', ARGV[1] .. 'replica:' .. found[1]) == 0 then return false end
-return found
-`);
-
-// ARGV: P, id, replica. Only the holder's own record goes.
-const RELEASE = new LuaScript(`
-local k = ARGV[1] .. 'legacy-sse:' .. ARGV[2]
-if redis.call('HGET', k, 'h') == ARGV[3] then redis.call('DEL', k) end
-return 1
-`);
 
 /** What the sealed post holds besides the post itself. */
 interface SealedPost extends LegacySsePost {
@@ -83,13 +66,15 @@ export class RedisLegacySseRelay implements LegacySseRelay {
   /** Resolves once this replica's heartbeat runs (RedisSessionStore keeps it). */
   readonly #alive: () => Promise<void>;
   readonly #heartbeatMs: number;
-  /** Sessions held here → their sealed binding, written again at every renewal. */
-  readonly #held = new Map<string, string>();
+  /** Sessions held here → their sealed binding and principal digest, written again at every renewal. */
+  readonly #held = new Map<string, { sealed: string; principal: string }>();
   readonly #listeners = new Set<(post: LegacySsePost) => void>();
   /** A post is taken once, and only while young: the 2025 sessions' signals' rule. */
   readonly #freshness = new SignalFreshness();
   readonly #stop: () => void;
   #sealer: VaultSealer | undefined;
+  /** The 2025 sessions' seal: the quota's principal digests and the signal ending a session. */
+  #sessionSeal: SessionSeal | undefined;
   #timer: NodeJS.Timeout | undefined;
 
   /** @internal Built by `sharedStateOn`, on that state's bus and heartbeat. */
@@ -112,6 +97,7 @@ export class RedisLegacySseRelay implements LegacySseRelay {
   /** Seal and open with `sealer` (the policy vault's): required before the first session. */
   sealWith(sealer: VaultSealer): void {
     this.#sealer = sealer;
+    this.#sessionSeal = new SessionSeal(sealer);
   }
 
   get #seal(): VaultSealer {
@@ -123,21 +109,41 @@ export class RedisLegacySseRelay implements LegacySseRelay {
     return this.#heartbeatMs * 3;
   }
 
-  async hold(id: string, binding: string): Promise<void> {
+  async hold(id: string, binding: string, quota: LegacySseQuota): Promise<SharedSessionAdmission> {
     const sealed = this.#seal.seal(JSON.stringify({ s: id, h: this.replica, v: binding }), BINDING);
-    await shared(STATE, async () => {
+    const sessionSeal = this.#sessionSeal as SessionSeal;
+    const principal = sessionSeal.principal(quota.principalId);
+    const [admission, ended] = (await shared(STATE, async () => {
       await this.#bus.ready;
       // A record is only as good as its holder's heartbeat: the first beat comes first.
       await this.#alive();
-      await RENEW.run(this.#client, [], [this.#prefix, this.replica, this.#ttl, id, sealed]);
-    });
-    this.#held.set(id, sealed);
+      return HOLD.run(
+        this.#client,
+        [],
+        [
+          this.#prefix,
+          this.replica,
+          this.#ttl,
+          id,
+          sealed,
+          principal,
+          quota.maxSessions,
+          quota.maxPerPrincipal,
+        ],
+      );
+    })) as [SharedSessionAdmission, string?];
+    if (admission !== 'ok') return admission;
+    this.#held.set(id, { sealed, principal });
     this.#beat();
+    // A 2025 session ended to make room: its views on every replica drop it, as after DELETE.
+    if (ended) await this.#ended(sessionSeal, ended).catch(() => {});
+    return admission;
   }
 
   async release(id: string): Promise<void> {
+    const principal = this.#held.get(id)?.principal ?? '';
     this.#held.delete(id);
-    await shared(STATE, () => RELEASE.run(this.#client, [], [this.#prefix, id, this.replica]));
+    await shared(STATE, () => RELEASE.run(this.#client, [], [this.#prefix, this.replica, id, principal]));
   }
 
   async locate(id: string): Promise<LegacySseHolder | undefined> {
@@ -172,9 +178,15 @@ export class RedisLegacySseRelay implements LegacySseRelay {
     this.#timer = undefined;
     this.#stop();
     this.#listeners.clear();
-    const keys = [...this.#held.keys()].map((id) => `${this.#prefix}legacy-sse:${id}`);
+    const args: string[] = [this.#prefix, this.replica];
+    for (const [id, { principal }] of this.#held) args.push(id, principal);
     this.#held.clear();
-    if (keys.length > 0) await this.#client.del(...keys).catch(() => {});
+    if (args.length > 2) await RELEASE.run(this.#client, [], args).catch(() => {});
+  }
+
+  /** Tell every replica that a 2025 session has ended, as RedisSessionStore does for its own. */
+  #ended(seal: SessionSeal, session: string): Promise<number> {
+    return this.#client.publish(this.#bus.broadcast, seal.signal({ type: 'ended', session }));
   }
 
   #openBinding(seal: VaultSealer, id: string, holder: string, sealed: string): string | undefined {
@@ -192,8 +204,9 @@ export class RedisLegacySseRelay implements LegacySseRelay {
     this.#timer = setInterval(() => {
       if (this.#held.size === 0) return;
       const args: (string | number)[] = [this.#prefix, this.replica, this.#ttl];
-      for (const [id, sealed] of this.#held) args.push(id, sealed);
-      // A missed renewal is made good by the next one; three missed and the sessions are gone.
+      for (const [id, { sealed, principal }] of this.#held) args.push(id, sealed, principal);
+      // A missed renewal is made good by the next one; three missed and the sessions are gone
+      // (and count no more).
       RENEW.run(this.#client, [], args).catch(() => {});
     }, this.#heartbeatMs);
     this.#timer.unref();

@@ -4,31 +4,17 @@ import { LuaScript } from './script.js';
 import { PRELUDE } from './session-lua.js';
 
 // ARGV: P, id, principal digest, sealed binding, maxSessions, maxPerPrincipal, ttl, sealed log
-// level. At the principal's quota its least recently used session without a live stream is
-// ended, but only once the global cap is known to leave room (counting that session as gone):
-// a session is never ended for a new one that is then refused. {'ok', ended id or ''} or
-// {'quota'} / {'full'}.
+// level. Admitted as PRELUDE's admit says (the legacy SSE sessions count too):
+// {'ok', ended id or ''} or {'quota'} / {'full'}.
 export const OPEN = new LuaScript(`${PRELUDE}
 local now = nowms()
 local id, pid = ARGV[2], ARGV[3]
-local all, pk = P .. 'sessions', P .. 'sessions:principal:' .. pid
-redis.call('ZREMRANGEBYSCORE', all, '-inf', now)
-redis.call('ZREMRANGEBYSCORE', pk, '-inf', now)
-local victim = nil
-if redis.call('ZCARD', pk) >= tonumber(ARGV[6]) then
-  for _, other in ipairs(redis.call('ZRANGE', pk, 0, -1)) do
-    if not alive(redis.call('HGET', skey(other), 'sh')) then victim = other break end
-  end
-  if not victim then return {'quota'} end
-end
-local count = redis.call('ZCARD', all)
-if victim and redis.call('ZSCORE', all, victim) then count = count - 1 end
-if count >= tonumber(ARGV[5]) then return {'full'} end
-if victim then drop(victim) end
+local admission, victim = admit(pid, tonumber(ARGV[5]), tonumber(ARGV[6]), now)
+if admission ~= 'ok' then return {admission} end
 local k = skey(id)
 redis.call('HSET', k, 'b', ARGV[4], 'pid', pid, 'i', '0', 'll', ARGV[8], 'ttl', ARGV[7])
 touch(id, k, now)
-return {'ok', victim or ''}
+return {'ok', victim}
 `);
 
 // ARGV: P, id. The hash and the subscriptions, expiry pushed back; nil when gone.

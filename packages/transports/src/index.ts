@@ -36,6 +36,7 @@ export type {
   LegacySseHolder,
   LegacySsePost,
   LegacySsePrincipal,
+  LegacySseQuota,
   LegacySseRelay,
 } from './http/legacy-sse-relay.js';
 export type { HttpMetrics, HttpMetricsOptions } from './http/metrics.js';

@@ -3,7 +3,8 @@
  * memory, which carries each post through JSON as a real relay would): a POST that reaches the
  * replica not holding the stream is checked there exactly as the holder checks it, forwarded with
  * its caller, and answered on the stream; the endpoint is named only once the session is
- * recorded; a relay out of reach means 503 and retry, and a holder gone means 404.
+ * recorded; the relay's count of sessions (shared by the replicas) decides 429 and 503, not each
+ * replica's own; a relay out of reach means 503 and retry, and a holder gone means 404.
  */
 import { type IncomingMessage, request } from 'node:http';
 import { McpLayerError } from '@cloudg/core';
@@ -11,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   type LegacySseHolder,
   type LegacySsePost,
+  type LegacySseQuota,
   type LegacySseRelay,
   type RunningHttpServer,
   serveHttp,
@@ -24,11 +26,16 @@ class Unreachable extends McpLayerError {
   override readonly code = 'shared_state_unavailable';
 }
 
-/** Every replica's relay over one map and one set of listeners, as Redis would join them. */
+/**
+ * Every replica's relay over one map and one set of listeners, as Redis would join them; the
+ * records are also the count of sessions (there are no 2025 sessions to end here).
+ */
 class Hub {
-  readonly records = new Map<string, LegacySseHolder>();
+  readonly records = new Map<string, LegacySseHolder & { principalId: string }>();
   readonly listeners = new Map<string, (post: LegacySsePost) => void>();
   readonly forwarded: LegacySsePost[] = [];
+  readonly quotas: LegacySseQuota[] = [];
+  readonly released: string[] = [];
   /** `hold` waits for this, when set. */
   gate: Promise<void> | undefined;
   failHold = false;
@@ -36,15 +43,21 @@ class Hub {
   relay(replica: string): LegacySseRelay {
     return {
       replica,
-      hold: async (id, binding) => {
+      hold: async (id, binding, quota) => {
         await this.gate;
         if (this.failHold)
           throw new Unreachable('Shared state unavailable: retry shortly', {
             data: { retryable: true, state: 'sessions' },
           });
-        this.records.set(id, { replica, binding });
+        this.quotas.push(quota);
+        const own = [...this.records.values()].filter((r) => r.principalId === quota.principalId);
+        if (own.length >= quota.maxPerPrincipal) return 'quota';
+        if (this.records.size >= quota.maxSessions) return 'full';
+        this.records.set(id, { replica, binding, principalId: quota.principalId });
+        return 'ok';
       },
       release: async (id) => {
+        this.released.push(id);
         if (this.records.get(id)?.replica === replica) this.records.delete(id);
       },
       locate: async (id) => this.records.get(id),
@@ -212,6 +225,60 @@ describe('the deprecated HTTP+SSE transport with a LegacySseRelay', () => {
     expect(res.headers['retry-after']).toBe('1');
     expect(res.json()).toMatchObject({ error: { data: { error_code: 'shared_state_unavailable' } } });
     expect(hub.records.size).toBe(0);
+  });
+
+  it('counts sessions through the relay, across both replicas: 429 over the quota, 503 at the cap, nothing recorded', async () => {
+    const hub = new Hub();
+    const [a, b] = await replicas(hub, { maxSessions: 3, maxSessionsPerPrincipal: 2 });
+    const streams = [openStream(a), openStream(a)];
+    for (const stream of streams) await stream.endpoint;
+    expect(hub.quotas).toEqual([
+      { principalId: 'alice', maxSessions: 3, maxPerPrincipal: 2 },
+      { principalId: 'alice', maxSessions: 3, maxPerPrincipal: 2 },
+    ]);
+    // B holds none of alice's sessions, and still refuses her third.
+    const third = await send(b, {
+      method: 'GET',
+      path: '/sse',
+      headers: { ...ALICE, accept: 'text/event-stream' },
+    });
+    expect(third.status).toBe(429);
+    expect(third.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -31029,
+        message:
+          'Too many sessions for this principal: the limit is 2 (maxSessionsPerPrincipal) and none is idle; end sessions you no longer use with DELETE',
+        data: { limit: 2, option: 'maxSessionsPerPrincipal' },
+      },
+    });
+    const bobs = openStream(b, BOB);
+    await bobs.endpoint;
+    const full = await send(b, {
+      method: 'GET',
+      path: '/sse',
+      headers: { ...BOB, accept: 'text/event-stream' },
+    });
+    expect([full.status, full.json()]).toEqual([
+      503,
+      {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: 'Service Unavailable: too many sessions' },
+      },
+    ]);
+    // A refused session was never recorded: nothing to release for it.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(hub.released).toEqual([]);
+    expect(hub.records.size).toBe(3);
+    // A stream that closes frees its place for another replica.
+    streams[0]?.close();
+    for (let i = 0; i < 100 && hub.records.size === 3; i++) await new Promise((r) => setTimeout(r, 10));
+    const again = openStream(b);
+    expect(await again.opened).toBe(200);
+    await again.endpoint;
+    for (const stream of [streams[1], bobs, again]) stream?.close();
   });
 
   it('answers 404 when the holder is gone, and forgets the session everywhere when its stream closes', async () => {

@@ -6,7 +6,8 @@
  * replica holding its stream, and a POST that reaches another replica is forwarded there: the
  * receiving replica checks the session and the caller as the holder would (404 for an unknown
  * session or another principal's), reads and parses the body, answers 202 once the holder has
- * heard it, and the holder runs it as if the POST had come to it.
+ * heard it, and the holder runs it as if the POST had come to it. The relay also counts the
+ * session in the cap and quota the replicas share with the 2025 sessions.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, Principal } from '@cloudg/core';
@@ -20,7 +21,7 @@ import type { LegacySsePost, LegacySseRelay } from './legacy-sse-relay.js';
 import type { ResolvedHttpOptions } from './options.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
 import { sendEmpty, sendRpcError, sendTooManySessions } from './responses.js';
-import { bindingOf, HttpSession, type SessionStore } from './session-store.js';
+import { type Admission, bindingOf, HttpSession, type SessionStore } from './session-store.js';
 import { SseStream } from './sse-stream.js';
 
 /** The trace context headers a forwarded POST carries to the holder (the rest stay behind). */
@@ -28,8 +29,11 @@ const TRACE_HEADERS = ['traceparent', 'tracestate', 'baggage'] as const;
 
 export class LegacySseEndpoints {
   private readonly sequencers = new WeakMap<HttpSession, MessageSequencer>();
-  /** Sessions whose record is being written: their release waits for it, so it cannot land first. */
-  private readonly holding = new Map<string, Promise<void>>();
+  /**
+   * Sessions whose record is being written: their release waits for it, so it cannot land first,
+   * and is not sent when the count refused the session (true once recorded).
+   */
+  private readonly holding = new Map<string, Promise<boolean>>();
   private readonly ended = new WeakSet<HttpSession>();
   private readonly stopPosts: (() => void) | undefined;
 
@@ -47,13 +51,16 @@ export class LegacySseEndpoints {
       sendRpcError(res, 406, 'Not Acceptable: GET requires Accept: text/event-stream');
       return;
     }
-    // An SSE session always has its stream open, so none is ever idle enough to be ended here.
-    // Replicas count their own: a session cannot move, so the cap is what one replica can hold.
-    const admission = this.store.admit(principal.id);
-    if (admission !== 'ok') {
-      if (admission === 'quota') sendTooManySessions(res, this.store.maxPerPrincipal);
-      else sendRpcError(res, 503, 'Service Unavailable: too many sessions');
-      return;
+    // In one process this replica's store counts both transports' sessions. Behind several
+    // replicas the relay counts them where the 2025 sessions are counted (across replicas), and
+    // this replica's store, which holds views of sessions held elsewhere, must not count again.
+    if (!this.relay) {
+      // An SSE session always has its stream open, so none is ever idle enough to be ended here.
+      const admission = this.store.admit(principal.id);
+      if (admission !== 'ok') {
+        this.refuse(res, admission);
+        return;
+      }
     }
     const entry = new HttpSession(this.protocol, 'sse', principal);
     this.store.add(entry);
@@ -64,24 +71,46 @@ export class LegacySseEndpoints {
       this.end(entry);
     });
     if (this.relay) {
-      // Recorded before the endpoint is named: the client's first POST may reach any replica.
-      const held = this.relay.hold(entry.id, entry.binding);
-      this.holding.set(entry.id, held);
+      // Counted and recorded before the endpoint is named: the client's first POST may reach any
+      // replica, and the quota holds on all of them.
+      const held = this.relay.hold(entry.id, entry.binding, {
+        principalId: principal.id,
+        maxSessions: this.store.maxSessions,
+        maxPerPrincipal: this.store.maxPerPrincipal,
+      });
+      // Never rejects: a hold that failed wrote nothing, so there is nothing to release.
+      const recorded = held.then(
+        (admission) => admission === 'ok',
+        () => false,
+      );
+      this.holding.set(entry.id, recorded);
+      let admission: Admission;
       try {
-        await held;
+        admission = await held;
       } catch (error) {
         // Redis out of reach: the server answers 503 (retry), and no session is left behind
         // (nor a release sent after a record that was never written).
         this.end(entry, false);
         throw error;
       } finally {
-        if (this.holding.get(entry.id) === held) this.holding.delete(entry.id);
+        if (this.holding.get(entry.id) === recorded) this.holding.delete(entry.id);
+      }
+      if (admission !== 'ok') {
+        this.end(entry, false);
+        if (!closed) this.refuse(res, admission);
+        return;
       }
       if (closed) return;
     }
     const stream = new SseStream(res, this.options.keepaliveIntervalMs);
     entry.attach(stream);
     stream.send(`${this.options.messagePath}?session_id=${entry.id}`, 'endpoint');
+  }
+
+  /** 429 over the principal's quota with none of its sessions idle, 503 when all are taken. */
+  private refuse(res: ServerResponse, admission: Exclude<Admission, 'ok'>): void {
+    if (admission === 'quota') sendTooManySessions(res, this.store.maxPerPrincipal);
+    else sendRpcError(res, 503, 'Service Unavailable: too many sessions');
   }
 
   /** The stream closed (or never opened): the session ends here and, through the relay, everywhere. */
@@ -99,7 +128,11 @@ export class LegacySseEndpoints {
           this.protocol.layer.logger.warn({ err: error }, 'legacy SSE session release failed'),
         );
     const pending = this.holding.get(entry.id);
-    if (pending) pending.then(release, () => {});
+    // A session refused by the count was never recorded: nothing to release.
+    if (pending)
+      void pending.then((wasRecorded) => {
+        if (wasRecorded) void release();
+      });
     else release();
   }
 
