@@ -3,7 +3,8 @@
  * redis-server, as the CLI composes them: a client's stream stays on the replica its `GET /sse`
  * reached, and its POSTs may reach any replica. They are answered on the stream; another
  * principal's POST is refused as the holding replica refuses it; a session whose stream ended, or
- * whose replica stopped, is unknown everywhere; and nothing real travels through Redis in clear.
+ * whose replica stopped, is unknown everywhere; the sessions count in the quota the replicas share
+ * with the 2025 sessions; and nothing real travels through Redis in clear.
  */
 
 import { readFileSync } from 'node:fs';
@@ -29,6 +30,8 @@ const POLICY = {
 };
 const ALICE = 'atok';
 const BOB = 'btok';
+/** A principal of its own for the quota test: the other tests' sessions do not count against it. */
+const CAROL = 'ctok';
 
 let redis: Awaited<ReturnType<typeof startRedis>>;
 let outputDir: string;
@@ -43,7 +46,7 @@ beforeAll(async () => {
         policy: POLICY,
         keyPrefix: PREFIX,
         outputDir,
-        serve: { transport: 'sse', authTokens: [`${ALICE}::alice`, `${BOB}::bob`] },
+        serve: { transport: 'sse', authTokens: [`${ALICE}::alice`, `${BOB}::bob`, `${CAROL}::carol`] },
       }),
     );
 }, 60_000);
@@ -56,6 +59,16 @@ afterAll(async () => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Message = Record<string, unknown>;
+
+/** A `GET /sse` answered without a stream: its status and JSON body. */
+class Refused extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super(`no endpoint (status ${status})`);
+  }
+}
 
 /** A client's `GET /sse` stream: the endpoint it names and the messages that follow. */
 class LegacyStream {
@@ -96,7 +109,14 @@ class LegacyStream {
           });
           res.on('close', () => {
             stream.ended = true;
-            if (!stream.endpoint) reject(new Error(`no endpoint (status ${res.statusCode})`));
+            if (stream.endpoint) return;
+            let body: unknown;
+            try {
+              body = JSON.parse(buffer);
+            } catch {
+              body = buffer;
+            }
+            reject(new Refused(res.statusCode ?? 0, body));
           });
         },
       );
@@ -162,6 +182,78 @@ const INITIALIZE = rpc(1, 'initialize', {
   capabilities: {},
   clientInfo: { name: 'legacy-test', version: '1' },
 });
+
+/** A 2025 `initialize` as `token`'s principal: the status, the session id and the JSON body. */
+function initialize2025(
+  port: number,
+  token: string,
+): Promise<{ status: number; session: string; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/mcp',
+        headers: {
+          accept: 'application/json',
+          'content-type': 'application/json',
+          authorization: `Bearer ${token}`,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            session: String(res.headers['mcp-session-id']),
+            body: text ? JSON.parse(text) : undefined,
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(
+      JSON.stringify(
+        rpc(1, 'initialize', {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'quota-test', version: '1' },
+        }),
+      ),
+    );
+  });
+}
+
+/** The 2025 session's GET stream, open until closed: its status once the headers arrive. */
+function stream2025(
+  port: number,
+  token: string,
+  session: string,
+): Promise<{ status: number; close(): void }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        headers: {
+          accept: 'text/event-stream',
+          authorization: `Bearer ${token}`,
+          'mcp-session-id': session,
+          'mcp-protocol-version': '2025-11-25',
+        },
+      },
+      (res) => resolve({ status: res.statusCode ?? 0, close: () => res.destroy() }),
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 /** The sample estate's identifiers distinctive enough to look for: ARNs, account ids, names. */
 function realValues(): string[] {
@@ -333,6 +425,56 @@ describe('the deprecated HTTP+SSE transport on three replicas sharing Redis', { 
       await client.close();
       balancer.server.closeAllConnections();
       balancer.server.close();
+    }
+  });
+
+  it("counts a principal's sessions of both transports on every replica in one quota: the 101st is refused anywhere, and one closed frees a place", async () => {
+    const [a, b, c] = replicas as [Replica, Replica, Replica];
+    // `serve` keeps the default quota: a tenth of the 1000 sessions, 100 per principal.
+    const held: LegacyStream[] = [];
+    const modern = await initialize2025(c.port, CAROL);
+    expect(modern.status).toBe(200);
+    // Its GET stream open, the 2025 session is busy: it is not ended to make room.
+    const modernStream = await stream2025(c.port, CAROL, modern.session);
+    try {
+      expect(modernStream.status).toBe(200);
+      for (let i = 0; i < 99; i++) held.push(await LegacyStream.open(a.port, CAROL));
+      const refused = await LegacyStream.open(b.port, CAROL).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      const quota = {
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: -31029,
+          message:
+            'Too many sessions for this principal: the limit is 100 (maxSessionsPerPrincipal) and none is idle; end sessions you no longer use with DELETE',
+          data: { limit: 100, option: 'maxSessionsPerPrincipal' },
+        },
+      };
+      expect(refused).toBeInstanceOf(Refused);
+      expect([(refused as Refused).status, (refused as Refused).body]).toEqual([429, quota]);
+      const another = await initialize2025(b.port, CAROL);
+      expect([another.status, another.body]).toEqual([429, quota]);
+      // Others are not held back by carol's sessions.
+      const bobs = await LegacyStream.open(b.port, BOB);
+      bobs.close();
+
+      held.shift()?.close();
+      let admitted: LegacyStream | undefined;
+      const deadline = Date.now() + 5000;
+      while (!admitted && Date.now() < deadline) {
+        admitted = await LegacyStream.open(b.port, CAROL).catch(() => undefined);
+        if (!admitted) await sleep(20);
+      }
+      expect(admitted?.endpoint).toMatch(/^\/messages\/\?session_id=[0-9a-f]{32}$/);
+      if (admitted) held.push(admitted);
+      // The place freed on A was taken on B: the count is full again everywhere.
+      await expect(LegacyStream.open(c.port, CAROL)).rejects.toBeInstanceOf(Refused);
+    } finally {
+      for (const stream of held) stream.close();
+      modernStream.close();
     }
   });
 
