@@ -78,11 +78,14 @@ for first = 1, n, CHUNK do
     local i = first + j - 1
     local field, value = fields[j], keys[2 * i]
     local answer
-    for _, probe in ipairs(passed[i] or {}) do
-      local other = claimed[probe] or redis.call('HGET', KEYS[1], probe)
-      if other then
-        local ref, holderValue = split(other)
-        if holderValue == value then answer = 'v' .. ref; break end
+    local probes = passed[i]
+    if probes then
+      for _, probe in ipairs(probes) do
+        local other = claimed[probe] or redis.call('HGET', KEYS[1], probe)
+        if other then
+          local ref, holderValue = split(other)
+          if holderValue == value then answer = 'v' .. ref; break end
+        end
       end
     end
     if not answer then
@@ -125,10 +128,18 @@ return out
 
 const OK: SharedClaim = { status: 'ok' };
 
-/** A key as the scripts split them: not empty, and free of their separators. */
-function packable(key: string): string {
-  if (!/^[^,: =]+$/.test(key)) throw new Error('a shared vault key is empty or holds a separator');
-  return key;
+/**
+ * `keys` joined by ',' as the scripts split them, checked in one pass over the joined text (a
+ * claim packs thousands): no key empty or holding a separator of the scripts.
+ */
+function packed(keys: readonly string[]): string {
+  const joined = keys.join(',');
+  // n keys joined give n - 1 commas exactly when none holds one of its own.
+  let commas = 0;
+  for (let at = joined.indexOf(','); at >= 0; at = joined.indexOf(',', at + 1)) commas++;
+  if (commas !== keys.length - 1 || joined === '' || /[: =]|,,|^,|,$/.test(joined))
+    throw new Error('a shared vault key is empty or holds a separator');
+  return joined;
 }
 
 function batchesAfter(reply: string[], n: number): Record<string, string> {
@@ -151,20 +162,27 @@ export class RedisVaultStore implements SharedVaultStore {
 
   async claim(batch: SealedBatch, mappings: readonly MappingKeys[]): Promise<SharedAnswer<SharedClaim>> {
     if (mappings.length === 0) return { answers: [], batches: {} };
-    packable(batch.id);
-    const keys: string[] = [];
+    const keys: string[] = [batch.id];
     const passed: string[] = [];
+    const numbered: string[] = [];
     mappings.forEach((m, i) => {
-      keys.push(packable(m.pseudonymKey), packable(m.valueKey));
-      for (const key of m.passed ?? []) passed.push(`${i}:${packable(key)}`);
+      keys.push(m.pseudonymKey, m.valueKey);
+      for (const key of m.passed ?? []) {
+        passed.push(key);
+        numbered.push(`${i}:${key}`);
+      }
     });
-    const args = [this.batches, batch.id, batch.sealed, keys.join(',')];
-    if (passed.length > 0) args.push(passed.join(','));
+    // The batch id is checked with the keys, then cut off (it is sent on its own).
+    const args = [this.batches, batch.id, batch.sealed, packed(keys).slice(batch.id.length + 1)];
+    if (passed.length > 0) {
+      packed(passed);
+      args.push(numbered.join(','));
+    }
     const reply = (await shared('vault', () => CLAIM.run(this.client, [this.holders], args))) as string[];
     const answers: SharedClaim[] = new Array<SharedClaim>(mappings.length).fill(OK);
-    const packed = reply[0] ?? '';
-    if (packed !== '') {
-      for (const answer of packed.split(',')) {
+    const notTaken = reply[0] ?? '';
+    if (notTaken !== '') {
+      for (const answer of notTaken.split(',')) {
         const cut = answer.indexOf('=');
         answers[Number(answer.slice(0, cut))] = {
           status: answer[cut + 1] === 'v' ? 'value' : 'pseudonym',
@@ -177,9 +195,9 @@ export class RedisVaultStore implements SharedVaultStore {
 
   async reveal(pseudonymKeys: readonly string[]): Promise<SharedAnswer<string | undefined>> {
     if (pseudonymKeys.length === 0) return { answers: [], batches: {} };
-    const packed = pseudonymKeys.map(packable).join(',');
+    const keys = packed(pseudonymKeys);
     const reply = (await shared('vault', () =>
-      REVEAL.run(this.client, [this.holders], [this.batches, packed]),
+      REVEAL.run(this.client, [this.holders], [this.batches, keys]),
     )) as string[];
     const answers = (reply[0] ?? '').split(',').map((ref) => (ref === '' ? undefined : ref));
     return { answers, batches: batchesAfter(reply, 1) };
