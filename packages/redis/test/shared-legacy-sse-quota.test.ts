@@ -188,6 +188,20 @@ describe('legacy HTTP+SSE sessions in the shared session quota and cap', { timeo
     expect((await initialize(c, 'btok')).status).toBe(503);
   });
 
+  it('counts the open sessions again once a Redis that lost its data sees the next beat', async () => {
+    const {
+      replicas: [a, b],
+      r,
+    } = await three({ maxSessionsPerPrincipal: 2 });
+    expect((await openSse(a)).status).toBe(200);
+    expect((await openSse(a)).status).toBe(200);
+    await r.flushall();
+    // Renewed at A's next beat (150 ms here): the quota holds again, though no GET was made.
+    await sleep(450);
+    const refused = await openSse(b);
+    expect([refused.status, refused.body]).toEqual([429, QUOTA]);
+  });
+
   it("stops counting a killed replica's sessions within three heartbeats", async () => {
     const {
       replicas: [a, b],
