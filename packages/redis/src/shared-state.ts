@@ -98,10 +98,12 @@ export function sharedStateOn(
     operationLog: (name, sealer, options) => new RedisOperationLog(client, keyPrefix, name, sealer, options),
     liveGuardLedger: (sealer, options) => new RedisLiveGuardLedger(client, keyPrefix, sealer, options),
     tasks(sealer, options) {
+      // The relay binds answers to the store's question ids.
+      const store = new RedisTaskStore(client, keyPrefix, sealer, options);
       const parts = {
-        store: new RedisTaskStore(client, keyPrefix, sealer, options),
+        store,
         // The relay's wait claims lapse like the store's leases when their replica dies.
-        relay: new RedisTaskRelay(client, bus, sealer, {
+        relay: new RedisTaskRelay(client, bus, sealer, store, {
           prefix: keyPrefix,
           ...(options?.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
         }),

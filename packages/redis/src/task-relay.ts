@@ -13,22 +13,54 @@
  * It also keeps the handshake era's one `tasks/result` waiter per task across replicas
  * (`claimWait`, task-waits.ts): a later wait on any replica supersedes the earlier one, which is
  * told on this channel.
+ *
+ * The seal proves a replica sent a message, not when: someone who can write to Redis could
+ * publish a copy again (an old status told to listeners as news, an answer reaching a later
+ * question with the same key, a cancellation or supersede notice once more). So each message
+ * carries, inside the seal, its sender, its send time and a nonce, and a replica takes it once and
+ * only within SIGNAL_MAX_AGE_MS (session-freshness.ts), and not at all when it was sent more than
+ * a second before this replica began to listen (a replica started since has not seen the earlier
+ * nonces, and could not have heard the original). An answer also names the unique id of each
+ * question it answers (task-store.ts), and only the replica that asked that question under that
+ * id takes it, once.
  */
-import type { TaskRelay, TaskSignal } from '@cloudg/core';
+import { randomBytes } from 'node:crypto';
+import type { JsonValue, TaskRelay, TaskSignal } from '@cloudg/core';
 import type { VaultSealer } from '@cloudg/privacy';
 import type { Redis } from 'ioredis';
 import { shared } from './errors.js';
 import type { ReplicaBus } from './replica-bus.js';
+import { SignalFreshness } from './session-freshness.js';
+import type { QuestionIds } from './task-store.js';
 import { TaskWaits } from './task-waits.js';
 
 const LABEL = 'task-signal';
 const WAIT_LABEL = 'task-wait';
+/** How far a sender's clock may be behind this replica's when it began to listen (ms). */
+const START_SKEW_MS = 1_000;
+
+/** The question ids of the task store (RedisTaskStore): what binds an answer to its question. */
+export interface TaskQuestions {
+  /** The ids of the task's open questions as the store holds them. */
+  questionIds(taskId: string): Promise<QuestionIds | undefined>;
+  /** The keys among `bound` this replica asked under those ids, each taken once. */
+  takeAnswered(taskId: string, bound: Readonly<Record<string, unknown>>): string[];
+}
 
 export interface RedisTaskRelayOptions {
   /** Key prefix of the wait claims (`cloudg:`, the shared state's). */
   prefix?: string;
   /** How long a wait claim outlives its replica's last renewal (ms). Default 15000. */
   leaseMs?: number;
+  /** How old a message may be when heard (ms). Default SIGNAL_MAX_AGE_MS (30000). */
+  signalMaxAgeMs?: number;
+}
+
+/** What the seal of a message holds besides its content: sender, send time, nonce. */
+interface Stamp {
+  o: string;
+  t: number;
+  n: string;
 }
 
 export class RedisTaskRelay implements TaskRelay {
@@ -38,17 +70,29 @@ export class RedisTaskRelay implements TaskRelay {
   readonly #handlers = new Set<(signal: TaskSignal) => void>();
   readonly #stop: () => void;
   readonly #waits: TaskWaits;
+  readonly #questions: TaskQuestions;
+  readonly #freshness: SignalFreshness;
+  /** When this replica began to listen: nothing sent well before it can be news to it. */
+  readonly #since = Date.now();
 
-  /** @internal Built by `RedisSharedState.tasks`, on that state's bus. */
-  constructor(client: Redis, bus: ReplicaBus, sealer: VaultSealer, options: RedisTaskRelayOptions = {}) {
+  /** @internal Built by `RedisSharedState.tasks`, on that state's bus, with that pair's store. */
+  constructor(
+    client: Redis,
+    bus: ReplicaBus,
+    sealer: VaultSealer,
+    questions: TaskQuestions,
+    options: RedisTaskRelayOptions = {},
+  ) {
     this.#client = client;
     this.#bus = bus;
     this.#sealer = sealer;
+    this.#questions = questions;
+    this.#freshness = new SignalFreshness(options.signalMaxAgeMs);
     this.#waits = new TaskWaits(client, {
       prefix: options.prefix ?? 'cloudg:',
       replica: bus.replica,
       leaseMs: options.leaseMs ?? 15_000,
-      tell: (token) => this.#publish({ w: this.#sealer.seal(token, WAIT_LABEL) }),
+      tell: (token) => this.#publish('w', WAIT_LABEL, { w: token }),
     });
     this.#stop = bus.on(bus.tasks, (text) => this.#hear(text));
   }
@@ -59,7 +103,17 @@ export class RedisTaskRelay implements TaskRelay {
   }
 
   async send(signal: TaskSignal): Promise<void> {
-    await this.#publish({ m: this.#sealer.seal(JSON.stringify(signal), LABEL) });
+    if (signal.kind !== 'answer') {
+      await this.#publish('m', LABEL, { g: signal });
+      return;
+    }
+    // Each answer names the id of the question it answers, as the store shows it to the client;
+    // answers to no open question would be ignored by the running replica anyway.
+    const ids = (await shared('tasks', () => this.#questions.questionIds(signal.taskId))) ?? {};
+    const q: Record<string, string> = {};
+    for (const key of Object.keys(signal.responses)) if (ids[key] !== undefined) q[key] = ids[key];
+    if (Object.keys(q).length === 0) return;
+    await this.#publish('m', LABEL, { g: signal, q });
   }
 
   /**
@@ -75,8 +129,12 @@ export class RedisTaskRelay implements TaskRelay {
     return this.#bus.onResubscribed(handler);
   }
 
-  async #publish(body: { m: string } | { w: string }): Promise<void> {
-    const message = JSON.stringify({ o: this.#bus.replica, ...body });
+  /** Publish `content` sealed under `label` with this replica's stamp, as field `field`. */
+  async #publish(field: 'm' | 'w', label: string, content: Record<string, unknown>): Promise<void> {
+    const stamp: Stamp = { o: this.#bus.replica, t: Date.now(), n: randomBytes(12).toString('base64url') };
+    const sealed = this.#sealer.seal(JSON.stringify({ ...stamp, ...content }), label);
+    // The sender in clear too, so a replica skips its own messages without opening them.
+    const message = JSON.stringify({ o: this.#bus.replica, [field]: sealed });
     await shared('tasks', async () => {
       await this.#bus.ready;
       await this.#client.publish(this.#bus.tasks, message);
@@ -106,21 +164,52 @@ export class RedisTaskRelay implements TaskRelay {
   }
 
   #hear(text: string): void {
-    let signal: TaskSignal;
+    let body: Partial<Stamp> & { w?: unknown; g?: unknown; q?: unknown };
+    let wait: boolean;
     try {
       const envelope = JSON.parse(text) as { o?: string; m?: string; w?: string };
       if (envelope.o === this.#bus.replica) return;
-      if (typeof envelope.w === 'string') {
-        this.#waits.heard(this.#sealer.open(envelope.w, WAIT_LABEL));
-        return;
-      }
-      if (typeof envelope.m !== 'string') return;
-      signal = JSON.parse(this.#sealer.open(envelope.m, LABEL)) as TaskSignal;
+      wait = typeof envelope.w === 'string';
+      const sealed = wait ? envelope.w : envelope.m;
+      if (typeof sealed !== 'string') return;
+      body = JSON.parse(this.#sealer.open(sealed, wait ? WAIT_LABEL : LABEL)) as typeof body;
     } catch {
       // Another vault key, or not a signal of ours: nothing this replica can act on.
       return;
     }
-    this.#dispatch(signal);
+    if (!this.#fresh(body)) return;
+    if (wait) {
+      if (typeof body.w === 'string') this.#waits.heard(body.w);
+      return;
+    }
+    const signal = body.g as TaskSignal | undefined;
+    if (!signal || typeof signal !== 'object') return;
+    if (signal.kind !== 'answer') {
+      this.#dispatch(signal);
+      return;
+    }
+    // Only the replica that asked these questions under these ids takes the answers, once.
+    const bound = body.q && typeof body.q === 'object' ? (body.q as Record<string, unknown>) : {};
+    const taken = this.#questions.takeAnswered(signal.taskId, bound);
+    if (taken.length === 0) return;
+    const responses: Record<string, JsonValue> = {};
+    for (const key of taken) {
+      const answer = signal.responses[key];
+      if (answer !== undefined) responses[key] = answer;
+    }
+    this.#dispatch({ kind: 'answer', taskId: signal.taskId, responses });
+  }
+
+  /**
+   * Sent by another replica (a copy of this one's own, put back under another name, is not news),
+   * recently, after this replica began to listen, and heard for the first time.
+   */
+  #fresh(body: Partial<Stamp>): boolean {
+    const { o, t, n } = body;
+    if (typeof o !== 'string' || o === this.#bus.replica) return false;
+    if (typeof t !== 'number' || !Number.isFinite(t) || typeof n !== 'string' || n === '') return false;
+    if (t < this.#since - START_SKEW_MS) return false;
+    return this.#freshness.accept(t, n);
   }
 
   #dispatch(signal: TaskSignal): void {

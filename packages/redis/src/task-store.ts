@@ -22,6 +22,18 @@
  * A status change reads, applies the patch here (the record is sealed, so a script cannot), and
  * writes back only if the version is unchanged, retrying otherwise: `transition` is atomic, as the
  * port requires.
+ *
+ * The sealed body names its task and its version, and holds the status a replica believes: the
+ * clear `s` and `v` serve the scripts only. So someone who can write to Redis but lacks the vault
+ * key cannot put an earlier body of the task back under the current version (refused, the task
+ * reads as unknown), nor make the status say something its record does not. Putting back the
+ * whole earlier hash, version and all, cannot be told from a Redis that lost writes in a failover,
+ * so it is read as that earlier state (docs/replicas.md names it).
+ *
+ * Each open question also gets a random id of its own, kept in the sealed body (`q`, by key) and
+ * in the memory of the replica that asked it: an answer relayed from another replica names the id
+ * it was given for (task-relay.ts), so a copy of it cannot answer a later question that reuses the
+ * key (tools choose keys such as `confirm`, and a rerun asks the same ones again).
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -189,7 +201,21 @@ interface Stored {
   record: TaskRecord;
   version: string;
   runnerAlive: boolean;
+  /** The open questions' ids, by key. */
+  questions: QuestionIds;
 }
+
+/** The unique id of each open question of a task, by the question's key. */
+export type QuestionIds = Readonly<Record<string, string>>;
+
+/** What the body field holds, sealed: the version it was written at, the record, the question ids. */
+interface Body {
+  v: number;
+  r: TaskRecord;
+  q?: QuestionIds;
+}
+
+const STATUSES: readonly string[] = ['working', 'input_required', 'completed', 'failed', 'cancelled'];
 
 const ORPHANED = 'The replica running this task stopped before it finished';
 
@@ -215,6 +241,11 @@ export class RedisTaskStore implements TaskStore {
   readonly #gone: string;
   readonly #now: () => number;
   #timer: NodeJS.Timeout | undefined;
+  /**
+   * The ids of the questions open in tasks this replica asked them for (it runs those tasks),
+   * until the task's expiry: only these may be answered by a relayed answer, whatever Redis says.
+   */
+  readonly #asked = new Map<string, { ids: Record<string, string>; until: number }>();
   /**
    * Told when this store marks a dead replica's task failed: nobody runs it, so no engine would
    * announce the change (`RedisSharedState.tasks` sends it through the relay to every replica).
@@ -257,7 +288,7 @@ export class RedisTaskStore implements TaskStore {
           this.#tasks,
           record.taskId,
           record.status,
-          this.#seal(record),
+          this.#seal(record, '0', {}),
           this.replica,
           this.#ownerKey(record.owner),
           record.createdAt,
@@ -295,7 +326,14 @@ export class RedisTaskStore implements TaskStore {
       const stored = await this.#load(taskId);
       if (!stored || !from.includes(stored.record.status)) return undefined;
       const next = applyPatch(stored.record, patch);
-      if (await this.#swap(next, stored.version)) return next;
+      // A patch that sets the questions is the running replica's (or one ending the task, which
+      // clears them): ids are kept for questions still open and drawn for new ones.
+      const asking = 'inputRequests' in patch;
+      const questions = asking ? this.#questionIds(taskId, next) : stored.questions;
+      if (await this.#swap(next, stored.version, questions)) {
+        if (asking) this.#remember(next, questions);
+        return next;
+      }
     }
     throw new SharedStateUnavailableError(STATE, new Error('the task kept changing under this write'));
   }
@@ -318,6 +356,35 @@ export class RedisTaskStore implements TaskStore {
     return out;
   }
 
+  /**
+   * The ids of the task's open questions as Redis holds them (what the client answering was
+   * shown); undefined for a task unknown or not readable. Rejects with shared_state_unavailable.
+   */
+  async questionIds(taskId: string): Promise<QuestionIds | undefined> {
+    return (await this.#load(taskId))?.questions;
+  }
+
+  /**
+   * Of the answers bound to question ids (`bound`, by key), the keys of the questions this
+   * replica asked with exactly those ids and still waits on; each is taken once, so another
+   * answer bound to the same id (a copy) finds nothing. For the relay of the same pair.
+   */
+  takeAnswered(taskId: string, bound: Readonly<Record<string, unknown>>): string[] {
+    const asked = this.#asked.get(taskId);
+    if (!asked) return [];
+    if (asked.until < this.#now()) {
+      this.#asked.delete(taskId);
+      return [];
+    }
+    const taken: string[] = [];
+    for (const [key, id] of Object.entries(bound)) {
+      if (typeof id !== 'string' || asked.ids[key] !== id) continue;
+      delete asked.ids[key];
+      taken.push(key);
+    }
+    return taken;
+  }
+
   /** Stop renewing the lease and drop it: tasks still running here are failed by the next reader. */
   async close(): Promise<void> {
     if (!this.#timer) return;
@@ -336,12 +403,13 @@ export class RedisTaskStore implements TaskStore {
 
   /** The stored row as a record; an active task whose replica is gone is failed first. */
   async #settle(taskId: string, row: Row): Promise<Stored | undefined> {
-    const [status, version, body, alive, runner] = row;
-    const record = this.#open(taskId, body);
+    const [, version, body, alive, runner] = row;
+    const opened = this.#open(taskId, version, body);
+    if (!opened) return undefined;
+    const { record, questions } = opened;
     // Redis expires the hash by its own clock; this keeps the port's rule by the replicas' one.
-    if (!record || this.#now() > record.createdAt + record.ttlMs) return undefined;
-    record.status = status as TaskStatus;
-    const stored: Stored = { record, version, runnerAlive: alive === 1 };
+    if (this.#now() > record.createdAt + record.ttlMs) return undefined;
+    const stored: Stored = { record, version, runnerAlive: alive === 1, questions };
     if (stored.runnerAlive || isTerminalStatus(record.status)) return stored;
     // A missing lease may be one that lapsed while Redis was away, its replica about to renew it:
     // the task is failed only once the lease stays missing past a renewal period.
@@ -353,9 +421,9 @@ export class RedisTaskStore implements TaskStore {
       inputRequests: undefined,
       lastUpdatedAt: this.#now(),
     });
-    if (await this.#swap(failed, version)) {
+    if (await this.#swap(failed, version, {})) {
       this.onOrphaned(failed);
-      return { record: failed, version, runnerAlive: false };
+      return { record: failed, version: String(Number(version) + 1), runnerAlive: false, questions: {} };
     }
     // Someone else wrote first (the orphan marked by another reader): read what they wrote.
     return this.#load(taskId);
@@ -368,30 +436,63 @@ export class RedisTaskStore implements TaskStore {
     return gone === 1;
   }
 
-  #swap(record: TaskRecord, version: string): Promise<boolean> {
+  #swap(record: TaskRecord, version: string, questions: QuestionIds): Promise<boolean> {
     return shared(STATE, async () => {
       const done = await SWAP.run(
         this.#client,
         [this.#tasks + record.taskId],
-        [version, record.status, this.#seal(record)],
+        [version, record.status, this.#seal(record, version, questions)],
       );
       return done === 1;
     });
   }
 
-  #seal(record: TaskRecord): string {
-    return this.#sealer.seal(JSON.stringify(record), LABEL);
+  /** The body written over `version`, so sealed for the one after it (CREATE writes 1 over '0'). */
+  #seal(record: TaskRecord, version: string, questions: QuestionIds): string {
+    const body: Body = { v: Number(version) + 1, r: record };
+    if (Object.keys(questions).length > 0) body.q = questions;
+    return this.#sealer.seal(JSON.stringify(body), LABEL);
   }
 
-  #open(taskId: string, body: string): TaskRecord | undefined {
+  #open(
+    taskId: string,
+    version: string,
+    sealed: string,
+  ): { record: TaskRecord; questions: QuestionIds } | undefined {
     try {
-      const record = JSON.parse(this.#sealer.open(body, LABEL)) as TaskRecord;
-      // A record copied under another task's key is not that task.
-      return record.taskId === taskId ? record : undefined;
+      const body = JSON.parse(this.#sealer.open(sealed, LABEL)) as Partial<Body>;
+      const record = body.r;
+      // A body copied under another task's key, or back under a later version of its own, is
+      // not what the task holds now; a body of an earlier release (no version) is not read.
+      if (!record || typeof record !== 'object' || record.taskId !== taskId) return undefined;
+      if (body.v !== Number(version) || !STATUSES.includes(record.status)) return undefined;
+      const questions = body.q && typeof body.q === 'object' ? body.q : {};
+      return { record, questions };
     } catch {
       // Sealed under another vault key: not a task this replica can know.
       return undefined;
     }
+  }
+
+  /** Ids for `record`'s open questions: those this replica drew before for the same keys, else new. */
+  #questionIds(taskId: string, record: TaskRecord): QuestionIds {
+    const before = this.#asked.get(taskId)?.ids ?? {};
+    const ids: Record<string, string> = {};
+    for (const key of Object.keys(record.inputRequests ?? {})) {
+      ids[key] = before[key] ?? randomBytes(12).toString('base64url');
+    }
+    return ids;
+  }
+
+  /** Keep the ids of questions this replica just wrote as open; forget the task's once none are. */
+  #remember(record: TaskRecord, questions: QuestionIds): void {
+    const now = this.#now();
+    for (const [taskId, asked] of this.#asked) if (asked.until < now) this.#asked.delete(taskId);
+    if (Object.keys(questions).length === 0 || isTerminalStatus(record.status)) {
+      this.#asked.delete(record.taskId);
+      return;
+    }
+    this.#asked.set(record.taskId, { ids: { ...questions }, until: record.createdAt + record.ttlMs });
   }
 
   #ownerKey(owner: string): string {

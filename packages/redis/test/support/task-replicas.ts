@@ -2,8 +2,8 @@
  * Replicas serving tasks over HTTP, sharing one Redis for sessions, changes and tasks (store and
  * relay sealed with one vault key), as separate processes would. Each has its own layer with
  * `crunch` (works for `ms`, reporting progress each `every` ms if given, notes when its signal
- * stopped it) and `wipe` (asks the person first),
- * both task-capable, and counts what ran on it. `kill` stops a replica without a goodbye.
+ * stopped it), `wipe` (asks the person first) and `erase` (asks once per disk, each time under
+ * the same key `confirm`), all task-capable, and counts what ran on it. `kill` stops a replica without a goodbye.
  */
 import { createLogger, Layer, Registry } from '@cloudg/core';
 import { createVaultSealer } from '@cloudg/privacy';
@@ -77,6 +77,21 @@ function taskLayer(counts: TaskCounts): Layer<TaskCounts> {
       if (!(await ctx.confirm(`Wipe ${args.disk}?`))) return { wiped: false };
       ctx.app.wipes += 1;
       return { wiped: true, disk: args.disk };
+    },
+  });
+  registry.tool({
+    name: 'erase',
+    description: 'Erases each disk the person confirms, asking once per disk.',
+    input: { disks: z.array(z.string()) },
+    taskSupport: 'optional',
+    handler: async (ctx, args) => {
+      const erased: string[] = [];
+      for (const disk of args.disks) {
+        if (!(await ctx.confirm(`Erase ${disk}?`, { key: 'confirm' }))) continue;
+        ctx.app.wipes += 1;
+        erased.push(disk);
+      }
+      return { erased };
     },
   });
   return new Layer({ registry, app: counts, logger: createLogger({ level: 'silent' }) });
