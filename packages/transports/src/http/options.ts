@@ -78,7 +78,9 @@ export interface HttpServerOptions extends ProtocolOptions {
   /**
    * The deprecated HTTP+SSE transport (`transport: 'sse'`) behind several replicas
    * (`RedisLegacySseRelay` of @cloudg/redis): a session stays on the replica holding its stream,
-   * and a POST that reaches another replica is forwarded there. In the process by default.
+   * and a POST that reaches another replica is forwarded there. Its sessions then count in the
+   * relay's shared cap and per-principal quota (with the 2025 sessions), not in this replica's.
+   * In the process by default.
    */
   legacySseRelay?: LegacySseRelay;
   /** Default 1000; more get 503. */
