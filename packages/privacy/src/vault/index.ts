@@ -16,7 +16,13 @@ export { refEntity } from './format/cloudg-uri.js';
 export { FORMATTED_ENTITIES } from './format/dispatch.js';
 export { DEFAULT_KEY_ENV } from './keys.js';
 export { createVaultSealer, VaultSealer } from './sealer.js';
-export type { MappingKeys, SealedBatch, SharedAnswer, SharedClaim, SharedVaultStore } from './shared-store.js';
+export type {
+  MappingKeys,
+  SealedBatch,
+  SharedAnswer,
+  SharedClaim,
+  SharedVaultStore,
+} from './shared-store.js';
 export { saveAllOnExit } from './shutdown.js';
 export {
   FORMAT_ATTEMPTS,

@@ -47,4 +47,13 @@ describe('the vault sealer', () => {
     expect(sealer.shortLookup(long)).toBe(createVaultSealer({ key: 'a shared vault key' }).shortLookup(long));
     expect(sealer.shortLookup('db-1')).toBe(short);
   });
+
+  it('gives many short lookup keys at once, each the one shortLookup gives', () => {
+    const texts = ['db-1', '', 'é'.repeat(40), 'arn:aws:iam::123456789012:role/admin', 'db-1'];
+    const keys = sealer.shortLookups(texts);
+    expect(keys).toEqual(texts.map((t) => sealer.shortLookup(t)));
+    expect(keys[0]).toBe(keys[4]);
+    expect(new Set(keys).size).toBe(4);
+    expect(sealer.shortLookups([])).toEqual([]);
+  });
 });

@@ -7,22 +7,24 @@
  * key fails to open instead of being misread.
  */
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { BatchCmac } from './batch-cmac.js';
 import { VaultAuthenticationError } from './errors.js';
 import { HmacSha256 } from './hmac.js';
 import { deriveVaultKeys, type KeyInput, type VaultKeys } from './keys.js';
-import { ShortDigest } from './short-digest.js';
 
 const ALG = 'aes-256-gcm';
 const SEAL_LABEL = 'cloudg-vault/v1/shared-aead';
 const LOOKUP_LABEL = 'cloudg-vault/v1/shared-lookup';
-const SHORT_LOOKUP_LABEL = 'cloudg-vault/v1/shared-short-lookup';
+// The short lookups are AES-CMAC since the shared vault filed each mapping once (SHA3-256 with a
+// key prefix before): a new label, so no key of the one construction meets one of the other.
+const SHORT_LOOKUP_LABEL = 'cloudg-vault/v1/shared-cmac-lookup';
 
 export class VaultSealer {
   /** The vault key's id (12 hex), to tell stores written under another key apart. */
   readonly keyId: string;
   readonly #aead: Buffer;
   readonly #lookup: HmacSha256;
-  readonly #short: ShortDigest;
+  readonly #short: BatchCmac;
   /** The additional data of each label, built once: sealing runs once per new mapping. */
   readonly #aad = new Map<string, Buffer>();
 
@@ -31,7 +33,7 @@ export class VaultSealer {
     this.keyId = keys.keyId;
     this.#aead = createHmac('sha256', keys.file).update(SEAL_LABEL).digest();
     this.#lookup = new HmacSha256(createHmac('sha256', keys.file).update(LOOKUP_LABEL).digest());
-    this.#short = new ShortDigest(createHmac('sha256', keys.file).update(SHORT_LOOKUP_LABEL).digest());
+    this.#short = new BatchCmac(createHmac('sha256', keys.file).update(SHORT_LOOKUP_LABEL).digest());
   }
 
   /** `plain` encrypted and authenticated together with `label`: base64 of nonce, tag, data. */
@@ -72,12 +74,23 @@ export class VaultSealer {
   }
 
   /**
-   * A shorter keyed digest of `text` (22 base64url characters, see short-digest.ts), under its
-   * own sub-key: for the shared vault, which stores two per mapping and sends thousands per cold
-   * strict page.
+   * A shorter keyed digest of `text` (22 base64url characters: AES-256-CMAC, 128 bits), under
+   * its own sub-key: for the shared vault, which hands its store two per mapping.
    */
   shortLookup(text: string): string {
-    return this.#short.of(text);
+    return this.#short.tags([text]).toString('base64url');
+  }
+
+  /**
+   * The short lookups of many texts at once, as `shortLookup` gives each: a cold strict page
+   * needs thousands, and computed together they cost a few AES calls rather than one per text
+   * (see batch-cmac.ts).
+   */
+  shortLookups(texts: readonly string[]): string[] {
+    const tags = this.#short.tags(texts);
+    const out = new Array<string>(texts.length);
+    for (let i = 0; i < texts.length; i++) out[i] = tags.toString('base64url', i * 16, i * 16 + 16);
+    return out;
   }
 }
 

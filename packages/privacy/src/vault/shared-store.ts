@@ -81,17 +81,17 @@ export interface SharedVaultStore {
 
 const SEP = '\u0000';
 
-export function pseudonymKey(sealer: VaultSealer, namespace: string, pseudonym: string): string {
-  return sealer.shortLookup(`p${SEP}${namespace}${SEP}${pseudonym}`);
-}
+const pseudonymText = (namespace: string, pseudonym: string) => `p${SEP}${namespace}${SEP}${pseudonym}`;
 
 /**
  * Without the entity: the same value pseudonymised as two entities may get the same pseudonym
  * (an address is permuted alike as `ip_address` and `private_ip`), and that is one holder, not a
  * collision.
  */
-function valueKey(sealer: VaultSealer, namespace: string, real: string): string {
-  return sealer.shortLookup(`c${SEP}${namespace}${SEP}${real}`);
+const valueText = (namespace: string, real: string) => `c${SEP}${namespace}${SEP}${real}`;
+
+export function pseudonymKey(sealer: VaultSealer, namespace: string, pseudonym: string): string {
+  return sealer.shortLookup(pseudonymText(namespace, pseudonym));
 }
 
 const label = (id: string) => `vault-batch:${id}`;
@@ -108,12 +108,17 @@ export function sealBatch(
 ): { batch: SealedBatch; mappings: MappingKeys[] } {
   const id = randomBytes(8).toString('hex');
   const rows = entries.map((e) => [e.namespace, e.entity, e.real, e.pseudonym, e.created]);
+  // Both digests of every mapping in one batch (the n-th mapping's at 2n and 2n + 1).
+  const texts: string[] = [];
+  for (const e of entries)
+    texts.push(pseudonymText(e.namespace, e.pseudonym), valueText(e.namespace, e.real));
+  const digests = sealer.shortLookups(texts);
   return {
     batch: { id, sealed: sealer.seal(JSON.stringify(rows), label(id)) },
-    mappings: entries.map((e) => {
+    mappings: entries.map((e, i) => {
       const keys: MappingKeys = {
-        pseudonymKey: pseudonymKey(sealer, e.namespace, e.pseudonym),
-        valueKey: valueKey(sealer, e.namespace, e.real),
+        pseudonymKey: digests[2 * i] as string,
+        valueKey: digests[2 * i + 1] as string,
       };
       if (e.passed) keys.passed = e.passed.map((p) => pseudonymKey(sealer, e.namespace, p));
       return keys;

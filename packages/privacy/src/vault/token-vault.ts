@@ -214,7 +214,10 @@ export class TokenVault {
         else {
           this.counters.collisions++;
           // Another process may hold this value under the candidate this one holds for another.
-          if (this.sharing) (passed ??= []).push(pseudonym);
+          if (this.sharing) {
+            passed ??= [];
+            passed.push(pseudonym);
+          }
           continue;
         }
       }
