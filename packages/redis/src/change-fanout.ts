@@ -33,26 +33,35 @@ import { LuaScript } from './script.js';
 import { appendToLogs, type LogItem } from './session-append.js';
 import { LOG_LENGTH, PRELUDE } from './session-lua.js';
 import { APPEND } from './session-scripts.js';
-import { SessionSeal, unsealed } from './session-seal.js';
+import { type SealedChange, SessionSeal, unsealed } from './session-seal.js';
 
-// ARGV: P, sealed change, subscription digest ('' for none), a fresh epoch, changes kept. The
-// change is numbered, kept and published as "<epoch> <number> <sealed>"; then the epoch, the
-// number, and the initialized live sessions, each followed by its sealed subscription under that
-// digest ('' for none). A head missing (Redis started empty) starts a new epoch and a new log.
+// ARGV: P, sealed change, subscription digest ('' for none), epoch, number, changes kept, '1'
+// to start a new epoch. The change was sealed with its epoch and number, so it is taken only
+// where it was sealed for: the next number of the epoch in the head, or number 1 of the new epoch
+// when the head is missing (Redis started empty) and the replica asks to start one. Then it is
+// kept, and published as "<epoch> <number> <sealed>"; the answer is 1 and the initialized live
+// sessions, each followed by its sealed subscription under that digest ('' for none). Otherwise
+// nothing is written and the answer is {0, epoch, last number} ('' and 0 when there is no head),
+// for the replica to seal it again there.
 const TARGETS = new LuaScript(`${PRELUDE}
 local digest = ARGV[3]
 local head, log = P .. 'changes:head', P .. 'changes:log'
 local epoch = redis.call('HGET', head, 'e')
+local seq = tonumber(ARGV[5])
 if not epoch then
+  if ARGV[7] ~= '1' or seq ~= 1 then return {0, '', 0} end
   epoch = ARGV[4]
   redis.call('DEL', log)
-  redis.call('HSET', head, 'e', epoch, 's', 0)
+  redis.call('HSET', head, 'e', epoch, 's', seq)
+else
+  local last = redis.call('HGET', head, 's')
+  if ARGV[7] == '1' or epoch ~= ARGV[4] or (tonumber(last) or -1) + 1 ~= seq then return {0, epoch, last} end
+  redis.call('HSET', head, 's', seq)
 end
-local seq = redis.call('HINCRBY', head, 's', 1)
 redis.call('ZADD', log, seq, seq .. ' ' .. ARGV[2])
-redis.call('ZREMRANGEBYSCORE', log, '-inf', seq - tonumber(ARGV[5]))
+redis.call('ZREMRANGEBYSCORE', log, '-inf', seq - tonumber(ARGV[6]))
 redis.call('PUBLISH', P .. 'changes', epoch .. ' ' .. seq .. ' ' .. ARGV[2])
-local out = {epoch, seq}
+local out = {1}
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', P .. 'sessions', nowms(), '+inf')) do
   local k = skey(id)
   if redis.call('HGET', k, 'i') == '1' then
@@ -62,6 +71,18 @@ for _, id in ipairs(redis.call('ZRANGEBYSCORE', P .. 'sessions', nowms(), '+inf'
 end
 return out
 `);
+
+/**
+ * Rounds of sealing a change again at the head another replica moved meanwhile (each is one
+ * more script) before the announcement is given up and reported through `onError`.
+ */
+const ATTEMPTS = 10;
+
+/** Where the next change goes: after `seq` in `epoch` ('' for "start a new epoch"). */
+interface Place {
+  epoch: string;
+  seq: number;
+}
 
 const KINDS: ReadonlySet<string> = new Set(['tools', 'prompts', 'resources', 'resource']);
 const LISTS: ReadonlySet<string> = new Set(['tools', 'prompts', 'resources']);
@@ -74,12 +95,22 @@ export interface RedisChangeFanoutOptions {
   kept?: number;
 }
 
+/** The head a refused announcement was answered with; a damaged head fails the announcement. */
+function placeOf(epoch: unknown, seq: unknown): Place {
+  const last = Number(seq);
+  if (typeof epoch !== 'string' || !Number.isSafeInteger(last) || last < 0)
+    throw new Error('Change not announced: the changes head in Redis is damaged');
+  return { epoch, seq: last };
+}
+
 export class RedisChangeFanout implements ChangeFanout {
   private readonly listeners = new Set<ChangeListener>();
   private readonly missedListeners = new Set<() => void>();
   private sealing: SessionSeal | undefined;
   private readonly kept: number;
-  private readonly cursor: ChangeCursor;
+  private readonly cursor: ChangeCursor<SealedChange>;
+  /** The place of this replica's last announcement (the cursor may not have heard it yet). */
+  private announced: Place | undefined;
   private readonly stopBus: () => void;
   /** Told when an announcement could not be spread (it was still heard on this replica). */
   onError: (error: unknown) => void = () => {};
@@ -95,11 +126,12 @@ export class RedisChangeFanout implements ChangeFanout {
       run: (script, keys, args) => script.run(client, keys, args),
       head: `${prefix}changes:head`,
       log: `${prefix}changes:log`,
-      apply: (sealed) => {
-        // Unsealed, forged or of another vault key: not a change any replica made. This
-        // replica's own were heard when announced.
-        const change = this.sealing?.openChange(sealed);
-        if (!change || change.origin === bus.replica || !KINDS.has(change.kind)) return;
+      // Unsealed, forged, of another vault key or sealed for another place: not a change any
+      // replica made there, and the cursor ignores it.
+      open: ({ epoch, seq, sealed }) => this.sealing?.openChange(epoch, seq, sealed),
+      apply: (change) => {
+        // This replica's own were heard when announced.
+        if (change.origin === bus.replica || !KINDS.has(change.kind)) return;
         this.hear(change.kind as ChangeKind, change.uri ? change.uri : undefined);
       },
       missed: () => {
@@ -144,24 +176,31 @@ export class RedisChangeFanout implements ChangeFanout {
     if (!seal) throw unsealed('RedisChangeFanout');
     await this.bus.ready;
     const real = (kind === 'resources' || kind === 'resource') && uri ? uri : undefined;
-    const change = seal.change({ origin: this.bus.replica, kind, ...(uri ? { uri } : {}) });
-    const found = (await TARGETS.run(
-      this.client,
-      [],
-      [
-        this.prefix,
-        change,
-        real === undefined ? '' : seal.subscription(real),
-        randomBytes(8).toString('hex'),
-        this.kept,
-      ],
-    )) as (string | number)[];
+    const digest = real === undefined ? '' : seal.subscription(real);
+    let place = this.expectedPlace();
+    let found: (string | number)[] | undefined;
+    for (let attempt = 0; attempt < ATTEMPTS && !found; attempt += 1) {
+      const fresh = place.epoch === '';
+      const epoch = fresh ? randomBytes(8).toString('hex') : place.epoch;
+      const seq = fresh ? 1 : place.seq + 1;
+      const change = seal.change({ epoch, seq, origin: this.bus.replica, kind, ...(uri ? { uri } : {}) });
+      const answer = (await TARGETS.run(
+        this.client,
+        [],
+        [this.prefix, change, digest, epoch, seq, this.kept, fresh ? '1' : '0'],
+      )) as (string | number)[];
+      if (answer[0] === 1) {
+        this.announced = { epoch, seq };
+        found = answer;
+      } else place = placeOf(answer[1], answer[2]);
+    }
+    if (!found) throw new Error(`Change not announced: the head moved ${ATTEMPTS} times while sealing it`);
     const list: JsonRpcMessage | undefined = LISTS.has(kind)
       ? { jsonrpc: '2.0', method: `notifications/${kind}/list_changed` }
       : undefined;
     const deliveries: LogItem[] = [];
-    // The first two are the change's epoch and number.
-    for (let i = 2; i + 1 < found.length; i += 2) {
+    // After the 1, the sessions to tell.
+    for (let i = 1; i + 1 < found.length; i += 2) {
       const id = found[i] as string;
       if (list) deliveries.push({ session: id, message: list });
       const sub =
@@ -177,6 +216,15 @@ export class RedisChangeFanout implements ChangeFanout {
       await appendToLogs(seal, deliveries, LOG_LENGTH, true, (args) =>
         APPEND.run(this.client, [], [this.prefix, ...args]),
       );
+  }
+
+  /** Where the next change most likely goes: after this replica's last, or the last it heard. */
+  private expectedPlace(): Place {
+    const heard = this.cursor.position;
+    const own = this.announced;
+    if (!heard) return own ?? { epoch: '', seq: 0 };
+    if (!own || own.epoch !== heard.epoch) return heard;
+    return own.seq > heard.seq ? own : heard;
   }
 
   subscribe(listener: ChangeListener): () => void {

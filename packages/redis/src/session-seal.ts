@@ -28,8 +28,13 @@ export interface OpenedSignal {
   nonce: string;
 }
 
-/** A change as the changes channel carries it. */
+/**
+ * A change as the changes channel carries it. Its epoch and number are sealed in, so it holds
+ * only at that place of the numbered changes (change-replay.ts), wherever it is published or kept.
+ */
 export interface SealedChange {
+  epoch: string;
+  seq: number;
   origin: string;
   kind: string;
   uri?: string;
@@ -93,9 +98,13 @@ export class SessionSeal {
     return this.sealer.seal(JSON.stringify(change), CHANGE);
   }
 
-  openChange(sealed: string): SealedChange | undefined {
+  /** The change sealed by `change` at this epoch and number; undefined for anything else. */
+  openChange(epoch: string, seq: number, sealed: string): SealedChange | undefined {
     try {
-      return JSON.parse(this.sealer.open(sealed, CHANGE)) as SealedChange;
+      const change = JSON.parse(this.sealer.open(sealed, CHANGE)) as Partial<SealedChange>;
+      if (change.epoch !== epoch || change.seq !== seq) return undefined;
+      if (typeof change.origin !== 'string' || typeof change.kind !== 'string') return undefined;
+      return change as SealedChange;
     } catch {
       return undefined;
     }
