@@ -32,7 +32,7 @@ import type { Redis } from 'ioredis';
 import { shared } from './errors.js';
 import type { ReplicaBus } from './replica-bus.js';
 import type { LuaScript } from './script.js';
-import { appendToLogs } from './session-append.js';
+import { appendToLogs, isStreamId } from './session-append.js';
 import { SignalFreshness } from './session-freshness.js';
 import { LOG_LENGTH } from './session-lua.js';
 import { APPEND, CLAIM, DELETE, HEARTBEAT, LOAD, OPEN, RELEASE, REPLAY, UPDATE } from './session-scripts.js';
@@ -42,9 +42,6 @@ const STATE = 'sessions';
 
 /** Sessions whose proof of `initialized` a replica keeps (see `initializedSeals`). */
 const INITIALIZED_PROOFS = 10_000;
-
-/** A Redis stream id, the only `Last-Event-ID` this store ever hands out. */
-const EVENT_ID = /^\d+-\d+$/;
 
 function pairs(flat: string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -152,7 +149,7 @@ export class RedisSessionStore implements SharedSessionStore {
     }
     if (
       typeof body.e !== 'string' ||
-      !EVENT_ID.test(body.e) ||
+      !isStreamId(body.e) ||
       typeof body.s !== 'string' ||
       typeof body.m !== 'string'
     )
@@ -317,7 +314,7 @@ export class RedisSessionStore implements SharedSessionStore {
 
   async claimStream(id: string, lastEventId: string | undefined): Promise<SharedSessionClaim | undefined> {
     // Anything else was never an id of this log: resume from what no stream was handed.
-    const after = lastEventId !== undefined && EVENT_ID.test(lastEventId) ? lastEventId : '';
+    const after = lastEventId !== undefined && isStreamId(lastEventId) ? lastEventId : '';
     const answer = (await this.run(CLAIM, [id, this.replica, this.heartbeatMs * 3, after])) as
       | [1, string, [string, string[]][]]
       | [0 | -1];
@@ -338,7 +335,7 @@ export class RedisSessionStore implements SharedSessionStore {
   }
 
   async replay(id: string, after: string): Promise<SharedSessionEvent[]> {
-    if (!EVENT_ID.test(after)) return [];
+    if (!isStreamId(after)) return [];
     return events(this.seal, id, (await this.run(REPLAY, [id, after])) as [string, string[]][]);
   }
 
