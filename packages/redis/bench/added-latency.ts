@@ -123,6 +123,9 @@ try {
   let tick = 0;
   const clock = () => (tick += 1);
 
+  const admin = await createRedisSharedState(redis.url, { keyPrefix: 'bench:' });
+  states.push(admin);
+  const stateOf = new Map<Layer<Workspace>, RedisSharedState>();
   const layerFor = async (profile: string, shared: boolean) => {
     let state: RedisSharedState | undefined;
     if (shared) {
@@ -135,8 +138,22 @@ try {
       vaultEnv: VAULT_ENV,
       ...(state ? { rateStore: state.rateStore, vaultStore: state.vaultStore } : {}),
     });
-    return createCatalogLayer({ workspace, policy, logger: silent });
+    const layer = createCatalogLayer({ workspace, policy, logger: silent });
+    if (state) stateOf.set(layer, state);
+    return layer;
   };
+  /**
+   * Close a layer's connection once it is timed, so the layer and its vault can be collected
+   * (they were all kept until the end: 60 connections and vaults by the fifth run).
+   */
+  const release = async (layer: Layer<Workspace>) => {
+    const state = stateOf.get(layer);
+    if (!state) return;
+    stateOf.delete(layer);
+    states.splice(states.indexOf(state), 1);
+    await state.close();
+  };
+  const coldPage = async (layer: Layer<Workspace>) => (await timeCalls(layer, 'find_assets', page, 1)).p50;
 
   const page = () => ({ account_id: '123456789012', limit: 500 });
   const rows: Record<string, number[]> = {};
@@ -145,7 +162,7 @@ try {
     rows[label].push(value);
   };
   for (let run = 1; run <= RUNS; run++) {
-    await states[0]?.client.flushdb();
+    await admin.client.flushdb();
     const localStd = await layerFor('standard', false);
     const sharedStd = await layerFor('standard', true);
     const ref = (i: number) => ({ ref: `asset-${(i * 7) % ASSETS}` });
@@ -157,6 +174,7 @@ try {
       ref,
       TYPICAL_CALLS,
     );
+    await release(sharedStd);
 
     // The first page pseudonymises the 500 values: cold in-process, cold in Redis (claims). A
     // first page happens once per vault, so each run times COLD_SAMPLES of them (fresh vaults,
@@ -166,14 +184,17 @@ try {
     let sharedStrict = await layerFor('strict', true);
     for (let sample = 0; sample < COLD_SAMPLES; sample++) {
       if (sample > 0) {
-        await states[0]?.client.flushdb();
+        await release(sharedStrict);
+        await admin.client.flushdb();
         localStrict = await layerFor('strict', false);
         sharedStrict = await layerFor('strict', true);
       }
-      const local = (await timeCalls(localStrict, 'find_assets', page, 1)).p50;
-      const shared = (await timeCalls(sharedStrict, 'find_assets', page, 1)).p50;
+      const local = await coldPage(localStrict);
+      const shared = await coldPage(sharedStrict);
       // A new replica: Redis already holds the mappings; its own vault is empty.
-      const joining = (await timeCalls(await layerFor('strict', true), 'find_assets', page, 1)).p50;
+      const newcomer = await layerFor('strict', true);
+      const joining = await coldPage(newcomer);
+      await release(newcomer);
       cold.push({ local, shared, joining });
     }
     const median = (values: number[]) =>
@@ -191,6 +212,7 @@ try {
       page,
       PAGE_CALLS,
     );
+    await release(sharedStrict);
 
     console.log(
       `run ${run}: typical p50 ${typicalLocal.p50.toFixed(3)} -> ${typicalShared.p50.toFixed(3)} ms (p95 ${typicalLocal.p95.toFixed(3)} -> ${typicalShared.p95.toFixed(3)}); ` +
