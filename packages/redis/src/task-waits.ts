@@ -1,7 +1,11 @@
 /**
  * The one waiter per task of the handshake era's `tasks/result`, across replicas. In one process
- * a later `tasks/result` for a task supersedes the earlier one (answered -32600); with replicas,
- * the two may sit on different ones, so the waiter is recorded in Redis:
+ * a later `tasks/result` of a session for a task supersedes the session's earlier one (answered
+ * -32600); with replicas, the two may sit on different ones, so the waiter is recorded in Redis,
+ * per task: a task with a session id is owned by that session, so per task is per session. A
+ * request without a session id (stateless HTTP, stdio) claims nothing here (result-waiters.ts in
+ * @cloudg/transports): it is a session of its own, which no other request shares, as in one
+ * process.
  *
  * - `<prefix>tasks:waiter:<task id>`: the current waiter's token (`<replica>:<random>`), with a
  *   lease (`leaseMs`) its replica renews a third of the way through while it waits and deletes

@@ -104,6 +104,7 @@ export async function startTaskReplicas(
   names: string[],
   keyPrefix: string,
   leaseMs: number,
+  options: { stateless?: boolean } = {},
 ): Promise<TaskReplica[]> {
   const out: TaskReplica[] = [];
   for (const name of names) {
@@ -121,6 +122,7 @@ export async function startTaskReplicas(
       changes: state.changes,
       taskStore: tasks.store,
       taskRelay: tasks.relay,
+      ...(options.stateless ? { stateless: true } : {}),
     });
     await tasks.relay.ready();
     let gone = false;

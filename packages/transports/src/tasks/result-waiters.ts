@@ -9,7 +9,11 @@
  * With replicas sharing the tasks, the same session's two requests may reach two replicas: the
  * wait is then also claimed through the task relay (`TaskEngine.claimWait`), so a later wait on
  * any replica supersedes the earlier one with the same -32600, and a wait whose claim cannot be
- * recorded (Redis away) fails rather than quietly holding the rule per replica only.
+ * recorded (Redis away) fails rather than quietly holding the rule per replica only. The claim
+ * is per task, which is per session only when the session owns the task (it has an id): a
+ * request without one (stateless HTTP, stdio) is a session of its own whose tasks are its
+ * principal's, so no other request ever shares its wait, and it claims nothing (with Redis as
+ * without, two such requests for one task both wait).
  */
 import { ErrorCode } from '@cloudg/core';
 import { ProtocolError } from '../jsonrpc/errors.js';
@@ -51,9 +55,10 @@ export async function waitForResult(
     request.removeEventListener('abort', follow);
     if (mine.get(taskId) === controller) mine.delete(taskId);
   };
-  let release: () => void;
+  let release: () => void = () => {};
   try {
-    release = await tasks.claimWait(taskId, () => controller.abort(superseded()));
+    if (session.id !== undefined)
+      release = await tasks.claimWait(taskId, () => controller.abort(superseded()));
   } catch (error) {
     leave();
     throw error;
