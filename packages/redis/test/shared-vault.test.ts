@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createCatalogLayer, sampleEstateDir, Workspace } from '@cloudg/catalog';
 import type { Layer } from '@cloudg/core';
 import { Policy } from '@cloudg/policy';
+import { TokenVault } from '@cloudg/privacy';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisSharedState, type RedisSharedState } from '../src/index.js';
@@ -127,6 +128,56 @@ describe('a pseudonym vault shared by three replicas', () => {
     expect(revealed.answers).toEqual([undefined, 'b2:0', 'b1:0']);
     expect(revealed.batches).toEqual({ b1: 'sealed-b1', b2: 'sealed-b2' });
     expect(await state.client.hlen('passed:vault:holders')).toBe(2);
+  });
+
+  it('two vaults claiming the same values at once end with the same pseudonyms, each filed once', async () => {
+    const [one, two] = [
+      await createRedisSharedState(redis.url, { keyPrefix: 'race:' }),
+      await createRedisSharedState(redis.url, { keyPrefix: 'race:' }),
+    ];
+    states.push(one, two);
+    const vaults = [new TokenVault({ key: 'race-key' }), new TokenVault({ key: 'race-key' })];
+    const stores = [one.vaultStore, two.vaultStore];
+    vaults.forEach((v, i) => {
+      v.shareWith(stores[i]);
+    });
+    const values = Array.from({ length: 1200 }, (_, i) => [
+      `arn:aws:ec2:us-east-1:1234567890${String(i % 7).padStart(2, '0')}:instance/i-${i.toString(16).padStart(8, '0')}`,
+      `web-${i}.example.com`,
+    ]).flat();
+    // B holds A's first pseudonym for another value (from its own file), so it passes it over.
+    const first = new TokenVault({ key: 'race-key' }).pseudonymize(values[1] as string, 'hostname');
+    (vaults[1] as TokenVault).importMappings({
+      format: 'cloudg-vault/1',
+      key_id: (vaults[1] as TokenVault).keyId,
+      entries: [['global', 'hostname', 'elsewhere.example.com', first, 1, 1]],
+    });
+    const pass = (v: TokenVault) =>
+      values.map((value) => v.pseudonymize(value, value.startsWith('arn:') ? 'aws_arn' : 'hostname'));
+    // A's pass runs first, so its parts reach Redis first; B's claims of the same values (one of
+    // them under a candidate after the one it passed over) meet them while A's sync is still
+    // waiting. Each reruns its pass while its sync changed something.
+    const settle = async (i: number) => {
+      const v = vaults[i] as TokenVault;
+      let out = pass(v);
+      for (
+        let round = 0;
+        round < 4 && (await v.syncShared(stores[i] as RedisSharedState['vaultStore']));
+        round++
+      )
+        out = pass(v);
+      return out;
+    };
+    const [onA, onB] = await Promise.all([settle(0), settle(1)]);
+    expect(onB).toEqual(onA);
+    // Every value filed once (its ARN's account and resource too), and each reveals on a third.
+    const holders = await one.client.hlen('race:vault:holders');
+    const c = new TokenVault({ key: 'race-key' });
+    c.shareWith();
+    for (const p of onA) c.detokenize(p);
+    await c.syncShared(one.vaultStore);
+    expect(onA.map((p) => c.detokenize(p))).toEqual(values);
+    expect(holders).toBe((vaults[0] as TokenVault).stats().entries);
   });
 
   it('refuses keys the scripts could not split apart, before sending anything', async () => {
