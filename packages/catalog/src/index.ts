@@ -148,6 +148,7 @@ export type {
 export { SharedWorkspace, type SharedWorkspaceOptions } from './workspace/shared-workspace.js';
 export {
   type LoadDatasetOptions,
+  type ExclusiveRunner,
   type OperationRecorder,
   Workspace,
   type WorkspaceChangeKind,

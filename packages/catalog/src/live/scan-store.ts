@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { Dataset } from '../dataset/dataset.js';
 import { prepareFindings } from '../findings/prepare.js';
-import { ComplianceResultSchema, FindingSchema } from '../model/finding.js';
+import { ComplianceResultSchema, type Finding, FindingSchema } from '../model/finding.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { liveState } from './state.js';
 import { keepLiveDataset, LIVE_DATASET_FORMAT, saveLiveDataset } from './store.js';
@@ -33,75 +33,79 @@ const StoredFindings = z.looseObject({
   compliance: z.array(ComplianceResultSchema).default([]),
 });
 
-/** At most this many files per scan (see `shareSettled`). */
-const MAX_SHARES = 3;
-
-/**
- * Keep what `run_scanners` changed in `dataset`: a live dataset saved again for a restart when
- * the operator asked for that, and the findings handed to the other replicas of a shared
- * workspace, with one file where both apply. Returns `errors` entries for what failed (the scan
- * itself succeeded on this replica).
- */
-export async function keepScanResults(workspace: Workspace, dataset: Dataset): Promise<string[]> {
-  const persisted = dataset.kind === 'live' && liveState(workspace).persist;
-  if (persisted && workspace.shared) {
-    return shareSettled(
-      workspace,
-      dataset,
-      () => saveLiveDataset(workspace, dataset, 'run_scanners', { perSave: true }),
-      'the dataset could not be saved for a restart and the other replicas',
-    );
-  }
-  const errors: string[] = [];
-  if (persisted) {
-    const unsaved = await keepLiveDataset(workspace, dataset, 'run_scanners');
-    if (unsaved) errors.push(unsaved);
-  }
-  if (workspace.shared)
-    errors.push(
-      ...(await shareSettled(
-        workspace,
-        dataset,
-        () => writeScanFile(workspace, dataset),
-        'the new findings could not be saved for the other replicas',
-      )),
-    );
-  return errors;
+/** What merging a scan's findings into a dataset did (for `run_scanners`' result). */
+export interface ScanMerge {
+  before: number;
+  after: number;
+  /** Findings the dataset did not hold before the merge. */
+  fresh: Finding[];
 }
 
 /**
- * Write `dataset`'s findings (`write` returns the file) and append the `findings` operation
- * naming it. The scan ran without the log's lease, so the append first applies what other
- * replicas did meanwhile; when that changed this dataset (another replica's scan, ingest or
- * triage of it), the file lacks what this replica now holds, and it is written and shared again,
- * so every replica ends with the same findings.
+ * Merge what a scan found into `dataset` (`merge` does it in place, on the dataset it is given)
+ * and keep the result: a live dataset saved again for a restart when the operator asked for
+ * that, and in a workspace shared by replicas the findings handed to the others. Returns the
+ * merge's outcome and `errors` entries for what failed (the scan itself succeeded).
+ *
+ * In a shared workspace the scan ran without the log's lease, so the merge waits for it
+ * (`Workspace.exclusive`): it then runs on the log's state, as a later scan merges onto what an
+ * earlier one left in one process: onto findings another replica's scan, ingest or triage of
+ * the dataset changed meanwhile. The findings are stored as they are after it (one file, written
+ * under the lease) and the `findings` operation naming the file appended before the lease is
+ * given up, so every replica ends with them. When the dataset is no longer the one scanned
+ * (unloaded or replaced while the scan ran, on any replica, or reloaded from the log's snapshot
+ * by a rebuild of this replica), nothing is merged or shared and `errors` says so.
  */
-async function shareSettled(
+export async function keepScanResults(
   workspace: Workspace,
   dataset: Dataset,
-  write: () => Promise<string>,
-  unsaved: string,
-): Promise<string[]> {
-  for (let attempt = 0; attempt < MAX_SHARES; attempt += 1) {
-    const version = dataset.version;
-    let path: string;
-    try {
-      path = await write();
-    } catch (error) {
-      return [`store: ${unsaved} (${(error as Error).message})`];
-    }
-    try {
-      await workspace.share({ op: 'findings', dataset: dataset.name, path });
-    } catch (error) {
-      return [
-        `store: the new findings are on this replica only, the shared log refused them (${(error as Error).message})`,
-      ];
-    }
-    const current = workspace.has(dataset.name) ? workspace.get(dataset.name) : undefined;
-    // Unloaded or replaced meanwhile: the operation fails alike on every replica.
-    if (current !== dataset || dataset.version === version) return [];
+  merge: (target: Dataset) => Promise<ScanMerge>,
+  signal?: AbortSignal,
+): Promise<{ merged: ScanMerge; errors: string[] }> {
+  const persisted = dataset.kind === 'live' && liveState(workspace).persist;
+  if (!workspace.shared) {
+    const merged = await merge(dataset);
+    const unsaved = persisted ? await keepLiveDataset(workspace, dataset, 'run_scanners') : null;
+    return { merged, errors: unsaved ? [unsaved] : [] };
   }
-  return [];
+  let reached = false;
+  let merged: ScanMerge | undefined;
+  const refused = (error: unknown) =>
+    `store: the new findings are on this replica only, the shared log refused them (${(error as Error).message})`;
+  try {
+    return await workspace.exclusive(async () => {
+      reached = true;
+      if (!workspace.has(dataset.name) || workspace.get(dataset.name) !== dataset) {
+        return {
+          merged: { before: dataset.findings.length, after: dataset.findings.length, fresh: [] },
+          errors: [
+            `store: dataset '${dataset.name}' was unloaded, replaced or reloaded from the shared log while the scan ran; its findings were not added (run the scan again)`,
+          ],
+        };
+      }
+      merged = await merge(dataset);
+      let path: string;
+      try {
+        // A live dataset kept for a restart is saved whole anyway: that one file is the one shared.
+        path = persisted
+          ? await saveLiveDataset(workspace, dataset, 'run_scanners', { perSave: true })
+          : await writeScanFile(workspace, dataset);
+      } catch (error) {
+        const what = persisted
+          ? 'the dataset could not be saved for a restart and the other replicas'
+          : 'the new findings could not be saved for the other replicas';
+        return { merged, errors: [`store: ${what} (${(error as Error).message})`] };
+      }
+      workspace.record({ op: 'findings', dataset: dataset.name, path });
+      return { merged, errors: [] };
+    }, signal);
+  } catch (error) {
+    // Merged, then the append failed: the findings stay on this replica only.
+    if (merged !== undefined) return { merged, errors: [refused(error)] };
+    // The lease could not be had (the log is away): merged on this replica only.
+    if (!reached && !signal?.aborted) return { merged: await merge(dataset), errors: [refused(error)] };
+    throw error;
+  }
 }
 
 /** One file per scan under `shared-findings/`: a replica that applies an older operation late still reads that scan. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { Dataset } from '../dataset/dataset.js';
+import type { Dataset, InventoryResult } from '../dataset/dataset.js';
 import { CloudAssetSchema } from '../model/asset.js';
 import { CollectionCoverageSchema } from '../model/coverage.js';
 import { NetworkEdgeSchema } from '../model/edge.js';
@@ -17,6 +17,8 @@ import { liveState } from './state.js';
  * one file per save, `<dataset>.<milliseconds>-<8 hex>.json` (see `saveLiveDataset`).
  */
 export const LIVE_STORE_DIR = 'live';
+/** `<dataset>.<milliseconds>-<8 hex>.json`: a save of its own, never a `--restore-live` `<dataset>.json`. */
+export const PER_SAVE = /\.\d+-[0-9a-f]{8}\.json$/;
 /** The stored collection's format; it holds findings and compliance as a `findings` operation reads them. */
 export const LIVE_DATASET_FORMAT = 'cloudg-live-dataset/1';
 
@@ -90,33 +92,95 @@ export interface LiveShare {
 }
 
 /**
- * Save `dataset` when the operator asked for live datasets to survive a restart, or when the
- * workspace is shared by replicas and `share` says how it was added: then it is saved under the
- * output directory (which replicas share) and a `live` operation naming the file is appended to
- * the shared log before the call answers. A failure is returned as an `errors` entry rather than
- * failing a collection that succeeded.
+ * Save `dataset` when the operator asked for live datasets to survive a restart (`<name>.json`).
+ * A failure is returned as an `errors` entry rather than failing a collection that succeeded.
  */
 export async function keepLiveDataset(
   workspace: Workspace,
   dataset: Dataset,
   tool: string,
-  share?: LiveShare,
 ): Promise<string | null> {
-  const sharing = share !== undefined && workspace.shared;
-  if (!liveState(workspace).persist && !sharing) return null;
-  let path: string;
+  if (!liveState(workspace).persist) return null;
   try {
-    path = await saveLiveDataset(workspace, dataset, tool, { perSave: sharing });
-  } catch (error) {
-    const why = sharing ? 'for the other replicas' : 'for a restart';
-    return `store: the dataset could not be saved ${why} (${(error as Error).message})`;
-  }
-  if (!sharing) return null;
-  try {
-    await workspace.share({ op: 'live', path, name: dataset.name, ...share });
+    await saveLiveDataset(workspace, dataset, tool);
     return null;
   } catch (error) {
-    return `store: the dataset is on this replica only, the shared log refused it (${(error as Error).message})`;
+    return `store: the dataset could not be saved for a restart (${(error as Error).message})`;
+  }
+}
+
+/** How a collection becomes a dataset (`addLiveDataset`). */
+export interface LiveAddition extends LiveShare {
+  /** The result name, checked when the call began. */
+  name: string;
+  /** False when the tool derived `name` (no name given): another free one may be taken instead. */
+  named: boolean;
+  /** The collecting tool, recorded in the saved file. */
+  tool: string;
+}
+
+/**
+ * Add a collection as a live dataset and keep it: saved for a restart when the operator asked
+ * (`keepLiveDataset`); in a workspace shared by replicas, saved to a file of its own under the
+ * output directory (which replicas share) and a `live` operation naming it appended to the log
+ * before the call answers (with `--restore-live` that file is also the save a restart finds).
+ * That runs where it cannot race another replica's change (`Workspace.exclusive`): the
+ * name is checked again on the log's state, so of two collections given one name on two
+ * replicas the later is refused with `-32602` exactly as in one process, and one that only got
+ * a derived name takes a free one instead; the dataset is added, saved and shared at one point of
+ * the log's order, so a rebuild cannot drop it and no other replica's operation can come between.
+ * Throws what `Workspace.add` throws; a failure to save or share is an `errors` entry.
+ */
+export async function addLiveDataset(
+  workspace: Workspace,
+  inventory: Partial<InventoryResult>,
+  addition: LiveAddition,
+  signal?: AbortSignal,
+): Promise<{ dataset: Dataset; unsaved: string | null }> {
+  const share = { activate: addition.activate, replace: addition.replace };
+  const add = () => {
+    const free = addition.named || addition.replace ? addition.name : workspace.uniqueName(addition.name);
+    return workspace.addInventory(inventory, free, share);
+  };
+  if (!workspace.shared) {
+    const dataset = add();
+    return { dataset, unsaved: await keepLiveDataset(workspace, dataset, addition.tool) };
+  }
+  let reached = false;
+  let added: Dataset | undefined;
+  try {
+    return await workspace.exclusive(async () => {
+      reached = true;
+      added = add();
+      const path = await saveShared(workspace, added, addition.tool);
+      if (typeof path !== 'string') return { dataset: added, unsaved: path.unsaved };
+      workspace.record({ op: 'live', path, name: added.name, ...share });
+      return { dataset: added, unsaved: null };
+    }, signal);
+  } catch (error) {
+    const why = `the shared log refused it (${(error as Error).message})`;
+    // Added, then the append failed: the dataset stays on this replica only.
+    if (added !== undefined)
+      return { dataset: added, unsaved: `store: the dataset is on this replica only, ${why}` };
+    // The lease could not be had (the log is away): kept on this replica, as its own.
+    if (!reached && !signal?.aborted)
+      return { dataset: add(), unsaved: `store: the dataset is on this replica only, ${why}` };
+    throw error;
+  }
+}
+
+/** Save a collection for the other replicas: the file, or the `errors` entry when it failed. */
+async function saveShared(
+  workspace: Workspace,
+  dataset: Dataset,
+  tool: string,
+): Promise<string | { unsaved: string }> {
+  try {
+    return await saveLiveDataset(workspace, dataset, tool, { perSave: true });
+  } catch (error) {
+    return {
+      unsaved: `store: the dataset could not be saved for the other replicas (${(error as Error).message})`,
+    };
   }
 }
 
@@ -159,8 +223,14 @@ export interface RestoreOutcome {
 
 /**
  * Load every saved live collection into the workspace as a `live` dataset, oldest first, without
- * changing the active dataset unless none is: the newest save of each name (a shared workspace
- * keeps one file per save). A name already loaded is left alone.
+ * changing the active dataset unless none is: the newest save of each name. A name already loaded
+ * is left alone.
+ *
+ * In a workspace shared by replicas (call this after `SharedWorkspace.start`), the per-save files
+ * (`<name>.<ms>-<hex>.json`) are the log's: the log already made the datasets they hold that are
+ * still in effect, and the others were unloaded, replaced or evicted through the log. They are
+ * left alone; only `<name>.json` saves (written without a shared log) are restored, as this
+ * replica's own.
  */
 export async function restoreLiveDatasets(workspace: Workspace): Promise<RestoreOutcome> {
   const dir = workspace.outputPath(LIVE_STORE_DIR);
@@ -171,11 +241,14 @@ export async function restoreLiveDatasets(workspace: Workspace): Promise<Restore
   } catch {
     return outcome;
   }
-  const stored: z.output<typeof StoredLiveDataset>[] = [];
+  for (const file of files) workspace.protect(join(dir, file));
+  if (workspace.shared) files = files.filter((f) => !PER_SAVE.test(f));
+  const newest = new Map<string, { file: string; saved: z.output<typeof StoredLiveDataset> }>();
   for (const file of files) {
     try {
-      const parsed = StoredLiveDataset.parse(JSON.parse(await readFile(join(dir, file), 'utf8')));
-      stored.push(parsed);
+      const saved = StoredLiveDataset.parse(JSON.parse(await readFile(join(dir, file), 'utf8')));
+      const kept = newest.get(saved.name);
+      if (!kept || kept.saved.saved_at < saved.saved_at) newest.set(saved.name, { file, saved });
     } catch (error) {
       outcome.skipped.push({
         file,
@@ -183,23 +256,14 @@ export async function restoreLiveDatasets(workspace: Workspace): Promise<Restore
       });
     }
   }
-  const newest = new Map<string, z.output<typeof StoredLiveDataset>>();
-  for (const s of stored) {
-    const kept = newest.get(s.name);
-    if (!kept || kept.saved_at < s.saved_at) newest.set(s.name, s);
-  }
-  const latest = [...newest.values()].sort((a, b) => a.saved_at.localeCompare(b.saved_at));
-  for (const file of files) workspace.protect(join(dir, file));
-  for (const s of latest) {
-    if (workspace.has(s.name)) continue;
+  const latest = [...newest.values()].sort((a, b) => a.saved.saved_at.localeCompare(b.saved.saved_at));
+  for (const { file, saved } of latest) {
+    if (workspace.has(saved.name)) continue;
     try {
-      workspace.addInventory(inventoryOf(s), s.name, { activate: false });
-      outcome.restored.push(s.name);
+      workspace.addInventory(inventoryOf(saved), saved.name, { activate: false });
+      outcome.restored.push(saved.name);
     } catch (error) {
-      outcome.skipped.push({
-        file: `${s.name}.json`,
-        reason: error instanceof Error ? error.message : String(error),
-      });
+      outcome.skipped.push({ file, reason: error instanceof Error ? error.message : String(error) });
     }
   }
   return outcome;

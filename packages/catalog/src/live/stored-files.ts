@@ -11,10 +11,7 @@ import { basename, dirname } from 'node:path';
 import type { WorkspaceOperation } from '../workspace/operations.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { SCAN_STORE_DIR } from './scan-store.js';
-import { LIVE_STORE_DIR } from './store.js';
-
-/** `<dataset>.<milliseconds>-<8 hex>.json`: a save of its own, never a `--restore-live` `<dataset>.json`. */
-const PER_SAVE = /\.\d+-[0-9a-f]{8}\.json$/;
+import { LIVE_STORE_DIR, PER_SAVE } from './store.js';
 
 /** The file the server stored for an operation, if it names one (never a path a caller chose). */
 export function storedFile(operation: WorkspaceOperation): string | undefined {

@@ -17,8 +17,16 @@
  * Evictions at `max_datasets` are in the log as `unload`s with reason `evicted` (the writer's
  * decision; replicas never evict what they apply), so they end generations like any unload: an
  * evicted dataset goes with its operations, and a replica rebuilt from the snapshot never loads
- * it again. Applied to an empty workspace, the result gives the datasets, findings, decisions
- * and active dataset the whole log gives. (A log an earlier version wrote has no evictions: its
+ * it again.
+ *
+ * An operation on a name no generation holds acted on replicas' own preloads (`--dataset`) of
+ * that name: each replica that applied it did it to its own. Such a name is a generation too
+ * (begun by the first of them), with the same rules, so a replica started later or rebuilt does
+ * to its preload what the others did; except that the `unload` ending it stays, since it
+ * unloaded every replica's preload of that name.
+ *
+ * Applied to a workspace holding only a replica's preloads, the result gives the datasets,
+ * findings, decisions and active dataset the whole log gives there. (A log an earlier version wrote has no evictions: its
  * replicas evicted on their own. Its excess goes at the first change made after the upgrade.)
  */
 import type { WorkspaceOperation } from './operations.js';
@@ -32,6 +40,12 @@ interface Generation {
   findingsSinceRead: number[];
   /** Operations a later `findings` operation replaced. */
   superseded: Set<number>;
+  /** Begun by an operation on replicas' preloads of the name, not by one that created it. */
+  preload?: boolean;
+}
+
+function newGeneration(first: number): Generation {
+  return { ops: [first], ended: false, read: false, findingsSinceRead: [], superseded: new Set() };
 }
 
 /** Operations that change only the findings and compliance of the dataset they act on. */
@@ -81,6 +95,7 @@ export function compactOperations(
 ): WorkspaceOperation[] {
   const current = new Map<string, Generation>();
   const all: Generation[] = [];
+  const preloadUnloads = new Set<number>();
   operations.forEach((op, i) => {
     if (op.op === 'snapshot') {
       const source = current.get(op.from);
@@ -93,22 +108,23 @@ export function compactOperations(
     if (name !== undefined) {
       const previous = current.get(name);
       if (previous) previous.ended = true;
-      const generation: Generation = {
-        ops: [i],
-        ended: false,
-        read: false,
-        findingsSinceRead: [],
-        superseded: new Set(),
-      };
+      const generation = newGeneration(i);
       current.set(name, generation);
       all.push(generation);
       return;
     }
     const target = touched(op);
-    const generation = target === undefined ? undefined : current.get(target);
-    // An operation on a name no generation holds failed where it was made too: nothing to keep.
-    if (!generation) return;
-    generation.ops.push(i);
+    let generation = target === undefined ? undefined : current.get(target);
+    if (!generation) {
+      if (target === undefined) return;
+      // An eviction only ever takes a dataset the log made: nothing of a preload's.
+      if (op.op === 'unload' && op.reason === 'evicted') return;
+      generation = { ...newGeneration(i), preload: true };
+      current.set(target, generation);
+      all.push(generation);
+    } else {
+      generation.ops.push(i);
+    }
     // An ingest that made a new dataset started a generation above: this one is into a dataset.
     if (findingsOnly(op)) {
       if (op.op === 'findings') {
@@ -118,11 +134,12 @@ export function compactOperations(
       generation.findingsSinceRead.push(i);
     }
     if (op.op === 'unload') {
+      if (generation.preload) preloadUnloads.add(i);
       generation.ended = true;
       current.delete(op.name);
     }
   });
-  const kept = new Set<number>();
+  const kept = new Set<number>(preloadUnloads);
   for (const generation of all)
     if (!generation.ended || generation.read)
       for (const i of generation.ops) if (!generation.superseded.has(i)) kept.add(i);

@@ -12,6 +12,8 @@
  * before giving the lease up. So writers are serialised across replicas and each one runs on the
  * state every earlier write left: two loads of one name on two replicas resolve as they would in
  * one process (the second is told the name exists), and every replica replays the same order.
+ * Calls that hold no lease while they work (live collection, scans) make their change to the
+ * workspace the same way, in a `Workspace.exclusive` section once their slow part is done.
  *
  * Consistency: every call first asks the log for its head (one round trip) and applies what is
  * missing before it runs, so a call that starts after a change returned, on any replica, sees it
@@ -28,6 +30,7 @@
  * replica's own preloads (`--dataset`, `--restore-live`) are outside the log, so they neither
  * count (the writer's decision would then depend on which replica writes) nor are evicted.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { CallInfo, CallResult, Middleware, NextFn } from '@cloudg/core';
 import type { Dataset } from '../dataset/dataset.js';
 import { removeDroppedFiles, storedFile } from '../live/stored-files.js';
@@ -63,6 +66,8 @@ export interface SharedWorkspaceOptions {
   compactAfterFiles?: number;
   /** Told when this replica was behind the log's snapshot and rebuilt its datasets from it. */
   onRebuilt?: (seq: number) => void;
+  /** Told of a compaction this replica made: the seq it covers. */
+  onCompacted?: (seq: number) => void;
 }
 
 /** Runs functions one at a time, in the order they were queued. */
@@ -92,10 +97,26 @@ export class SharedWorkspace {
    * another, or first one and then the other.
    */
   readonly #fromLog = new WeakSet<Dataset>();
+  /**
+   * Datasets an operation made outside a writer created here, not in the log yet (see
+   * `#appendAlone`): a rebuild before its append must not drop them.
+   */
+  readonly #unshared = new WeakSet<Dataset>();
+  /** Seqs (beyond the snapshot) of applied operations that name a stored file (compactAfterFiles). */
+  #files: number[] = [];
+  /** The log's base as this replica last saw it. */
+  #base = 0;
+  readonly #onCompacted: SharedWorkspaceOptions['onCompacted'];
   /** Applying the log, one batch at a time. */
   readonly #apply = new Queue();
   /** This replica's writers, one at a time (each then waits for the shared lease). */
   readonly #writers = new Queue();
+  /**
+   * The running writer, seen from the calls it makes: an `exclusive` change made there is
+   * already under its lease (work it left running after it ended is not).
+   */
+  readonly #inside = new AsyncLocalStorage<symbol>();
+  #running: symbol | undefined;
   /** See SharedWorkspaceOptions.announceReplayed; set it before serving. */
   announceReplayed: boolean;
   #applied = 0;
@@ -111,6 +132,7 @@ export class SharedWorkspace {
     this.#onSkipped = options.onSkipped;
     this.#onLogReset = options.onLogReset;
     this.#onRebuilt = options.onRebuilt;
+    this.#onCompacted = options.onCompacted;
     this.#compactAfter = options.compactAfter ?? 1000;
     this.#compactAfterFiles = options.compactAfterFiles ?? 32;
     this.announceReplayed = options.announceReplayed ?? true;
@@ -137,9 +159,14 @@ export class SharedWorkspace {
           this.#pending.push(op);
           return;
         }
-        return this.#appendAlone(op);
+        const made = this.#current(createdDataset(op));
+        if (made) this.#unshared.add(made);
+        return this.#appendAlone(op).finally(() => {
+          if (made) this.#unshared.delete(made);
+        });
       }),
     );
+    this.#stops.push(this.workspace.delegateExclusive((change, signal) => this.#locked(signal, change)));
     await this.catchUp();
     this.#stops.push(this.log.watch(() => void this.catchUp().catch(() => {})));
     const timer = setInterval(() => void this.catchUp().catch(() => {}), this.#pollMs);
@@ -156,6 +183,7 @@ export class SharedWorkspace {
     return this.#apply.run(async () => {
       const head = await this.log.head();
       this.#follow(head.epoch);
+      this.#base = Math.max(this.#base, head.base ?? 0);
       if (head.seq <= this.#applied) return;
       if ((head.base ?? 0) > this.#applied) await this.#rebuild();
       const entries = await this.log.read(this.#applied);
@@ -165,6 +193,7 @@ export class SharedWorkspace {
         if (entry.seq <= this.#applied) continue;
         await this.#replay(entry);
         this.#applied = entry.seq;
+        if (storedFile(entry.operation) !== undefined) this.#files.push(entry.seq);
       }
     });
   }
@@ -174,6 +203,8 @@ export class SharedWorkspace {
     // The writer evicted a dataset the log made; here that name may be this replica's own.
     if (operation.op === 'unload' && operation.reason === 'evicted' && !this.#madeByLog(operation.name))
       return;
+    // Nothing to unload here (a preload a snapshot's unload names, already gone): no warning.
+    if (operation.op === 'unload' && !this.workspace.has(operation.name)) return;
     const before = this.#current(createdDataset(operation));
     try {
       await this.workspace.replay(operation, { silent: !this.announceReplayed });
@@ -203,50 +234,49 @@ export class SharedWorkspace {
   /**
    * Behind the log's snapshot (started late, or asleep through a compaction): the operations it
    * missed are gone, so the datasets it has from the log are dropped and the snapshot, which
-   * gives the whole log's state, is applied in their place. Its own preloads stay.
+   * gives the whole log's state, is applied in their place. Its own preloads stay, and so does a
+   * dataset an operation of its own made that is not in the log yet (`#unshared`): that
+   * operation is appended after the rebuild, and every replica adds its dataset then.
    */
   async #rebuild(): Promise<void> {
     if (!this.log.snapshot) return;
     const snapshot = await this.log.snapshot();
     for (const dataset of this.workspace.datasets())
-      if (this.#fromLog.has(dataset))
+      if (this.#fromLog.has(dataset) && !this.#unshared.has(dataset))
         await this.workspace.replay({ op: 'unload', name: dataset.name }, { silent: true });
     for (const [i, operation] of snapshot.operations.entries())
       await this.#replay({ seq: snapshot.seq - snapshot.operations.length + i + 1, operation });
     this.#applied = snapshot.seq;
+    this.#base = Math.max(this.#base, snapshot.seq);
+    this.#files = [];
     this.#onRebuilt?.(snapshot.seq);
   }
 
   /**
-   * Replace the log up to `head` by the operations still in effect, when it has grown past
-   * `compactAfter` since its snapshot, or `made` (just appended) stored a file and the log holds
-   * `compactAfterFiles` of them; then delete the stored files only dropped operations named.
-   * Under the caller's lease, with this replica at `head` (so its active dataset is the log's). A
-   * failure leaves the log as it was.
+   * Replace the log up to this replica's head by the operations still in effect, when the log
+   * holds `compactAfter` operations beyond its snapshot, or `compactAfterFiles` that name a
+   * stored file; then delete the stored files only dropped operations named. Called under the
+   * lease right after the catch-up, before the writer's own change: so the compaction point is
+   * the head every replica could have applied by then, and one that had (every replica that
+   * follows the log) goes on reading after it instead of rebuilding; and this replica's active
+   * dataset is the log's. A failure leaves the log as it was.
    */
-  async #compactIfDue(
-    lease: WorkspaceLease,
-    head: LogHead,
-    made: readonly WorkspaceOperation[],
-  ): Promise<void> {
+  async #compactIfDue(lease: WorkspaceLease): Promise<void> {
     if (!lease.compact || !this.log.snapshot) return;
-    const base = head.base ?? 0;
-    let rest: LoggedOperation[] | undefined;
-    if (head.seq - base < this.#compactAfter) {
-      if (!made.some((op) => storedFile(op) !== undefined)) return;
-      rest = await this.log.read(base);
-      const files = rest.filter((e) => e.seq <= head.seq && storedFile(e.operation) !== undefined);
-      if (files.length < this.#compactAfterFiles) return;
-    }
+    const head = this.#applied;
+    this.#files = this.#files.filter((seq) => seq > this.#base);
+    if (head - this.#base < this.#compactAfter && this.#files.length < this.#compactAfterFiles) return;
     const snapshot = await this.log.snapshot();
-    // Read again when a compaction came between (the lease makes that another replica's past one).
-    if (rest === undefined || snapshot.seq !== base) rest = await this.log.read(snapshot.seq);
+    const rest = await this.log.read(snapshot.seq);
     const operations = [
       ...snapshot.operations,
-      ...rest.filter((e) => e.seq > snapshot.seq && e.seq <= head.seq).map((e) => e.operation),
+      ...rest.filter((e) => e.seq > snapshot.seq && e.seq <= head).map((e) => e.operation),
     ];
     const kept = compactOperations(operations, this.workspace.activeName);
-    await lease.compact(head.seq, kept);
+    await lease.compact(head, kept);
+    this.#base = head;
+    this.#files = [];
+    this.#onCompacted?.(head);
     await removeDroppedFiles(this.workspace, operations, kept);
   }
 
@@ -257,6 +287,8 @@ export class SharedWorkspace {
   #follow(epoch: string): void {
     if (this.#epoch !== undefined && epoch !== this.#epoch) {
       this.#applied = 0;
+      this.#base = 0;
+      this.#files = [];
       this.#onLogReset?.();
     }
     this.#epoch = epoch;
@@ -264,7 +296,7 @@ export class SharedWorkspace {
 
   /** The layer middleware: reads catch up first; writes run under the lease and are logged. */
   readonly middleware: Middleware<Workspace> = async (info, next) => {
-    if (changesShared(info)) return this.#writers.run(() => this.#write(info, next));
+    if (changesShared(info)) return this.#write(info, next);
     await this.catchUp();
     const result = await next(info);
     // A live call that joined another replica's collection names a dataset that replica appended
@@ -274,22 +306,13 @@ export class SharedWorkspace {
   };
 
   /**
-   * An operation made outside a writer (a live collection, which does not hold the lease while it
-   * reaches the cloud): appended on its own under the lease, after applying what came before.
-   * Its effect came first on this replica; the operations it now follows were made on other
-   * datasets (a name both took is refused on every replica that applies the later one).
+   * An operation made outside a writer and outside an `exclusive` section (none of the tools
+   * does that; kept so such a change still reaches the others): appended on its own under the
+   * lease, after applying what came before. Its effect came first on this replica.
    */
   #appendAlone(operation: WorkspaceOperation): Promise<void> {
-    return this.#writers.run(async () => {
-      const lease = await this.log.lease(new AbortController().signal);
-      try {
-        await this.catchUp();
-        const made = this.#evictAfter([operation]);
-        const head = await this.#appendApplied(lease, made);
-        await this.#compactIfDue(lease, head, made).catch(() => {});
-      } finally {
-        await lease.release();
-      }
+    return this.#locked(new AbortController().signal, async () => {
+      this.#pending?.push(operation);
     });
   }
 
@@ -303,6 +326,10 @@ export class SharedWorkspace {
       const head = await lease.append(made);
       this.#follow(head.epoch);
       this.#applied = head.seq;
+      this.#base = Math.max(this.#base, head.base ?? 0);
+      made.forEach((op, i) => {
+        if (storedFile(op) !== undefined) this.#files.push(head.seq - made.length + i + 1);
+      });
       return head;
     });
   }
@@ -322,25 +349,45 @@ export class SharedWorkspace {
     }
   }
 
-  async #write(info: CallInfo<Workspace>, next: NextFn<Workspace>): Promise<CallResult> {
-    const lease = await this.log.lease(info.context.signal);
+  #write(info: CallInfo<Workspace>, next: NextFn<Workspace>): Promise<CallResult> {
+    return this.#locked(info.context.signal, () => next(info));
+  }
+
+  /**
+   * Run `change` as this replica's writer: one at a time here, under the log's lease across
+   * replicas, on the log's state (caught up first, and the log compacted when due), then append
+   * what it changed. What it changed is shared even when it then failed: this replica has it.
+   */
+  #locked<T>(signal: AbortSignal | undefined, change: () => Promise<T>): Promise<T> {
+    // A tool that writes state asking for an exclusive change: its operations go with its own.
+    const store = this.#inside.getStore();
+    if (store !== undefined && store === this.#running) return change();
+    return this.#writers.run(() => {
+      const writer = Symbol('writer');
+      this.#running = writer;
+      return this.#inside
+        .run(writer, () => this.#underLease(signal, change))
+        .finally(() => {
+          if (this.#running === writer) this.#running = undefined;
+        });
+    });
+  }
+
+  async #underLease<T>(signal: AbortSignal | undefined, change: () => Promise<T>): Promise<T> {
+    const lease = await this.log.lease(signal ?? new AbortController().signal);
     try {
       await this.catchUp();
+      await this.#compactIfDue(lease).catch(() => {});
       this.#pending = [];
-      let outcome: { result: CallResult } | { error: unknown };
+      let outcome: { result: T } | { error: unknown };
       try {
-        outcome = { result: await next(info) };
+        outcome = { result: await change() };
       } catch (error) {
         outcome = { error };
       }
-      // What the call changed is shared even when it then failed: this replica has it.
       const changed = this.#pending;
       this.#pending = undefined;
-      if (changed.length > 0) {
-        const made = this.#evictAfter(changed);
-        const head = await this.#appendApplied(lease, made);
-        await this.#compactIfDue(lease, head, made).catch(() => {});
-      }
+      if (changed.length > 0) await this.#appendApplied(lease, this.#evictAfter(changed));
       if ('error' in outcome) throw outcome.error;
       return outcome.result;
     } finally {

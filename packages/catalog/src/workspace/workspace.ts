@@ -35,6 +35,13 @@ import {
  */
 export type OperationRecorder = (operation: WorkspaceOperation) => void | Promise<void>;
 
+/**
+ * Runs a change as one step of a shared workspace's order (see `Workspace.exclusive`): after
+ * every earlier change of any replica, before any later one, its recorded operations appended
+ * before it settles.
+ */
+export type ExclusiveRunner = <T>(change: () => Promise<T>, signal?: AbortSignal) => Promise<T>;
+
 export type WorkspaceChangeKind = 'resources' | 'resource';
 export type WorkspaceChangeListener = (kind: WorkspaceChangeKind, uri: string | undefined) => void;
 
@@ -240,10 +247,35 @@ export class Workspace implements IdentifierSource {
    * Record a change made by a call that does not hold the shared log's lease (a live collection,
    * which must not hold it for minutes), and wait until it is in the log, so a caller told the
    * dataset's name, on any replica, finds it. Nothing without a recorder. Not skipped while a
-   * replay runs: only tools call it, never `applyOperation`.
+   * replay runs: only tools call it, never `applyOperation`. An `exclusive` change (see there):
+   * prefer making the change itself in an `exclusive` section, so it is decided on the log's state.
    */
   async share(operation: WorkspaceOperation): Promise<void> {
-    await this.#recorder?.(operation);
+    const recorder = this.#recorder;
+    if (recorder) await this.exclusive(async () => recorder(operation));
+  }
+
+  #exclusive: ExclusiveRunner | undefined;
+
+  /**
+   * Run `change` where it cannot race another replica's changes: in a shared workspace, under
+   * the log's lease, after applying what the other replicas did, with the operations it records
+   * appended before this settles (so it decides on the state one process would have at that
+   * point: a name taken meanwhile, a dataset replaced or scanned meanwhile). For calls that hold
+   * no lease while they work (live collection, scans): they do the slow part first and only
+   * their change to the workspace in here. Without a shared workspace it just runs. `signal`
+   * stops the wait for the lease.
+   */
+  exclusive<T>(change: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return this.#exclusive ? this.#exclusive(change, signal) : change();
+  }
+
+  /** Let a shared workspace run `exclusive` changes (see there); returns a function that stops it. */
+  delegateExclusive(runner: ExclusiveRunner): () => void {
+    this.#exclusive = runner;
+    return () => {
+      if (this.#exclusive === runner) this.#exclusive = undefined;
+    };
   }
 
   // ---- inspection -------------------------------------------------------------------------

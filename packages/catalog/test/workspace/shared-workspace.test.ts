@@ -39,6 +39,16 @@ function registry(): Registry<Workspace> {
         finishCollection = () => resolve({ done: true });
       }),
   });
+  // A tool that writes state and makes an exclusive change itself (shares an operation).
+  r.tool({
+    name: 'share_inside_writer',
+    capabilities: ['read_state', 'write_state'],
+    readOnly: false,
+    handler: async (ctx) => {
+      await ctx.app.share({ op: 'use', name: 'one' });
+      return { done: true };
+    },
+  });
   return r;
 }
 
@@ -109,6 +119,16 @@ describe('a workspace shared through a log', () => {
     await background;
     expect(skipped).toEqual([]);
     expect(shared.applied).toBe(1);
+  });
+
+  it('runs an exclusive change made inside a writer under that writer\'s lease, with its operations', async () => {
+    const log = new MemoryLog();
+    const a = await replica(log);
+    await a.layer.callTool('load_dataset', { path: INVENTORY, name: 'one' });
+    const shared = await a.layer.callTool('share_inside_writer', {});
+    expect(shared.isError, JSON.stringify(shared.content)).toBe(false);
+    expect(log.entries.map((e) => e.op)).toEqual(['load', 'use']);
+    expect(log.leasesTaken).toBe(2);
   });
 
   it('lets workspace changes go on while a live collection runs: it never takes the lease', async () => {
@@ -282,18 +302,23 @@ describe('scan results in a shared workspace', () => {
 });
 
 describe('a scan that another replica changed the dataset during', () => {
-  it('is shared again as this replica holds it after applying that change, so every replica ends alike', async () => {
+  it("merges this scan's findings onto what the other replica's scan left, under the lease, and shares that once", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'cloudg-shared-scan-race-'));
     try {
       const log = new MemoryLog();
       const [a, b] = [await liveReplica(log, dir), await liveReplica(log, dir)];
       expect((await a.layer.callTool('load_dataset', { path: INVENTORY, name: 'prod' })).isError).toBe(false);
-      // While A scans (without the lease), another replica's scan of prod left no findings: its
-      // operation is in the log when A takes the lease to append its own.
+      const before = a.workspace.get('prod').findings.map((f) => f.id);
+      // While A scans (without the lease), another replica's scan of prod that found nothing
+      // new stored prod's findings as they were: its operation is in the log when A takes the lease.
       const other = join(dir, 'other-scan.json');
       await writeFile(
         other,
-        JSON.stringify({ format: 'cloudg-dataset-findings/1', findings: [], compliance: [] }),
+        JSON.stringify({
+          format: 'cloudg-dataset-findings/1',
+          findings: a.workspace.get('prod').findings,
+          compliance: a.workspace.get('prod').compliance,
+        }),
       );
       const lease = log.lease.bind(log);
       log.lease = async (signal) => {
@@ -302,8 +327,14 @@ describe('a scan that another replica changed the dataset during', () => {
       };
       const scanned = await a.layer.callTool('run_scanners', { scanners: ['iam'], dataset: 'prod' });
       expect(scanned.isError, JSON.stringify(scanned.content)).toBe(false);
-      // A applied the other scan before appending: its first file was out of date, so it shared again.
-      expect(log.entries.map((e) => e.op)).toEqual(['load', 'findings', 'findings', 'findings']);
+      const result = scanned.structured as { new_findings: number; findings_after: number; errors: string[] };
+      expect(result.errors.filter((e) => e.startsWith('store:'))).toEqual([]);
+      // One file for A's scan, written once the other scan was applied.
+      expect(log.entries.map((e) => e.op)).toEqual(['load', 'findings', 'findings']);
+      const fresh = (w: Workspace) => w.get('prod').findings.filter((f) => !before.includes(f.id)).length;
+      expect(result.new_findings).toBeGreaterThan(0);
+      expect(fresh(a.workspace)).toBe(result.new_findings);
+      expect(a.workspace.get('prod').findings.length).toBe(result.findings_after);
       await b.layer.callTool('list_datasets', {});
       const ids = (w: Workspace) => w.get('prod').findings.map((f) => f.id);
       expect(ids(b.workspace)).toEqual(ids(a.workspace));
@@ -377,8 +408,11 @@ describe('a compacted log', () => {
       expect((await a.layer.callTool('snapshot_dataset', { new_name: 'copy' })).isError).toBe(false);
       expect(log.base).toBe(0);
       await collect(2);
-      // The third file compacted the log: the first collection went (replaced, never copied), the
-      // second stays (a snapshot copied it), and only the first one's file was deleted.
+      expect(log.base).toBe(0);
+      // The log names three files: the next write compacts it (before its own change), up to
+      // the head every replica could have applied. The first collection went (replaced, never
+      // copied), the second stays (a snapshot copied it), and only the first one's file was deleted.
+      expect((await a.layer.callTool('select_dataset', { name: 'live-aws' })).isError).toBe(false);
       expect(log.base).toBe(4);
       const [one, two, three] = log.appended.flatMap((o) => (o.op === 'live' ? [o.path] : []));
       expect(log.snapshotOps.map((o) => o.op)).toEqual(['live', 'snapshot', 'live', 'use']);
@@ -473,6 +507,7 @@ describe('a compacted log', () => {
         const scanned = await a.layer.callTool('run_scanners', { scanners: ['iam'], dataset: 'prod' });
         expect(scanned.isError, JSON.stringify(scanned.content)).toBe(false);
       }
+      expect((await a.layer.callTool('select_dataset', { name: 'prod' })).isError).toBe(false);
       expect(log.base).toBe(3);
       const scans = log.appended.flatMap((o) => (o.op === 'findings' ? [o.path] : []));
       expect(log.snapshotOps).toEqual([log.appended[0], log.appended[2], { op: 'use', name: 'prod' }]);

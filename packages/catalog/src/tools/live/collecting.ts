@@ -2,7 +2,7 @@ import type { ToolContext } from '@cloudg/core';
 import type { CloudgEngine, EngineCollection, EngineHooks, LiveProvider } from '../../live/engine.js';
 import { checkedCollection } from '../../live/engine-output.js';
 import { scopesOf } from '../../live/scopes.js';
-import { keepLiveDataset } from '../../live/store.js';
+import { addLiveDataset } from '../../live/store.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { callConfig, checkForce, parseProviders, resultName } from './args.js';
 import {
@@ -94,15 +94,12 @@ export async function runCollecting<A extends CollectingArgs>(
       });
       signal.throwIfAborted();
       const collection = checkedCollection(raw, spec.tool);
-      const dataset = ws.addInventory(
+      const { dataset, unsaved } = await addLiveDataset(
+        ws,
         { ...collection, providers: collection.providers ?? [...providers] },
-        name,
-        { activate: true, replace: args.replace },
+        { name, named: args.name !== '', activate: true, replace: args.replace, tool: spec.tool },
+        signal,
       );
-      const unsaved = await keepLiveDataset(ws, dataset, spec.tool, {
-        activate: true,
-        replace: args.replace,
-      });
       if (unsaved) errors.push(unsaved);
       return {
         dataset: dataset.name,

@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { normaliseFindings, providerFromResource } from '../../compliance/normaliser.js';
 import { workspaceRulesets } from '../../compliance/workspace-rulesets.js';
 import { resolveDataset } from '../../conventions/dataset-arg.js';
+import type { Dataset } from '../../dataset/dataset.js';
 import { severityBreakdown } from '../../dataset/summary.js';
 import { generateReachabilityFindings } from '../../findings/reachability.js';
-import { keepScanResults } from '../../live/scan-store.js';
+import { keepScanResults, type ScanMerge } from '../../live/scan-store.js';
 import { azureServicePrincipal, scannerEnv } from '../../live/scanners/credentials-env.js';
 import { CLOUD_SCANNERS, SCANNERS, type ScannerName } from '../../live/scanners/plans.js';
 import { findExecutable } from '../../live/scanners/run-process.js';
@@ -153,34 +154,42 @@ export function registerRunScanners(
             .map((g) => g.finding)
             .filter((f) => !dataset.indexes.findingById(f.id) && !keys.has(sameKey(f)));
           const added = [...scanned.findings, ...reach];
-          const before = dataset.findings.length;
-          const beforeIds = new Set(dataset.findings.map((f) => f.id));
-          if (args.normalise) {
-            const outcome = normaliseFindings({
-              findings: [...dataset.findings, ...added],
-              compliance: dataset.compliance,
-              catalog: await workspaceRulesets(ws),
-              providerOf: (f) =>
-                dataset.indexes.assetOfFinding(f)?.provider.toLowerCase() ?? providerFromResource(f),
-              signal,
-            });
-            dataset.findings = outcome.findings;
-            dataset.compliance = outcome.compliance;
-          } else {
-            dataset.findings = uniqueFindingIds([...dataset.findings, ...added.map((f) => ({ ...f }))]);
-          }
-          ws.mutated(dataset);
+          const rulesets = args.normalise ? await workspaceRulesets(ws) : undefined;
+          // Merged onto the dataset's findings as they are once the scan is done (in a shared
+          // workspace, under the log's lease: what other replicas did meanwhile included).
+          const merge = async (target: Dataset): Promise<ScanMerge> => {
+            const before = target.findings.length;
+            const beforeIds = new Set(target.findings.map((f) => f.id));
+            if (rulesets) {
+              const outcome = normaliseFindings({
+                findings: [...target.findings, ...added],
+                compliance: target.compliance,
+                catalog: rulesets,
+                providerOf: (f) =>
+                  target.indexes.assetOfFinding(f)?.provider.toLowerCase() ?? providerFromResource(f),
+                signal,
+              });
+              target.findings = outcome.findings;
+              target.compliance = outcome.compliance;
+            } else {
+              target.findings = uniqueFindingIds([...target.findings, ...added.map((f) => ({ ...f }))]);
+            }
+            ws.mutated(target);
+            const fresh = target.findings.filter((f) => !beforeIds.has(f.id));
+            return { before, after: target.findings.length, fresh };
+          };
           // A saved live collection keeps its scan results across a restart too, and the other
           // replicas of a shared workspace take the results as they are (scan-store.ts).
-          errors.push(...(await keepScanResults(ws, dataset)));
-          const fresh = dataset.findings.filter((f) => !beforeIds.has(f.id));
+          const kept = await keepScanResults(ws, dataset, merge, signal);
+          errors.push(...kept.errors);
+          const { before, after, fresh } = kept.merged;
           return {
             dataset: dataset.name,
             scanners,
             new_findings: fresh.length,
             severity_breakdown: severityBreakdown(fresh.map((f) => f.severity)),
             findings_before: before,
-            findings_after: dataset.findings.length,
+            findings_after: after,
             output_dir: outDir,
             duration_s: durationSince(started),
             errors,

@@ -1,0 +1,55 @@
+/**
+ * A replica of a shared workspace with the live tools over the sample engine, for tests of
+ * several replicas over one in-memory log: every replica's output directory is `<dir>/out`,
+ * the one directory replicas share.
+ */
+import { join } from 'node:path';
+import { createLogger } from '@cloudg/core';
+import {
+  configureLive,
+  createCatalogLayer,
+  defaultRegistry,
+  SharedWorkspace,
+  type SharedWorkspaceOptions,
+  sampleEstateDir,
+  Workspace,
+} from '../../src/index.js';
+import { SampleEngine } from '../live/sample-engine.js';
+import type { MemoryLog } from './memory-log.js';
+
+export const CREDENTIALS = {
+  AWS_ACCESS_KEY_ID: 'AKIAEXAMPLEEXAMPLE00',
+  AWS_SECRET_ACCESS_KEY: 'example',
+  PATH: '',
+};
+
+export interface LiveReplicaOptions extends SharedWorkspaceOptions {
+  engine?: SampleEngine;
+  /** Runs on the workspace before the shared workspace starts (a replica's own preloads). */
+  before?: (workspace: Workspace) => Promise<void>;
+}
+
+export async function liveReplica(log: MemoryLog, dir: string, options: LiveReplicaOptions = {}) {
+  const { engine = new SampleEngine(), before, ...shared } = options;
+  const workspace = new Workspace({
+    allowedRoots: [sampleEstateDir(), dir],
+    outputDir: join(dir, 'out'),
+    cwd: dir,
+  });
+  configureLive(workspace, {
+    persist: false,
+    preflight: { env: CREDENTIALS, homeDir: dir, probe: async () => null },
+  });
+  await before?.(workspace);
+  const follower = new SharedWorkspace(workspace, log, { pollMs: 60_000, ...shared });
+  await follower.start();
+  const layer = createCatalogLayer({
+    workspace,
+    registry: defaultRegistry({ live: { engine } }),
+    middleware: [follower.middleware],
+    logger: createLogger({ level: 'silent' }),
+  });
+  return { workspace, shared: follower, layer };
+}
+
+export type LiveReplica = Awaited<ReturnType<typeof liveReplica>>;
