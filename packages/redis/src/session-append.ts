@@ -53,6 +53,8 @@ const MAX_PART = (1n << 64n) - 1n;
 export function isStreamId(text: string): boolean {
   const parts = STREAM_ID.exec(text);
   if (!parts) return false;
+  // Parts of up to 19 digits are below 2^64: the usual ids need no big integers.
+  if ((parts[1] as string).length < 20 && (parts[2] as string).length < 20) return true;
   const ms = BigInt(parts[1] as string);
   const seq = BigInt(parts[2] as string);
   return ms <= MAX_PART && seq <= MAX_PART && (ms < MAX_PART || seq < MAX_PART);
@@ -126,9 +128,11 @@ export function appendToLogs(
     const tail = tails.get(session);
     if (tail) before.push(tail);
   }
-  const done = (before.length === 0 ? Promise.resolve() : Promise.all(before)).then(() =>
-    appendNow(seal, items, logLength, onlyInitialized, run),
-  );
+  // Nothing in flight for these sessions (the usual case): issued at once, without a wait.
+  const done =
+    before.length === 0
+      ? appendNow(seal, items, logLength, onlyInitialized, run)
+      : Promise.all(before).then(() => appendNow(seal, items, logLength, onlyInitialized, run));
   const settled = done.then(
     () => {},
     () => {},
