@@ -67,13 +67,14 @@ if ARGV[5] then
   end
 end
 local CHUNK = 1000
+local id = ARGV[2]
 local answers, holders, claimed, stored = {}, {}, {}, false
 for first = 1, n, CHUNK do
   local last = math.min(n, first + CHUNK - 1)
   local fields = {}
-  for i = first, last do fields[#fields + 1] = keys[2 * i - 1] end
+  for i = first, last do fields[i - first + 1] = keys[2 * i - 1] end
   local held = redis.call('HMGET', KEYS[1], unpack(fields))
-  local new = {}
+  local new, count = {}, 0
   for j = 1, #fields do
     local i = first + j - 1
     local field, value = fields[j], keys[2 * i]
@@ -94,9 +95,9 @@ for first = 1, n, CHUNK do
         local ref, holderValue = split(holder)
         if holderValue ~= value then answer = 'p' .. ref end
       else
-        local entry = ARGV[2] .. ':' .. (i - 1) .. ' ' .. value
+        local entry = id .. ':' .. (i - 1) .. ' ' .. value
         claimed[field] = entry
-        new[#new + 1] = field; new[#new + 1] = entry
+        new[count + 1] = field; new[count + 2] = entry; count = count + 2
         stored = true
       end
     end
@@ -105,7 +106,7 @@ for first = 1, n, CHUNK do
       holders[#holders + 1] = string.sub(answer, 2)
     end
   end
-  if #new > 0 then redis.call('HSET', KEYS[1], unpack(new)) end
+  if count > 0 then redis.call('HSET', KEYS[1], unpack(new)) end
 end
 if stored then redis.call('SET', ARGV[1] .. ARGV[2], ARGV[3]) end
 local out = { table.concat(answers, ',') }

@@ -75,14 +75,17 @@ export class BatchCmac {
     const order: number[] = [];
     for (let count = most; count >= 1; count--) for (const j of byCount[count] ?? []) order.push(j);
     const state = Buffer.alloc(n * BLOCK);
+    // Word views for the XORs (Buffer.alloc gives each buffer its own memory, so they align).
+    const stateWords = new Uint32Array(state.buffer, state.byteOffset, n * 4);
+    const dataWords = new Uint32Array(data.buffer, data.byteOffset, total * 4);
     let running = n;
     for (let r = 0; r < most; r++) {
       while (running > 0 && (blocks[order[running - 1] as number] as number) <= r) running--;
       for (let p = 0; p < running; p++) {
-        const from = ((starts[order[p] as number] as number) + r) * BLOCK;
-        const to = p * BLOCK;
-        for (let i = 0; i < BLOCK; i++)
-          state[to + i] = (state[to + i] as number) ^ (data[from + i] as number);
+        const from = ((starts[order[p] as number] as number) + r) * 4;
+        const to = p * 4;
+        for (let i = 0; i < 4; i++)
+          stateWords[to + i] = (stateWords[to + i] as number) ^ (dataWords[from + i] as number);
       }
       this.#ecb.update(state.subarray(0, running * BLOCK)).copy(state);
     }
