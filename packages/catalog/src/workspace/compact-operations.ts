@@ -25,10 +25,18 @@
  * to its preload what the others did; except that the `unload` ending it stays, since it
  * unloaded every replica's preload of that name.
  *
+ * Triage decisions outlive their generation on a replica with a state directory: it records
+ * them by dataset name and gives them back to a later dataset of that name (see
+ * `SuppressionStore`). So the decisions of generations that ended are not dropped but folded,
+ * per name, into one `triage` operation (the latest decision per finding) where the last of
+ * them was; applied where no dataset of that name is loaded, it only records them.
+ *
  * Applied to a workspace holding only a replica's preloads, the result gives the datasets,
- * findings, decisions and active dataset the whole log gives there. (A log an earlier version wrote has no evictions: its
- * replicas evicted on their own. Its excess goes at the first change made after the upgrade.)
+ * findings, decisions and active dataset the whole log gives there. (A log an earlier version
+ * wrote has no evictions: its replicas evicted on their own. Its excess goes at the first change
+ * made after the upgrade.)
  */
+import type { SuppressionDecision } from '../findings/suppression-store.js';
 import type { WorkspaceOperation } from './operations.js';
 
 interface Generation {
@@ -83,6 +91,32 @@ function touched(op: WorkspaceOperation): string | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * The triage decisions of operations not `kept` (generations that ended), one `triage` operation
+ * per dataset name at the index of the last of them, each finding's latest decision.
+ */
+function foldEndedTriage(
+  operations: readonly WorkspaceOperation[],
+  kept: ReadonlySet<number>,
+): Map<number, WorkspaceOperation> {
+  const byName = new Map<string, { at: number; decisions: Map<string, SuppressionDecision> }>();
+  operations.forEach((op, i) => {
+    if (op.op !== 'triage' || kept.has(i)) return;
+    const entry = byName.get(op.dataset) ?? { at: i, decisions: new Map() };
+    entry.at = i;
+    for (const [id, decision] of op.decisions) {
+      // Latest last: a decision made again moves to the end, as the store keeps it.
+      entry.decisions.delete(id);
+      entry.decisions.set(id, decision);
+    }
+    byName.set(op.dataset, entry);
+  });
+  const out = new Map<number, WorkspaceOperation>();
+  for (const [dataset, { at, decisions }] of byName)
+    if (decisions.size > 0) out.set(at, { op: 'triage', dataset, decisions: [...decisions] });
+  return out;
 }
 
 /**
@@ -143,7 +177,8 @@ export function compactOperations(
   for (const generation of all)
     if (!generation.ended || generation.read)
       for (const i of generation.ops) if (!generation.superseded.has(i)) kept.add(i);
-  const out = operations.filter((_, i) => kept.has(i));
+  const folded = foldEndedTriage(operations, kept);
+  const out = operations.flatMap((op, i) => (kept.has(i) ? [op] : (folded.get(i) ?? [])));
   if (active !== null && current.has(active)) out.push({ op: 'use', name: active });
   return out;
 }

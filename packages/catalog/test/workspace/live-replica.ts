@@ -27,14 +27,17 @@ export interface LiveReplicaOptions extends SharedWorkspaceOptions {
   engine?: SampleEngine;
   /** Runs on the workspace before the shared workspace starts (a replica's own preloads). */
   before?: (workspace: Workspace) => Promise<void>;
+  /** The replica's own state directory (suppressions kept by dataset name). */
+  stateDir?: string;
 }
 
 export async function liveReplica(log: MemoryLog, dir: string, options: LiveReplicaOptions = {}) {
-  const { engine = new SampleEngine(), before, ...shared } = options;
+  const { engine = new SampleEngine(), before, stateDir, ...shared } = options;
   const workspace = new Workspace({
     allowedRoots: [sampleEstateDir(), dir],
     outputDir: join(dir, 'out'),
     cwd: dir,
+    ...(stateDir ? { stateDir } : {}),
   });
   configureLive(workspace, {
     persist: false,

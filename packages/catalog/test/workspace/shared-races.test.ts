@@ -280,3 +280,32 @@ describe("an unload of replicas' own preloads", () => {
     expect(a.workspace.has('base')).toBe(false);
   });
 });
+
+describe('triage decisions kept in a state directory, across a compaction', () => {
+  it('reach a later dataset of the same name on a replica started after the compaction, as on the others', async () => {
+    const log = new MemoryLog();
+    const a = await liveReplica(log, dir, { compactAfter: 4, stateDir: join(dir, 'state-a') });
+    await ok(a, 'load_dataset', { path: INVENTORY, name: 'prod' });
+    const [first, second] = a.workspace.get('prod').findings.map((f) => f.id);
+    await ok(a, 'suppress_findings', { finding_ids: [first], reason: 'accepted risk' });
+    await ok(a, 'suppress_findings', { finding_ids: [second], reason: 'false positive' });
+    await ok(a, 'unload_dataset', { name: 'prod' });
+    // The next write compacts the four operations before it: prod's generation has ended.
+    await ok(a, 'load_dataset', { path: INVENTORY, name: 'prod' });
+    expect(log.base).toBe(4);
+    expect(log.snapshotOps.map((o) => o.op)).toEqual(['triage']);
+    const late = await liveReplica(log, dir, { stateDir: join(dir, 'state-late') });
+    const suppressed = (r: LiveReplica) =>
+      r.workspace
+        .get('prod')
+        .findings.filter((f) => f.is_suppressed)
+        .map((f) => [f.id, f.suppression_reason]);
+    expect(suppressed(a)).toEqual(
+      expect.arrayContaining([
+        [first, 'accepted risk'],
+        [second, 'false positive'],
+      ]),
+    );
+    expect(suppressed(late)).toEqual(suppressed(a));
+  });
+});

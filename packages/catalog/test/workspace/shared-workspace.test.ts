@@ -121,7 +121,7 @@ describe('a workspace shared through a log', () => {
     expect(shared.applied).toBe(1);
   });
 
-  it('runs an exclusive change made inside a writer under that writer\'s lease, with its operations', async () => {
+  it("runs an exclusive change made inside a writer under that writer's lease, with its operations", async () => {
     const log = new MemoryLog();
     const a = await replica(log);
     await a.layer.callTool('load_dataset', { path: INVENTORY, name: 'one' });
@@ -472,6 +472,45 @@ describe('a compacted log', () => {
       ops[7],
       ops[8],
       { op: 'use', name: 'copy' },
+    ]);
+  });
+
+  it('folds the triage decisions of ended generations into one operation per name, latest decision last', () => {
+    const decision = (reason: string | null) => ({
+      suppressed: reason !== null,
+      reason,
+      by: 'ops',
+      at: '2026-12-02T00:00:00Z',
+    });
+    const load: WorkspaceOperation = {
+      op: 'load',
+      path: '/p',
+      name: 'prod',
+      kind: 'auto',
+      normalise: true,
+      activate: true,
+      replace: false,
+    };
+    const ops: WorkspaceOperation[] = [
+      load,
+      { op: 'triage', dataset: 'prod', decisions: [['f1', decision('risk')]] },
+      { op: 'triage', dataset: 'prod', decisions: [['f2', decision('noise')]] },
+      { op: 'unload', name: 'prod' },
+      { ...load, path: '/q' },
+      { op: 'triage', dataset: 'prod', decisions: [['f1', decision(null)]] },
+      { op: 'load', path: '/r', name: 'prod', kind: 'auto', normalise: true, activate: true, replace: true },
+    ];
+    expect(compactOperations(ops, 'prod')).toEqual([
+      {
+        op: 'triage',
+        dataset: 'prod',
+        decisions: [
+          ['f2', decision('noise')],
+          ['f1', decision(null)],
+        ],
+      },
+      ops[6],
+      { op: 'use', name: 'prod' },
     ]);
   });
 
