@@ -116,3 +116,35 @@ it('announcements from two replicas at once are each numbered once, sealed for t
   b.close();
   c.close();
 });
+
+it('a real change of an epoch Redis lost costs one read, then nothing, however often it is played again', async () => {
+  const a = await replica('lost:');
+  const b = await replica('lost:');
+  let missed = 0;
+  b.fanout.onMissed(() => {
+    missed += 1;
+  });
+  const listener = new Redis(redis.url);
+  const heard: string[] = [];
+  listener.on('message', (_channel: string, text: string) => heard.push(text));
+  await listener.subscribe('lost:changes');
+  await a.fanout.spread('tools', undefined);
+  await sleep(100);
+  const old = heard[0] ?? '';
+  // Redis loses the changes; A's next announcement starts a new epoch, which B reads as a miss.
+  await admin.del('lost:changes:head', 'lost:changes:log');
+  await a.fanout.spread('prompts', undefined);
+  await sleep(100);
+  expect(missed).toBe(1);
+  const before = await scriptCalls();
+  for (let i = 0; i < 20; i++) await admin.publish('lost:changes', old);
+  await sleep(300);
+  expect((await scriptCalls()) - before).toBeLessThan(3);
+  // Still following the new epoch.
+  await a.fanout.spread('resources', undefined);
+  await sleep(100);
+  expect(b.told.map(([kind]) => kind)).toEqual(['tools', 'resources']);
+  listener.disconnect();
+  a.close();
+  b.close();
+});
