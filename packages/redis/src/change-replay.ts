@@ -214,6 +214,8 @@ export class ChangeCursor<T> {
       [this.options.head, this.options.log],
       [known ?? '', this.#seq],
     )) as string[];
+    // A read that was under way when the cursor closed tells no one.
+    if (this.#closed) return false;
     const epoch = flat[0] ?? '';
     const head = Number(flat[1] ?? 0);
     // A head that is no number (damaged by someone who can write to Redis) is a failed read.
@@ -300,6 +302,7 @@ export class ChangeCursor<T> {
   }
 
   #advance(heard: Opened<T>): void {
+    if (this.#closed) return;
     this.#epoch = heard.epoch;
     this.#seq = heard.seq;
     try {
