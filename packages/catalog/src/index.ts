@@ -147,8 +147,8 @@ export type {
 } from './workspace/shared-log.js';
 export { SharedWorkspace, type SharedWorkspaceOptions } from './workspace/shared-workspace.js';
 export {
-  type LoadDatasetOptions,
   type ExclusiveRunner,
+  type LoadDatasetOptions,
   type OperationRecorder,
   Workspace,
   type WorkspaceChangeKind,

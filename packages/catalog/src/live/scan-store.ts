@@ -52,9 +52,10 @@ export interface ScanMerge {
  * earlier one left in one process: onto findings another replica's scan, ingest or triage of
  * the dataset changed meanwhile. The findings are stored as they are after it (one file, written
  * under the lease) and the `findings` operation naming the file appended before the lease is
- * given up, so every replica ends with them. When the dataset is no longer the one scanned
- * (unloaded or replaced while the scan ran, on any replica, or reloaded from the log's snapshot
- * by a rebuild of this replica), nothing is merged or shared and `errors` says so.
+ * given up, so every replica ends with them. A rebuild of this replica meanwhile reloaded the
+ * dataset as a new object: the merge goes to that one (`Workspace.current`). When the dataset was
+ * unloaded or replaced while the scan ran (on any replica), nothing is merged or shared and
+ * `errors` says so, as in one process the results would have gone with the old dataset.
  */
 export async function keepScanResults(
   workspace: Workspace,
@@ -75,28 +76,30 @@ export async function keepScanResults(
   try {
     return await workspace.exclusive(async () => {
       reached = true;
-      if (!workspace.has(dataset.name) || workspace.get(dataset.name) !== dataset) {
+      // The same dataset, or the same one reloaded by a rebuild of this replica.
+      const target = workspace.current(dataset);
+      if (target === undefined) {
         return {
           merged: { before: dataset.findings.length, after: dataset.findings.length, fresh: [] },
           errors: [
-            `store: dataset '${dataset.name}' was unloaded, replaced or reloaded from the shared log while the scan ran; its findings were not added (run the scan again)`,
+            `store: dataset '${dataset.name}' was unloaded or replaced while the scan ran; its findings were not added (run the scan again)`,
           ],
         };
       }
-      merged = await merge(dataset);
+      merged = await merge(target);
       let path: string;
       try {
         // A live dataset kept for a restart is saved whole anyway: that one file is the one shared.
         path = persisted
-          ? await saveLiveDataset(workspace, dataset, 'run_scanners', { perSave: true })
-          : await writeScanFile(workspace, dataset);
+          ? await saveLiveDataset(workspace, target, 'run_scanners', { perSave: true })
+          : await writeScanFile(workspace, target);
       } catch (error) {
         const what = persisted
           ? 'the dataset could not be saved for a restart and the other replicas'
           : 'the new findings could not be saved for the other replicas';
         return { merged, errors: [`store: ${what} (${(error as Error).message})`] };
       }
-      workspace.record({ op: 'findings', dataset: dataset.name, path });
+      workspace.record({ op: 'findings', dataset: target.name, path });
       return { merged, errors: [] };
     }, signal);
   } catch (error) {

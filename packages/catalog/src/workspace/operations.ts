@@ -17,8 +17,19 @@ import type { LoadKind } from '../loaders/load.js';
 import type { Finding } from '../model/finding.js';
 import type { Workspace } from './workspace.js';
 
+/**
+ * On an operation that creates a dataset: a random id the shared workspace gives it when it
+ * appends it, naming that dataset (that generation of the name) on every replica. A replica that
+ * rebuilds from a snapshot reloads the dataset as a new object; the id tells it the dataset is
+ * still the same one (a scan of it that was running goes on to it). Absent from entries of
+ * earlier versions.
+ */
+interface Generation {
+  gen?: string;
+}
+
 export type WorkspaceOperation =
-  | {
+  | ({
       op: 'load';
       /** The real path the first replica resolved. */
       path: string;
@@ -28,7 +39,7 @@ export type WorkspaceOperation =
       normalise: boolean;
       activate: boolean;
       replace: boolean;
-    }
+    } & Generation)
   | { op: 'use'; name: string }
   /**
    * `reason: 'evicted'`: the writer evicted it beyond `max_datasets` (see
@@ -36,17 +47,17 @@ export type WorkspaceOperation =
    * (its own preload) leaves it. Entries of earlier versions have no reason, and no evictions.
    */
   | { op: 'unload'; name: string; reason?: 'evicted' }
-  | { op: 'snapshot'; from: string; name: string; replace: boolean }
+  | ({ op: 'snapshot'; from: string; name: string; replace: boolean } & Generation)
   | { op: 'triage'; dataset: string; decisions: [findingId: string, decision: SuppressionDecision][] }
   /** `ingest_reports` with its paths resolved and its dataset named: each replica reads the reports. */
-  | { op: 'ingest'; request: IngestRequest }
+  | ({ op: 'ingest'; request: IngestRequest } & Generation)
   | { op: 'normalise'; dataset: string }
   /**
    * A live collection, stored by the replica that ran it under the output directory (which every
    * replica must share, as dataset paths): each replica reads the stored collection. The cloud
    * is asked once, and the result is the same dataset everywhere.
    */
-  | { op: 'live'; path: string; name: string; activate: boolean; replace: boolean }
+  | ({ op: 'live'; path: string; name: string; activate: boolean; replace: boolean } & Generation)
   /** `reachability_findings(add_to_dataset)`: the analysis is repeated, and adds the same findings. */
   | { op: 'reachability'; dataset: string }
   /**

@@ -31,6 +31,7 @@
  * count (the writer's decision would then depend on which replica writes) nor are evicted.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomBytes } from 'node:crypto';
 import type { CallInfo, CallResult, Middleware, NextFn } from '@cloudg/core';
 import type { Dataset } from '../dataset/dataset.js';
 import { removeDroppedFiles, storedFile } from '../live/stored-files.js';
@@ -102,6 +103,8 @@ export class SharedWorkspace {
    * `#appendAlone`): a rebuild before its append must not drop them.
    */
   readonly #unshared = new WeakSet<Dataset>();
+  /** The generation id (`gen`) of each dataset made through the log, where its operation had one. */
+  readonly #gens = new WeakMap<Dataset, string>();
   /** Seqs (beyond the snapshot) of applied operations that name a stored file (compactAfterFiles). */
   #files: number[] = [];
   /** The log's base as this replica last saw it. */
@@ -151,7 +154,8 @@ export class SharedWorkspace {
     // Before anything is applied: what the log loads is evicted only by the log's own evictions.
     this.#stops.push(this.workspace.delegateEviction((dataset) => this.#fromLog.has(dataset)));
     this.#stops.push(
-      this.workspace.recordOperations((op) => {
+      this.workspace.recordOperations((recorded) => {
+        const op = withGeneration(recorded);
         // Made here and now: the dataset it created is the one under its name.
         this.#noteMade(op, undefined);
         // A writer of this replica is running: its operations go out with its own.
@@ -167,6 +171,12 @@ export class SharedWorkspace {
       }),
     );
     this.#stops.push(this.workspace.delegateExclusive((change, signal) => this.#locked(signal, change)));
+    this.#stops.push(
+      this.workspace.delegateGenerations((a, b) => {
+        const gen = this.#gens.get(a);
+        return gen !== undefined && gen === this.#gens.get(b);
+      }),
+    );
     await this.catchUp();
     this.#stops.push(this.log.watch(() => void this.catchUp().catch(() => {})));
     const timer = setInterval(() => void this.catchUp().catch(() => {}), this.#pollMs);
@@ -228,7 +238,9 @@ export class SharedWorkspace {
   /** Mark the dataset `operation` created as the log's, unless it is still `before` (it failed). */
   #noteMade(operation: WorkspaceOperation, before: Dataset | undefined): void {
     const made = this.#current(createdDataset(operation));
-    if (made !== undefined && made !== before) this.#fromLog.add(made);
+    if (made === undefined || made === before) return;
+    this.#fromLog.add(made);
+    if ('gen' in operation && operation.gen !== undefined) this.#gens.set(made, operation.gen);
   }
 
   /**
@@ -394,6 +406,13 @@ export class SharedWorkspace {
       await lease.release();
     }
   }
+}
+
+/** `operation` with a new generation id when it creates a dataset (see `WorkspaceOperation`). */
+function withGeneration(operation: WorkspaceOperation): WorkspaceOperation {
+  if (createdDataset(operation) === undefined) return operation;
+  if ('gen' in operation && operation.gen !== undefined) return operation;
+  return { ...operation, gen: randomBytes(8).toString('hex') } as WorkspaceOperation;
 }
 
 /**

@@ -270,6 +270,27 @@ export class Workspace implements IdentifierSource {
     return this.#exclusive ? this.#exclusive(change, signal) : change();
   }
 
+  #sameGeneration: ((a: Dataset, b: Dataset) => boolean) | undefined;
+
+  /**
+   * The dataset standing for `dataset` now: itself while it holds its name; in a shared
+   * workspace also the same dataset reloaded as a new object by a rebuild from the log's
+   * snapshot; undefined once it was unloaded or replaced.
+   */
+  current(dataset: Dataset): Dataset | undefined {
+    const now = this.#datasets.get(dataset.name);
+    if (now === undefined) return undefined;
+    return now === dataset || this.#sameGeneration?.(dataset, now) ? now : undefined;
+  }
+
+  /** Let a shared workspace tell two objects of one dataset apart from two datasets (`current`). */
+  delegateGenerations(same: (a: Dataset, b: Dataset) => boolean): () => void {
+    this.#sameGeneration = same;
+    return () => {
+      if (this.#sameGeneration === same) this.#sameGeneration = undefined;
+    };
+  }
+
   /** Let a shared workspace run `exclusive` changes (see there); returns a function that stops it. */
   delegateExclusive(runner: ExclusiveRunner): () => void {
     this.#exclusive = runner;
