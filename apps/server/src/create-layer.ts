@@ -200,6 +200,8 @@ export async function createLayerFromOptions(options: ServerLayerOptions = {}): 
 
   if (options.restoreLive) {
     configureLive(workspace, { persist: true });
+    // After the shared workspace started: it then leaves the log's own files alone (the log
+    // already brought back the collections still in effect) and restores only this replica's.
     const restored = await restoreLiveDatasets(workspace);
     for (const skipped of restored.skipped)
       options.logger?.warn({ file: skipped.file, reason: skipped.reason }, 'saved live dataset not restored');
