@@ -111,6 +111,8 @@ export class RedisChangeFanout implements ChangeFanout {
   private readonly cursor: ChangeCursor<SealedChange>;
   /** The place of this replica's last announcement (the cursor may not have heard it yet). */
   private announced: Place | undefined;
+  /** The numbering of this replica's last announcement, which the next one waits for. */
+  private numbering: Promise<unknown> = Promise.resolve();
   private readonly stopBus: () => void;
   /** Told when an announcement could not be spread (it was still heard on this replica). */
   onError: (error: unknown) => void = () => {};
@@ -177,24 +179,11 @@ export class RedisChangeFanout implements ChangeFanout {
     await this.bus.ready;
     const real = (kind === 'resources' || kind === 'resource') && uri ? uri : undefined;
     const digest = real === undefined ? '' : seal.subscription(real);
-    let place = this.expectedPlace();
-    let found: (string | number)[] | undefined;
-    for (let attempt = 0; attempt < ATTEMPTS && !found; attempt += 1) {
-      const fresh = place.epoch === '';
-      const epoch = fresh ? randomBytes(8).toString('hex') : place.epoch;
-      const seq = fresh ? 1 : place.seq + 1;
-      const change = seal.change({ epoch, seq, origin: this.bus.replica, kind, ...(uri ? { uri } : {}) });
-      const answer = (await TARGETS.run(
-        this.client,
-        [],
-        [this.prefix, change, digest, epoch, seq, this.kept, fresh ? '1' : '0'],
-      )) as (string | number)[];
-      if (answer[0] === 1) {
-        this.announced = { epoch, seq };
-        found = answer;
-      } else place = placeOf(answer[1], answer[2]);
-    }
-    if (!found) throw new Error(`Change not announced: the head moved ${ATTEMPTS} times while sealing it`);
+    // One announcement of this replica numbered at a time, in the order announced: each then
+    // finds the head where the one before left it, and they keep their order on every replica.
+    const numbered = this.numbering.then(() => this.number(seal, kind, uri, digest));
+    this.numbering = numbered.catch(() => {});
+    const found = await numbered;
     const list: JsonRpcMessage | undefined = LISTS.has(kind)
       ? { jsonrpc: '2.0', method: `notifications/${kind}/list_changed` }
       : undefined;
@@ -225,6 +214,37 @@ export class RedisChangeFanout implements ChangeFanout {
     if (!heard) return own ?? { epoch: '', seq: 0 };
     if (!own || own.epoch !== heard.epoch) return heard;
     return own.seq > heard.seq ? own : heard;
+  }
+
+  /**
+   * Number, keep and publish the change (the first script), sealed for the place it takes;
+   * sealed again where the head is when another replica announced in between. The sessions to
+   * tell, as the script answered them.
+   */
+  private async number(
+    seal: SessionSeal,
+    kind: ChangeKind,
+    uri: string | undefined,
+    digest: string,
+  ): Promise<(string | number)[]> {
+    let place = this.expectedPlace();
+    for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
+      const fresh = place.epoch === '';
+      const epoch = fresh ? randomBytes(8).toString('hex') : place.epoch;
+      const seq = fresh ? 1 : place.seq + 1;
+      const change = seal.change({ epoch, seq, origin: this.bus.replica, kind, ...(uri ? { uri } : {}) });
+      const answer = (await TARGETS.run(
+        this.client,
+        [],
+        [this.prefix, change, digest, epoch, seq, this.kept, fresh ? '1' : '0'],
+      )) as (string | number)[];
+      if (answer[0] === 1) {
+        this.announced = { epoch, seq };
+        return answer;
+      }
+      place = placeOf(answer[1], answer[2]);
+    }
+    throw new Error(`Change not announced: the head moved ${ATTEMPTS} times while sealing it`);
   }
 
   subscribe(listener: ChangeListener): () => void {

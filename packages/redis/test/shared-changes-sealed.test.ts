@@ -148,3 +148,16 @@ it('a real change of an epoch Redis lost costs one read, then nothing, however o
   a.close();
   b.close();
 });
+
+it('a burst of announcements on one replica reaches another replica whole and in the order announced', async () => {
+  const a = await replica('burst:');
+  const b = await replica('burst:');
+  const uris = Array.from({ length: 15 }, (_, i) => `memo://item-${i}`);
+  // As a workspace change does: several announcements at once, none awaited.
+  for (const uri of uris) a.fanout.announce('resource', uri);
+  for (let i = 0; i < 100 && b.told.length < uris.length; i++) await sleep(20);
+  expect(b.told.map(([, uri]) => uri)).toEqual(uris);
+  expect(await admin.hget('burst:changes:head', 's')).toBe(String(uris.length));
+  a.close();
+  b.close();
+});
