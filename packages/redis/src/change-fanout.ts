@@ -73,10 +73,12 @@ return out
 `);
 
 /**
- * Rounds of sealing a change again at the head another replica moved meanwhile (each is one
- * more script) before the announcement is given up and reported through `onError`.
+ * Rounds of sealing a change again at the head other replicas moved meanwhile (each is one more
+ * script) before the announcement is given up and reported through `onError`. Each round one of
+ * the replicas announcing at that moment gets its number (a replica numbers its own one at a
+ * time), so this many replicas may announce at the same instant.
  */
-const ATTEMPTS = 10;
+const ATTEMPTS = 32;
 
 /** Where the next change goes: after `seq` in `epoch` ('' for "start a new epoch"). */
 interface Place {
