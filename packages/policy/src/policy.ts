@@ -22,6 +22,7 @@ import {
 import {
   type AliasMap,
   compileCustomDetector,
+  type HeldShare,
   type Pipeline,
   PrivacyError,
   type SharedVaultStore,
@@ -528,6 +529,16 @@ export class Policy implements PolicyPort {
   }
 
   // ---- vault, derive, describe -------------------------------------------------------------
+
+  /**
+   * With a shared `vaultStore`: claim there the mappings the vault loaded from its file, where the
+   * store's own win (counts of what was kept, replaced and dropped; never values). Made once per
+   * vault; every pipeline waits for it, so a server awaits it at start to fail there rather than
+   * on its first call. Undefined without a shared store.
+   */
+  shareVaultFile(): Promise<HeldShare | undefined> {
+    return this.sharedVault ? this.sharedVault.held() : Promise.resolve(undefined);
+  }
 
   /** Persist the vault; the written path, or null when the vault has no path (or there is none). */
   saveVault(path?: string): string | null {

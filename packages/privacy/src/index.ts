@@ -87,7 +87,7 @@ export type {
   TransformReport,
   UntrustedReport,
 } from './types.js';
-
+export type { HeldShare } from './vault/claim-held.js';
 // The token vault.
 export {
   VaultAuthenticationError,

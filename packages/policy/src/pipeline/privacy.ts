@@ -12,6 +12,7 @@ import {
 } from '@cloudg/core';
 import {
   buildTransform,
+  type HeldShare,
   IDENTITY,
   IdentifierLexicon,
   type KnownIdentifiers,
@@ -39,12 +40,20 @@ export interface SharingVault {
   shareWith(store?: SharedVaultStore): void;
   syncShared(store: SharedVaultStore): Promise<boolean>;
   discardUnclaimed(): void;
+  /** Claim the mappings it holds from its file (TokenVault); a vault without one has none. */
+  shareHeld?(store: SharedVaultStore): Promise<HeldShare>;
 }
 
 /** The vault and the store it settles with after every pass. */
 export interface SharedVaultBinding {
   vault: SharingVault;
   store: SharedVaultStore;
+  /**
+   * Settles once the mappings the vault held when it was bound (its file's) are claimed in the
+   * store, which every pass waits for: none of them is used unshared. A failure is the caller's,
+   * and the next caller tries again.
+   */
+  held(): Promise<HeldShare | undefined>;
 }
 
 /**
@@ -124,20 +133,25 @@ export class PolicyPipeline implements TransformPipeline {
     context: PipelineContext,
     shared: SharedVaultBinding,
   ): Promise<PipelineRun> {
+    await shared.held();
     for (let pass = 1; ; pass++) {
       let run: PipelineRun;
       try {
-        run = this.runOnce(value, context);
+        run = this.runOnce(value, context, false);
       } catch (error) {
         shared.vault.discardUnclaimed();
         throw error;
       }
       const changed = await shared.vault.syncShared(shared.store);
-      if (!changed || pass >= MAX_SHARED_PASSES) return run;
+      if (!changed || pass >= MAX_SHARED_PASSES) {
+        // After the sync: the file then holds what the store settled, not claims that lost.
+        this.vault?.autosaveIfNeeded?.();
+        return run;
+      }
     }
   }
 
-  private runOnce(value: unknown, context: PipelineContext): PipelineRun {
+  private runOnce(value: unknown, context: PipelineContext, autosave = true): PipelineRun {
     const { principal } = context;
     // The kind and identity the decision already worked out for this spec (cached per spec).
     const primitive = primitiveOf(context.spec);
@@ -166,7 +180,7 @@ export class PolicyPipeline implements TransformPipeline {
       }
       throw error;
     }
-    this.vault?.autosaveIfNeeded?.();
+    if (autosave) this.vault?.autosaveIfNeeded?.();
     // Reports hold counts and labels only, which are JSON values.
     return { value: out, report: report as TransformReport };
   }

@@ -1,5 +1,5 @@
 /** Binding the policy's vault to a store shared by several processes (replicas). */
-import type { SharedVaultStore } from '@cloudg/privacy';
+import type { HeldShare, SharedVaultStore } from '@cloudg/privacy';
 import { PolicyValidationError } from '../errors.js';
 import type { SharedVaultBinding, SharingVault } from './privacy.js';
 
@@ -25,5 +25,24 @@ export function bindSharedVault(
     ]);
   }
   vault.shareWith(store);
-  return { vault, store };
+  return { vault, store, held: () => claimHeldOnce(vault, store) };
+}
+
+/**
+ * Per vault, since policies derived from one share its vault: the claim of its file's mappings,
+ * made once (again only after a failure).
+ */
+const heldClaims = new WeakMap<SharingVault, Promise<HeldShare | undefined>>();
+
+function claimHeldOnce(vault: SharingVault, store: SharedVaultStore): Promise<HeldShare | undefined> {
+  let claim = heldClaims.get(vault);
+  if (!claim) {
+    claim = vault.shareHeld ? vault.shareHeld(store) : Promise.resolve(undefined);
+    const made = claim;
+    heldClaims.set(vault, made);
+    made.catch(() => {
+      if (heldClaims.get(vault) === made) heldClaims.delete(vault);
+    });
+  }
+  return claim;
 }

@@ -2,6 +2,8 @@
  * The token vault: reversible, format-preserving pseudonyms (section 13 of the privacy spec).
  * Everything public about the vault is exported from here.
  */
+
+export type { HeldShare } from './claim-held.js';
 export {
   VaultAuthenticationError,
   VaultConfigError,

@@ -1,53 +1,10 @@
 /** Two vaults (two processes) settling through one shared store: reveal across, one holder per pseudonym, one pseudonym per value. */
 import { describe, expect, it } from 'vitest';
+import { MemoryShared } from '../../test/memory-shared-store.js';
 import { createVaultSealer } from './sealer.js';
-import {
-  BatchReader,
-  type MappingKeys,
-  type SealedBatch,
-  type SharedAnswer,
-  type SharedClaim,
-  type SharedVaultStore,
-  sealBatch,
-} from './shared-store.js';
+import { BatchReader, type SharedVaultStore, sealBatch } from './shared-store.js';
 import { TokenVault } from './token-vault.js';
 import type { VaultEntry } from './types.js';
-
-/** The arbiter's rules in memory, as a shared store applies them: it sees digests, references and sealed batches only. */
-class MemoryShared implements SharedVaultStore {
-  /** Pseudonym key -> the holder's reference and value key. */
-  readonly holders = new Map<string, { ref: string; valueKey: string }>();
-  readonly batches = new Map<string, string>();
-  claims = 0;
-  #with(refs: (string | undefined)[]): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (const ref of refs) {
-      const id = ref?.split(':')[0];
-      if (id !== undefined && this.batches.has(id)) out[id] = this.batches.get(id) as string;
-    }
-    return out;
-  }
-  async claim(batch: SealedBatch, mappings: readonly MappingKeys[]): Promise<SharedAnswer<SharedClaim>> {
-    this.claims++;
-    this.batches.set(batch.id, batch.sealed);
-    const answers = mappings.map((m, i): SharedClaim => {
-      for (const passed of m.passed ?? []) {
-        const other = this.holders.get(passed);
-        if (other?.valueKey === m.valueKey) return { status: 'value', holder: other.ref };
-      }
-      const held = this.holders.get(m.pseudonymKey);
-      if (held)
-        return held.valueKey === m.valueKey ? { status: 'ok' } : { status: 'pseudonym', holder: held.ref };
-      this.holders.set(m.pseudonymKey, { ref: `${batch.id}:${i}`, valueKey: m.valueKey });
-      return { status: 'ok' };
-    });
-    return { answers, batches: this.#with(answers.map((a) => (a.status === 'ok' ? undefined : a.holder))) };
-  }
-  async reveal(keys: readonly string[]): Promise<SharedAnswer<string | undefined>> {
-    const answers = keys.map((k) => this.holders.get(k)?.ref);
-    return { answers, batches: this.#with(answers) };
-  }
-}
 
 const key = 'k'.repeat(32);
 

@@ -7,14 +7,17 @@
  * forgets unused mappings after a TTL, and persists itself to an encrypted file.
  */
 import { existsSync } from 'node:fs';
+import { FORMAT_ATTEMPTS, MAX_ATTEMPTS } from './attempts.js';
+import { claimHeld, type HeldShare } from './claim-held.js';
 import { detokenizeTextWith } from './detokenize-text.js';
 import { VaultConfigError, VaultFormatError } from './errors.js';
 import { parseVaultExport, VAULT_FORMAT } from './export-document.js';
 import type { FormatContext } from './format/context.js';
 import { formatterFor } from './format/dispatch.js';
 import { formatGeneric } from './format/simple.js';
-import type { HmacSha256 } from './hmac.js';
+import { type DerivationSource, deriveHeld } from './held-derivation.js';
 import { IpPermuter } from './ip/permutation.js';
+import { IssueContext, SEP } from './issue-context.js';
 import { deriveVaultKeys, type VaultKeys } from './keys.js';
 import { readVaultFile, writeVaultFile } from './persistence.js';
 import { VaultSealer } from './sealer.js';
@@ -42,12 +45,7 @@ import type {
 } from './types.js';
 
 export const GLOBAL_NAMESPACE = 'global';
-/** Attempts before giving up on a value's own format and using the generic one. */
-export const FORMAT_ATTEMPTS = 48;
-/** Attempts in all; the last 16 use the generic `prefix-hex` format. */
-export const MAX_ATTEMPTS = 64;
-
-const SEP = '\u001f';
+export { FORMAT_ATTEMPTS, MAX_ATTEMPTS };
 
 export interface PseudonymizeOptions extends NamespaceOption {}
 
@@ -422,6 +420,55 @@ export class TokenVault {
     return changed || lost;
   }
 
+  /**
+   * Claim in the shared store the mappings this vault holds without having issued them since it
+   * began sharing: those loaded from its file (or imported). Call it once, after shareWith and
+   * before the first pass (a policy's pipelines wait for it). The store's mappings win where they
+   * differ: this vault takes them, and forgets a held mapping a pass would no longer issue as it
+   * is (see claim-held.ts). Rejects with the store's error, having claimed a part or none; the
+   * claim can be made again. What changed makes the vault dirty, so its next save writes it.
+   */
+  async shareHeld(store: SharedVaultStore): Promise<HeldShare> {
+    const issued = new Set<StoredEntry>(this.unclaimed);
+    for (const part of this.inFlight) for (const e of part.pending) issued.add(e);
+    const now = this.now();
+    const held: StoredEntry[] = [];
+    for (const space of this.spaces.values())
+      for (const e of space.entries()) if (!issued.has(e) && !this.isExpired(e, now)) held.push(e);
+    const source: DerivationSource = {
+      context: (namespace, attempt) => this.context(namespace, attempt),
+      mappingOf: (namespace, entity, value) => this.live(this.spaces.get(namespace)?.get(entity, value), now),
+      holderOf: (namespace, pseudonym) => this.live(this.spaces.get(namespace)?.reverse.get(pseudonym), now),
+    };
+    return claimHeld(
+      {
+        sealer: this.sealer,
+        holds: (e) => this.spaces.get(e.namespace)?.get(e.entity, e.real) === e,
+        derive: (e) => deriveHeld(e, source),
+        claimOf: (e, passed) => {
+          const claim: ClaimEntry = this.toEntry(e);
+          if (passed.length > 0) claim.passed = passed;
+          return claim;
+        },
+        forget: (e) => {
+          const space = this.spaces.get(e.namespace);
+          if (space?.get(e.entity, e.real) !== e) return;
+          space.remove(e);
+          this.changed = true;
+        },
+        adopt: (entry) => {
+          if (this.adopt(entry)) this.changed = true;
+        },
+      },
+      store,
+      held,
+    );
+  }
+
+  private live(e: StoredEntry | undefined, now: number): StoredEntry | undefined {
+    return e && !this.isExpired(e, now) ? e : undefined;
+  }
+
   /** Drop every mapping issued since the last sync (a pass that failed keeps none of them). */
   discardUnclaimed(): void {
     for (const e of this.unclaimed) this.withdraw(e);
@@ -687,36 +734,5 @@ export class TokenVault {
   close(): void {
     if (this.path !== null && this.changed) this.save();
     unregisterForExitSave(this);
-  }
-}
-
-/** The FormatContext of one derivation attempt (a class: cheaper than a bag of closures). */
-class IssueContext implements FormatContext {
-  constructor(
-    private readonly subOf: (value: string, entity: string, namespace: string) => string,
-    private readonly tokenKey: HmacSha256,
-    private readonly permuters: (namespace: string, width: 4 | 16) => IpPermuter,
-    readonly namespace: string,
-    readonly attempt: number,
-  ) {}
-
-  /** `namespace | entity | attempt |` per entity, built once. */
-  private readonly prefixes = new Map<string, string>();
-
-  digest(entity: string, value: string): string {
-    let prefix = this.prefixes.get(entity);
-    if (prefix === undefined) {
-      prefix = `${this.namespace}${SEP}${entity}${SEP}${this.attempt}${SEP}`;
-      this.prefixes.set(entity, prefix);
-    }
-    return this.tokenKey.hex(prefix, value);
-  }
-
-  sub(value: string, entity: string): string {
-    return this.subOf(value, entity, this.namespace);
-  }
-
-  permuter(width: 4 | 16): IpPermuter {
-    return this.permuters(this.namespace, width);
   }
 }
