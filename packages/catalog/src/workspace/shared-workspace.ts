@@ -55,8 +55,8 @@ export interface SharedWorkspaceOptions {
   onLogReset?: () => void;
   /**
    * Compact the log (when it can be) once it holds this many operations beyond its snapshot:
-   * the writer that reaches it replaces them, under its lease, by those still in effect.
-   * Default 1000.
+   * the next writer replaces them, under its lease, by those still in effect (up to what its
+   * replica had applied when it took the lease; see `#compactIfDue`). Default 1000.
    */
   compactAfter?: number;
   /**
@@ -265,30 +265,36 @@ export class SharedWorkspace {
   }
 
   /**
-   * Replace the log up to this replica's head by the operations still in effect, when the log
-   * holds `compactAfter` operations beyond its snapshot, or `compactAfterFiles` that name a
-   * stored file; then delete the stored files only dropped operations named. Called under the
-   * lease right after the catch-up, before the writer's own change: so the compaction point is
-   * the head every replica could have applied by then, and one that had (every replica that
-   * follows the log) goes on reading after it instead of rebuilding; and this replica's active
-   * dataset is the log's. A failure leaves the log as it was.
+   * Replace the log up to what this replica has applied by the operations still in effect, when
+   * the log holds `compactAfter` operations beyond its snapshot there, or `compactAfterFiles`
+   * that name a stored file; then delete the stored files only dropped operations named. Called
+   * under the lease as soon as it is taken, in the apply queue (so nothing is applied
+   * meanwhile), before the catch-up: the compaction point is what this replica had followed of
+   * the log, never an append it had not seen yet, nor its own change to come, so the other
+   * replicas, which follow the log alike, are past it unless they lag behind this one, and go
+   * on reading after it instead of rebuilding; and this replica's active dataset there is the
+   * log's. A failure leaves the log as it was.
    */
   async #compactIfDue(lease: WorkspaceLease): Promise<void> {
     if (!lease.compact || !this.log.snapshot) return;
-    const head = this.#applied;
+    const point = this.#applied;
     this.#files = this.#files.filter((seq) => seq > this.#base);
-    if (head - this.#base < this.#compactAfter && this.#files.length < this.#compactAfterFiles) return;
+    if (point - this.#base < this.#compactAfter && this.#files.length < this.#compactAfterFiles) return;
+    // What this replica applied must be of this log, and past its snapshot (else it rebuilds first).
+    const head = await this.log.head();
+    if (head.epoch !== this.#epoch || (head.base ?? 0) > point || head.seq < point) return;
     const snapshot = await this.log.snapshot();
+    if (snapshot.seq > point) return;
     const rest = await this.log.read(snapshot.seq);
     const operations = [
       ...snapshot.operations,
-      ...rest.filter((e) => e.seq > snapshot.seq && e.seq <= head).map((e) => e.operation),
+      ...rest.filter((e) => e.seq > snapshot.seq && e.seq <= point).map((e) => e.operation),
     ];
     const kept = compactOperations(operations, this.workspace.activeName);
-    await lease.compact(head, kept);
-    this.#base = head;
+    await lease.compact(point, kept);
+    this.#base = point;
     this.#files = [];
-    this.#onCompacted?.(head);
+    this.#onCompacted?.(point);
     await removeDroppedFiles(this.workspace, operations, kept);
   }
 
@@ -388,8 +394,8 @@ export class SharedWorkspace {
   async #underLease<T>(signal: AbortSignal | undefined, change: () => Promise<T>): Promise<T> {
     const lease = await this.log.lease(signal ?? new AbortController().signal);
     try {
+      await this.#apply.run(() => this.#compactIfDue(lease)).catch(() => {});
       await this.catchUp();
-      await this.#compactIfDue(lease).catch(() => {});
       this.#pending = [];
       let outcome: { result: T } | { error: unknown };
       try {

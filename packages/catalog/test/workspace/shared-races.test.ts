@@ -108,6 +108,26 @@ describe('a compaction', () => {
   });
 });
 
+describe('the compaction point', () => {
+  it('is what the writer had applied when it took the lease: an append it had not applied yet stays in the log', async () => {
+    const log = new MemoryLog();
+    const compacted: number[] = [];
+    const a = await liveReplica(log, dir, { compactAfter: 1, onCompacted: (s) => compacted.push(s) });
+    const b = await liveReplica(log, dir);
+    const rebuilt: number[] = [];
+    const z = await liveReplica(log, dir, { onRebuilt: (s) => rebuilt.push(s) });
+    await ok(a, 'load_dataset', { path: INVENTORY, name: 'one' });
+    await ok(z, 'list_datasets', {});
+    // B appends; then A writes before A or Z applied B's append.
+    await ok(b, 'load_dataset', { path: REPORT, name: 'two' });
+    await ok(a, 'load_dataset', { path: INVENTORY, name: 'three' });
+    expect(compacted).toEqual([1]);
+    await ok(z, 'list_datasets', {});
+    expect(rebuilt).toEqual([]);
+    expect(held(z)).toEqual(held(a));
+  });
+});
+
 describe('a live collection while another replica compacts the log', () => {
   it('is held by the collecting replica too, even when it was behind the compaction and rebuilt', async () => {
     const log = new MemoryLog();
@@ -222,13 +242,15 @@ describe('two collections given one name on two replicas', () => {
     const refused = await a.layer.callTool('map_inventory', { providers: ['aws'], name: 'live-aws' });
     expect(refused.isError).toBe(true);
     expect(refused.meta?.['cloudg/error_code']).toBe(-32602);
-    // Nothing of A's in the log; A's write compacted the log before its change (one stored
-    // file): C's collection, the one in effect, stays, and so does its file.
+    // Nothing of A's in the log.
     expect(log.appended).toEqual([theirs]);
-    expect(log.base).toBe(1);
     await ok(b, 'list_datasets', {});
     const sample = a.workspace.get('live-aws').assets.length;
     expect(b.workspace.get('live-aws').assets.length).toBe(sample);
+    // A's next write compacts the log (one stored file): C's collection, the one in effect,
+    // stays, and so does its file.
+    await ok(a, 'select_dataset', { name: 'live-aws' });
+    expect(log.base).toBe(1);
     expect(await readdir(join(dir, 'out', 'live'))).toEqual([basename((theirs as { path: string }).path)]);
     const late = await liveReplica(log, dir);
     expect(late.workspace.get('live-aws').assets.length).toBe(sample);
