@@ -17,6 +17,9 @@
  *   ahead of this replica's clock than replicas' clocks may differ, would carry the one clock of
  *   this process (and so every session's appends) somewhere no id can follow. Such a log is
  *   refused (its entries are not logged, and the append fails) and the clock stays where it was.
+ *   An id within the bound is followed, so a planted one can move this clock up to the bound
+ *   ahead; a replica whose clock lags this one's then refuses the logs this replica writes into
+ *   next, for as long as it lags (with NTP, milliseconds), until real time catches up.
  */
 import type { JsonRpcMessage } from '@cloudg/transports';
 import type { SessionSeal } from './session-seal.js';
