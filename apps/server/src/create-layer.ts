@@ -141,6 +141,25 @@ function ownFiles(policy: Policy, auditLog: string | undefined): string[] {
   return paths.filter((p): p is string => typeof p === 'string' && p !== '').map((p) => resolve(p));
 }
 
+/**
+ * Before anything is served: the mappings the vault loaded from its file (`vault.path`) are
+ * claimed in Redis, so they reveal on every replica and their values keep one pseudonym. Where
+ * another replica filed the values first, this one takes the shared mappings and says so, in
+ * counts (a warning is all the operator needs: the file is rewritten at the next save).
+ */
+async function shareVaultFile(policy: Policy, logger: Logger | undefined): Promise<void> {
+  const held = await policy.shareVaultFile();
+  if (!held || held.held === 0) return;
+  if (held.replaced === 0 && held.dropped === 0) {
+    logger?.info({ held: held.held }, "the vault file's mappings are in the shared vault in Redis");
+    return;
+  }
+  logger?.warn(
+    { held: held.held, kept: held.kept, replaced: held.replaced, dropped: held.dropped },
+    'the vault file disagrees with the shared vault in Redis: this replica took the shared pseudonyms (replaced), and forgot the mappings it would no longer issue as they were (dropped, derived again on use)',
+  );
+}
+
 /** Preload one `[NAME=]PATH`; a file that does not load is reported with the value that named it. */
 async function preloadDataset(workspace: Workspace, value: string, cwd: string | undefined): Promise<void> {
   const spec = parseDatasetSpec(value, cwd);
@@ -189,6 +208,7 @@ export async function createLayerFromOptions(options: ServerLayerOptions = {}): 
   for (const value of options.datasets ?? []) await preloadDataset(workspace, value, options.cwd);
   // Every replica preloads its own --dataset values, then applies what the others did since.
   const sealer = shared ? vaultSealer(policy) : undefined;
+  if (shared) await shareVaultFile(policy, options.logger);
   const follower = shared && sealer ? sharedWorkspace(workspace, sealer, shared, options.logger) : undefined;
   await follower?.start();
   if (shared && sealer) {
