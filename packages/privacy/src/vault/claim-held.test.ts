@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryShared } from '../../test/memory-shared-store.js';
+import { createVaultSealer } from './sealer.js';
+import { sealBatch } from './shared-store.js';
 import { TokenVault } from './token-vault.js';
 
 const key = 'held-key-0123456789abcdef';
@@ -144,6 +146,40 @@ describe('a vault file shared through the store', () => {
     const fresh = await pass(replica(), shared, [[arn, 'aws_arn']]);
     expect(await pass(b, shared, [[arn, 'aws_arn']])).toEqual(fresh);
     expect(fresh[0]).not.toContain(planted);
+  });
+
+  it('waits for the parts of a built pseudonym: an ARN on an account another value holds in the store is derived again', async () => {
+    const account = '123456789012';
+    const arn = `arn:aws:iam::${account}:role/deploy`;
+    const path = fileOf([[arn, 'aws_arn']]);
+    const b = replica(path);
+    const stale = b.lookup(arn, 'aws_arn') as string;
+    const accountPseudonym = b.lookup(account, 'aws_account_id') as string;
+    // Another process filed that account pseudonym first, for another account.
+    const shared = new MemoryShared();
+    const sealed = sealBatch(createVaultSealer({ key }), [
+      {
+        namespace: 'global',
+        entity: 'aws_account_id',
+        real: '999999999999',
+        pseudonym: accountPseudonym,
+        created: 1,
+        lastUsed: 1,
+      },
+    ]);
+    await shared.claim(sealed.batch, sealed.mappings);
+    // The account is replaced in the first round, so the ARN built on it is not claimed as held.
+    expect(await b.shareHeld(shared)).toMatchObject({ replaced: 1, dropped: 1 });
+    // The stale ARN was not filed: another vault cannot reveal it.
+    const c = replica();
+    c.detokenize(stale);
+    await c.syncShared(shared);
+    expect(c.detokenize(stale)).toBeUndefined();
+    const [again] = await pass(b, shared, [[arn, 'aws_arn']]);
+    expect(again).not.toBe(stale);
+    expect(again).not.toContain(accountPseudonym);
+    // Every replica agrees on it.
+    expect(await pass(replica(), shared, [[arn, 'aws_arn']])).toEqual([again]);
   });
 
   it('claims nothing a pass issued and has not settled, and nothing for a vault without a file', async () => {

@@ -93,14 +93,17 @@ interface Ready {
  */
 function readyOf(host: HeldClaimHost, pending: Set<StoredEntry>, report: HeldShare, all: boolean): Ready[] {
   const ready: Ready[] = [];
-  for (const entry of [...pending]) {
+  // What was pending when the round began: a part decided in this round is claimed in it too, so
+  // what is built on it waits for the next, when its answer is known.
+  const waiting = new Set(pending);
+  for (const entry of waiting) {
     if (!host.holds(entry)) {
       pending.delete(entry);
       report.replaced++;
       continue;
     }
     const derived = host.derive(entry);
-    if (!all && derived.parts.some((part) => part !== entry && pending.has(part))) continue;
+    if (!all && derived.parts.some((part) => part !== entry && waiting.has(part))) continue;
     pending.delete(entry);
     if (derived.derivable) ready.push({ entry, passed: derived.passed });
     else {
