@@ -126,6 +126,22 @@ describe('a vault file with replicas sharing Redis', () => {
     expect(ids(await b.layer.callTool('find_assets', { query: 'web' }))).toEqual(saved);
   });
 
+  it("an embedder's policy claims the file before its first pass, without being asked", async () => {
+    const path = join(dir, 'single-node-embedded.json');
+    const single = await layer(path);
+    const saved = ids(await single.layer.callTool('find_assets', { query: 'db' }));
+    expect(saved.length).toBeGreaterThan(0);
+    single.policy.saveVault();
+    const a = await layer(path, await connect('file-embedded:'));
+    const b = await layer(undefined, await connect('file-embedded:'));
+    // Nothing claimed yet: B cannot reveal the file's pseudonym.
+    expect((await b.layer.callTool('get_asset', { ref: saved[0] })).isError).toBe(true);
+    // Any call through A's policy (here one about other assets) first claims A's file.
+    await a.layer.callTool('find_assets', { query: 'web' });
+    const onB = await b.layer.callTool('get_asset', { ref: saved[0] });
+    expect(onB.isError, JSON.stringify(onB.content)).toBe(false);
+  });
+
   it('two replicas whose files disagree end with one pseudonym per value on both', async () => {
     const [u, v] = collidingNumbers();
     // A's node issued u first (v moved to its next candidate), B's node v first.
