@@ -131,9 +131,11 @@ describe('a pseudonym vault shared by three replicas', () => {
   });
 
   it('two vaults claiming the same values at once end with the same pseudonyms, each filed once', async () => {
+    // Ten claims of 500 in flight at once queue behind each other in Redis; on a loaded machine
+    // the last can wait past the default one-second command timeout. The race is what is tested.
     const [one, two] = [
-      await createRedisSharedState(redis.url, { keyPrefix: 'race:' }),
-      await createRedisSharedState(redis.url, { keyPrefix: 'race:' }),
+      await createRedisSharedState(redis.url, { keyPrefix: 'race:', commandTimeoutMs: 5000 }),
+      await createRedisSharedState(redis.url, { keyPrefix: 'race:', commandTimeoutMs: 5000 }),
     ];
     states.push(one, two);
     const vaults = [new TokenVault({ key: 'race-key' }), new TokenVault({ key: 'race-key' })];
