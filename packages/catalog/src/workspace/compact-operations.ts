@@ -3,10 +3,12 @@
  * it stays bounded). Every dataset name goes through generations: a load, live collection,
  * snapshot or new-dataset ingest starts one (ending the previous one of that name: a replace);
  * `unload` ends one. The operations of a generation that has ended are dropped with it (its
- * `use`, triage decisions, ingests, normalisation, its `unload`), unless a `snapshot` copied it
- * while it lived: the copy depends on its state then, so it is kept whole. Everything else is
- * kept in log order, and the active dataset is pinned by a final `use`, since dropping an
- * unloaded dataset also drops the fallback its unload made.
+ * triage decisions, ingests, normalisation, its `unload`), unless a `snapshot` copied it while
+ * it lived: the copy depends on its state then, so it is kept whole. Everything else is kept in
+ * log order, but for `use`: a selection only decides the active dataset, so every one is dropped
+ * and the active dataset the operations leave is pinned by one final `use` (dropping an unloaded
+ * dataset also drops the fallback its unload made). Keeping them would let the snapshot grow
+ * with every compaction, by the selections made since the one before (second review, Q2).
  *
  * Within a generation, a `findings` operation (the dataset's findings and compliance as a scan
  * left them, stored whole) replaces what the operations before it did to the findings alone
@@ -120,13 +122,13 @@ function foldEndedTriage(
 }
 
 /**
- * `operations` (a log's, in order) reduced to those still in effect; `active` is the active
- * dataset after all of them (the compacting replica's), pinned at the end when it came from them.
+ * `operations` (a log's, in order) reduced to those still in effect, the active dataset they
+ * leave pinned at the end. That dataset is worked out from the operations (`activeAfter`), not
+ * taken from the compacting replica: a replica that diverged (it skipped an operation it could
+ * not apply) must not impose its own active dataset on every replica that rebuilds.
  */
-export function compactOperations(
-  operations: readonly WorkspaceOperation[],
-  active: string | null,
-): WorkspaceOperation[] {
+export function compactOperations(operations: readonly WorkspaceOperation[]): WorkspaceOperation[] {
+  const active = activeAfter(operations);
   const current = new Map<string, Generation>();
   const all: Generation[] = [];
   const preloadUnloads = new Set<number>();
@@ -176,9 +178,54 @@ export function compactOperations(
   const kept = new Set<number>(preloadUnloads);
   for (const generation of all)
     if (!generation.ended || generation.read)
-      for (const i of generation.ops) if (!generation.superseded.has(i)) kept.add(i);
+      for (const i of generation.ops)
+        if (!generation.superseded.has(i) && operations[i]?.op !== 'use') kept.add(i);
   const folded = foldEndedTriage(operations, kept);
   const out = operations.flatMap((op, i) => (kept.has(i) ? [op] : (folded.get(i) ?? [])));
   if (active !== null && current.has(active)) out.push({ op: 'use', name: active });
   return out;
+}
+
+/**
+ * The active dataset after `operations`, as a workspace holding only what they made ends with it
+ * (see `Workspace.add`, `select`, `remove`): a dataset added with `activate` becomes active, and so
+ * does one added to a workspace with none; `use` selects; unloading the active one hands over to
+ * the most recently added that remains. Datasets the operations did not make (a replica's own
+ * preloads) are only known by name once an operation touched them; where preloads decide the
+ * fallback, replicas with different preloads differ there anyway.
+ */
+export function activeAfter(operations: readonly WorkspaceOperation[]): string | null {
+  // Insertion order, as the workspace's map: a dataset added again (replaced) moves to the end.
+  const names = new Set<string>();
+  let active: string | null = null;
+  const added = (name: string, activate: boolean) => {
+    names.delete(name);
+    names.add(name);
+    if (activate || active === null) active = name;
+  };
+  for (const op of operations) {
+    switch (op.op) {
+      case 'load':
+      case 'live':
+        added(op.name, op.activate);
+        break;
+      case 'snapshot':
+        added(op.name, false);
+        break;
+      case 'ingest':
+        if (op.request.new_dataset) added(op.request.dataset, op.request.activate);
+        break;
+      case 'use':
+        names.add(op.name);
+        active = op.name;
+        break;
+      case 'unload':
+        names.delete(op.name);
+        if (active === op.name) active = [...names].at(-1) ?? null;
+        break;
+      default:
+        break;
+    }
+  }
+  return active;
 }

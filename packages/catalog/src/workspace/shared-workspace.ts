@@ -290,7 +290,7 @@ export class SharedWorkspace {
       ...snapshot.operations,
       ...rest.filter((e) => e.seq > snapshot.seq && e.seq <= point).map((e) => e.operation),
     ];
-    const kept = compactOperations(operations, this.workspace.activeName);
+    const kept = compactOperations(operations);
     await lease.compact(point, kept);
     this.#base = point;
     this.#files = [];

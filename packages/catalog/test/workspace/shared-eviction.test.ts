@@ -234,7 +234,7 @@ describe('evictions and compaction', () => {
       load('d'),
       evicted('b'),
     ];
-    expect(compactOperations(ops, 'd')).toEqual([
+    expect(compactOperations(ops)).toEqual([
       ops[2],
       ops[3],
       ops[5],

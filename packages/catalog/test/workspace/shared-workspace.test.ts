@@ -465,14 +465,8 @@ describe('a compacted log', () => {
       { op: 'use', name: 'copy' },
       { op: 'findings', dataset: 'copy', path: '/scan-2' },
     ];
-    expect(compactOperations(ops, 'copy')).toEqual([
-      ops[3],
-      ops[4],
-      ops[6],
-      ops[7],
-      ops[8],
-      { op: 'use', name: 'copy' },
-    ]);
+    // The selection (ops[7]) goes: the final pin, worked out from the operations, stands for it.
+    expect(compactOperations(ops)).toEqual([ops[3], ops[4], ops[6], ops[8], { op: 'use', name: 'copy' }]);
   });
 
   it('folds the triage decisions of ended generations into one operation per name, latest decision last', () => {
@@ -500,7 +494,7 @@ describe('a compacted log', () => {
       { op: 'triage', dataset: 'prod', decisions: [['f1', decision(null)]] },
       { op: 'load', path: '/r', name: 'prod', kind: 'auto', normalise: true, activate: true, replace: true },
     ];
-    expect(compactOperations(ops, 'prod')).toEqual([
+    expect(compactOperations(ops)).toEqual([
       {
         op: 'triage',
         dataset: 'prod',
@@ -526,7 +520,7 @@ describe('a compacted log', () => {
       { op: 'findings', dataset: 'prod', path: '/scan-3' },
     ];
     // scan-1 and the reachability findings are in scan-2; scan-2 stays, the copy was made after it.
-    expect(compactOperations(ops, 'prod')).toEqual([
+    expect(compactOperations(ops)).toEqual([
       ops[0],
       ops[2],
       ops[4],
@@ -606,7 +600,7 @@ describe('a compacted log', () => {
     await a.layer.callTool('unload_dataset', { name: 'one' });
     await a.layer.callTool('select_dataset', { name: 'two' });
     // Another writer compacts up to seq 3 between B's head and B's read.
-    log.snapshotOps = compactOperations(log.entries.slice(0, 3), 'two');
+    log.snapshotOps = compactOperations(log.entries.slice(0, 3));
     log.entries.splice(0, 3);
     log.base = 3;
     const head = log.head.bind(log);
