@@ -104,6 +104,8 @@ export type {
   SealedBatch,
   SharedAnswer,
   SharedClaim,
+  SharedClock,
+  SharedUse,
   SharedVaultStore,
 } from './vault/shared-store.js';
 export { type PseudonymizeOptions, TokenVault } from './vault/token-vault.js';

@@ -17,7 +17,13 @@
 
 import type { HeldDerivation } from './held-derivation.js';
 import type { VaultSealer } from './sealer.js';
-import { CLAIM_PART, type ClaimEntry, claimPart, type SharedVaultStore } from './shared-store.js';
+import {
+  CLAIM_PART,
+  type ClaimEntry,
+  claimPart,
+  type SharedClock,
+  type SharedVaultStore,
+} from './shared-store.js';
 import type { StoredEntry } from './store.js';
 import type { VaultEntry } from './types.js';
 
@@ -44,6 +50,8 @@ export interface HeldClaimHost {
   forget(entry: StoredEntry): void;
   /** Take the store's mapping. */
   adopt(entry: VaultEntry): void;
+  /** Under a TTL, the clock each claim hands the store (see SharedClock). */
+  clock?(): SharedClock | undefined;
 }
 
 /**
@@ -132,6 +140,7 @@ async function claimAll(
         host.sealer,
         store,
         part.map((r) => host.claimOf(r.entry, r.passed)),
+        host.clock?.(),
       );
       if (!claimed.ok) throw claimed.reason;
       answers[index] = claimed.holders;

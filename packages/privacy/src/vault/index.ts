@@ -23,6 +23,8 @@ export type {
   SealedBatch,
   SharedAnswer,
   SharedClaim,
+  SharedClock,
+  SharedUse,
   SharedVaultStore,
 } from './shared-store.js';
 export { saveAllOnExit } from './shutdown.js';

@@ -60,7 +60,36 @@ export interface MappingKeys {
  */
 export type SharedClaim =
   | { readonly status: 'ok' }
-  | { readonly status: 'value' | 'pseudonym'; readonly holder: string };
+  | {
+      readonly status: 'value' | 'pseudonym';
+      readonly holder: string;
+      /**
+       * Under a {@link SharedClock}, for `pseudonym`: when any process last used the holder (Unix
+       * milliseconds), if the store knows. A `value` answer is itself a use of the holder.
+       */
+      readonly lastUsed?: number;
+    };
+
+/** One use of a mapping a process has not told the store yet. */
+export interface SharedUse {
+  /** The mapping's pseudonym key. */
+  key: string;
+  /** Unix milliseconds. */
+  at: number;
+}
+
+/**
+ * Handed to the store by a vault with a TTL, so the TTL is one clock for every process: the store
+ * keeps each mapping's last use over all of them and forgets a mapping no process used for
+ * `ttlMs`. Without it (a vault without a TTL) the store keeps mappings forever and no use time.
+ */
+export interface SharedClock {
+  /** Unix milliseconds, by the vault's clock. */
+  now: number;
+  ttlMs: number;
+  /** Uses to record first (latest time wins). */
+  uses?: readonly SharedUse[];
+}
 
 /** References, with the sealed batches they point into (by batch id). */
 export interface SharedAnswer<T> {
@@ -74,9 +103,23 @@ export interface SharedVaultStore {
    * the first holder of a pseudonym key wins. Answers one SharedClaim per mapping and the batches
    * the holders are in. The batch is kept while any of its mappings is.
    */
-  claim(batch: SealedBatch, mappings: readonly MappingKeys[]): Promise<SharedAnswer<SharedClaim>>;
-  /** The references of these pseudonym keys (undefined where none is known) and their batches. */
-  reveal(pseudonymKeys: readonly string[]): Promise<SharedAnswer<string | undefined>>;
+  claim(
+    batch: SealedBatch,
+    mappings: readonly MappingKeys[],
+    clock?: SharedClock,
+  ): Promise<SharedAnswer<SharedClaim>>;
+  /**
+   * The references of these pseudonym keys (undefined where none is known) and their batches.
+   * Under a clock, a holder no process used for the TTL is dropped and answered undefined, and
+   * one answered counts as used now.
+   */
+  reveal(pseudonymKeys: readonly string[], clock?: SharedClock): Promise<SharedAnswer<string | undefined>>;
+  /**
+   * Record `clock.uses` and drop mappings no process used for the TTL (a bounded number per call,
+   * the oldest first). Resolves to how many were dropped. Optional: a store without it keeps no
+   * use times beyond those claims and reveals hand it.
+   */
+  touch?(clock: SharedClock): Promise<number>;
 }
 
 const SEP = '\u0000';
@@ -94,6 +137,14 @@ export function pseudonymKey(sealer: VaultSealer, namespace: string, pseudonym: 
   return sealer.shortLookup(pseudonymText(namespace, pseudonym));
 }
 
+/** The pseudonym keys of many mappings at once (one CMAC pass, see VaultSealer.shortLookups). */
+export function pseudonymKeys(
+  sealer: VaultSealer,
+  mappings: readonly { namespace: string; pseudonym: string }[],
+): string[] {
+  return sealer.shortLookups(mappings.map((m) => pseudonymText(m.namespace, m.pseudonym)));
+}
+
 const label = (id: string) => `vault-batch:${id}`;
 
 /** A mapping to claim, with the candidates its value passed over (see MappingKeys.passed). */
@@ -101,7 +152,10 @@ export interface ClaimEntry extends VaultEntry {
   passed?: readonly string[] | undefined;
 }
 
-/** Seal mappings as one batch. Stored without use times: they are each process's own. */
+/**
+ * Seal mappings as one batch. Stored without use times: those change with every use, so a store
+ * kept for a TTL (SharedClock) files them beside the batch, by pseudonym key.
+ */
 export function sealBatch(
   sealer: VaultSealer,
   entries: readonly ClaimEntry[],
@@ -141,20 +195,27 @@ export type ClaimedPart =
 /**
  * Seal `entries` as one batch and claim them. Never rejects, so a part can be sent while the pass
  * that issued it goes on and be awaited only when the pass settles (no rejection left unheard).
+ * Under a clock, a holder's `lastUsed` is its last use over every process (Unix seconds): now
+ * for a `value` answer (the claim used it), the store's record for a `pseudonym` answer.
  */
 export function claimPart(
   sealer: VaultSealer,
   store: SharedVaultStore,
   entries: readonly ClaimEntry[],
+  clock?: SharedClock,
 ): Promise<ClaimedPart> {
   const answer = async (): Promise<ClaimedPart> => {
     const { batch, mappings } = sealBatch(sealer, entries);
-    const claimed = await store.claim(batch, mappings);
+    const claimed = clock ? await store.claim(batch, mappings, clock) : await store.claim(batch, mappings);
     const reader = new BatchReader(sealer);
     const holders = claimed.answers.map((a) => {
       if (a.status === 'ok') return undefined;
       const holder = reader.entry(a.holder, claimed.batches);
       if (!holder) throw new Error('the shared vault answered a holder without its batch');
+      if (clock) {
+        const used = a.status === 'pseudonym' && a.lastUsed !== undefined ? a.lastUsed : clock.now;
+        return { ...holder, lastUsed: used / 1000 };
+      }
       return holder;
     });
     return { ok: true, holders };

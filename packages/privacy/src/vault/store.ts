@@ -14,6 +14,11 @@ export interface StoredEntry {
   created: number;
   /** Milliseconds since the vault's epoch. */
   lastUsed: number;
+  /**
+   * Shared with a TTL only: the latest use of this mapping the shared store is known to hold
+   * (milliseconds since the vault's epoch). Uses after it are still to be told.
+   */
+  recorded?: number;
 }
 
 export class NamespaceStore {

@@ -28,6 +28,9 @@ import {
   type ClaimedPart,
   claimPart,
   pseudonymKey,
+  pseudonymKeys,
+  type SharedClock,
+  type SharedUse,
   type SharedVaultStore,
 } from './shared-store.js';
 import { registerForExitSave, unregisterForExitSave } from './shutdown.js';
@@ -96,6 +99,13 @@ export class TokenVault {
   private readonly built = new Set<StoredEntry>();
   /** Pseudonyms derived as part of another (ctx.sub): tells issue() a pseudonym was built. */
   private subCalls = 0;
+  /**
+   * Shared with a TTL: mappings used since the store last heard of their use, and the oldest use
+   * the store holds among them (see {@link syncShared} for when they are told).
+   */
+  private readonly untold = new Set<StoredEntry>();
+  private oldestTold = Number.POSITIVE_INFINITY;
+  private sweepTimer: ReturnType<typeof setInterval> | undefined;
 
   /** Same as `new TokenVault(options)`. */
   static create(options: TokenVaultOptions = {}): TokenVault {
@@ -223,6 +233,8 @@ export class TokenVault {
       const entry: StoredEntry = { namespace, entity, real: value, pseudonym, created: now, lastUsed: now };
       store.insertNew(entry);
       if (this.sharing) {
+        // Its claim tells the store this use (at the claim's time, which is no earlier).
+        if (this.ttlMs !== null) entry.recorded = now;
         if (passed) this.passedBy.set(entry, passed);
         if (this.subCalls !== subsBefore) this.built.add(entry);
         this.unclaimed.add(entry);
@@ -320,6 +332,9 @@ export class TokenVault {
     if (this.isExpired(e, now)) {
       this.expire(store!, e);
       if (countMiss) this.counters.misses++;
+      // Unused here for the TTL, but another process may have used it since: the store decides
+      // (it reveals a mapping some process used within the TTL and drops one none did).
+      if (this.sharing) this.missed.set(`${namespace}\u0000${token}`, { namespace, pseudonym: token });
       return undefined;
     }
     this.touch(e, now);
@@ -339,6 +354,73 @@ export class TokenVault {
   shareWith(store?: SharedVaultStore): void {
     this.sharing = true;
     this.earlyStore = store;
+    if (store?.touch && this.ttlMs !== null && this.sweepTimer === undefined) {
+      // Every quarter TTL: a use left untold at a sync is told well before the store's record of
+      // the mapping runs out (see syncShared), and what expired leaves the store even when no
+      // pass asks for it. A failed sweep keeps its uses for the next one; a sync reports failures.
+      const every = Math.min(30_000, Math.max(100, this.ttlMs / 4));
+      this.sweepTimer = setInterval(() => {
+        this.sweepShared(store).catch(() => undefined);
+      }, every);
+      this.sweepTimer.unref();
+    }
+  }
+
+  /** Under a TTL, what the store is told with each call (now by this vault's clock). */
+  private sharedClock(uses?: readonly SharedUse[]): SharedClock | undefined {
+    if (this.ttlMs === null) return undefined;
+    const clock: SharedClock = { now: this.now() + this.epoch, ttlMs: this.ttlMs };
+    if (uses) clock.uses = uses;
+    return clock;
+  }
+
+  private noteUse(e: StoredEntry): void {
+    if (this.untold.has(e)) return;
+    this.untold.add(e);
+    const recorded = e.recorded ?? e.created;
+    if (recorded < this.oldestTold) this.oldestTold = recorded;
+  }
+
+  /** The untold uses of mappings still held, taken out to be told ({@link settleUses} after). */
+  private takeUses(): { told: StoredEntry[]; uses: SharedUse[] } {
+    const told: StoredEntry[] = [];
+    for (const e of this.untold) if (this.spaces.get(e.namespace)?.get(e.entity, e.real) === e) told.push(e);
+    this.untold.clear();
+    this.oldestTold = Number.POSITIVE_INFINITY;
+    if (told.length === 0) return { told, uses: [] };
+    const keys = pseudonymKeys(this.sealer, told);
+    return { told, uses: told.map((e, i) => ({ key: keys[i] as string, at: e.lastUsed + this.epoch })) };
+  }
+
+  /** After the store took the uses (or failed to: they are told again later). */
+  private settleUses(told: readonly StoredEntry[], uses: readonly SharedUse[], ok: boolean): void {
+    if (!ok) {
+      for (const e of told) this.noteUse(e);
+      return;
+    }
+    told.forEach((e, i) => {
+      const at = (uses[i] as SharedUse).at - this.epoch;
+      if ((e.recorded ?? Number.NEGATIVE_INFINITY) < at) e.recorded = at;
+    });
+  }
+
+  /**
+   * Under a TTL with a shared store: tell the store the uses not told yet and let it drop the
+   * mappings no process used for the TTL (a bounded number per call). shareWith(store) runs it
+   * every quarter TTL (at most 30 s apart); call it to settle at once. Resolves to how many the
+   * store dropped; 0 without a TTL or a store that keeps no use times.
+   */
+  async sweepShared(store: SharedVaultStore): Promise<number> {
+    if (this.ttlMs === null || !store.touch) return 0;
+    const { told, uses } = this.takeUses();
+    try {
+      const dropped = await store.touch(this.sharedClock(uses) as SharedClock);
+      this.settleUses(told, uses, true);
+      return dropped;
+    } catch (error) {
+      this.settleUses(told, uses, false);
+      throw error;
+    }
   }
 
   /** Claim up to CLAIM_PART unclaimed mappings now, as one part the next sync awaits. */
@@ -355,6 +437,7 @@ export class TokenVault {
         this.sealer,
         store,
         pending.map((e) => this.toClaim(e)),
+        this.sharedClock(),
       ),
     });
   }
@@ -377,9 +460,22 @@ export class TokenVault {
     if (this.missed.size > 0) {
       const keys = [...this.missed.values()];
       this.missed.clear();
-      const found = await store.reveal(keys.map((k) => pseudonymKey(sealer, k.namespace, k.pseudonym)));
+      const pseudonyms = keys.map((k) => pseudonymKey(sealer, k.namespace, k.pseudonym));
+      // Under a TTL the untold uses ride along: no round trip of their own.
+      const { told, uses } = this.ttlMs === null ? { told: [], uses: [] } : this.takeUses();
+      const clock = this.sharedClock(uses);
+      let found: Awaited<ReturnType<SharedVaultStore['reveal']>>;
+      try {
+        found = clock ? await store.reveal(pseudonyms, clock) : await store.reveal(pseudonyms);
+      } catch (error) {
+        this.settleUses(told, uses, false);
+        throw error;
+      }
+      this.settleUses(told, uses, true);
       for (const ref of found.answers) {
         const entry = ref === undefined ? undefined : reader.entry(ref, found.batches);
+        // A reveal under a clock is a use of the mapping, now, on every process.
+        if (entry && clock) entry.lastUsed = clock.now / 1000;
         if (entry && this.adopt(entry)) changed = true;
       }
     }
@@ -387,7 +483,10 @@ export class TokenVault {
     while (this.unclaimed.size > 0) this.sendPart(store);
     const parts = this.inFlight;
     this.inFlight = [];
-    if (parts.length === 0) return changed;
+    if (parts.length === 0) {
+      await this.tellUsesDue(store);
+      return changed;
+    }
     const answered = await Promise.all(parts.map((p) => p.claimed));
     const failed = answered.find((a) => !a.ok);
     if (failed && !failed.ok) {
@@ -417,6 +516,8 @@ export class TokenVault {
       this.passedBy.delete(e);
       this.built.delete(e);
     }
+    // After the claims are settled, so a failure here leaves none of them half done.
+    await this.tellUsesDue(store);
     return changed || lost;
   }
 
@@ -459,10 +560,24 @@ export class TokenVault {
         adopt: (entry) => {
           if (this.adopt(entry)) this.changed = true;
         },
+        // The store records a claimed file's mappings as used when the claim is made.
+        clock: () => this.sharedClock(),
       },
       store,
       held,
     );
+  }
+
+  /**
+   * Under a TTL: tell the store the untold uses when one of them is of a mapping whose use the
+   * store last heard of half a TTL ago or more. Uses of mappings it heard of more recently wait
+   * for a reveal to ride on or the sweep (a quarter TTL at most), still well before the store's
+   * record runs out; so a warm page, which only reuses, costs no round trip of its own.
+   */
+  private async tellUsesDue(store: SharedVaultStore): Promise<void> {
+    if (this.ttlMs === null || this.untold.size === 0 || !store.touch) return;
+    if (this.now() - this.oldestTold < this.ttlMs / 2) return;
+    await this.sweepShared(store);
   }
 
   private live(e: StoredEntry | undefined, now: number): StoredEntry | undefined {
@@ -504,6 +619,12 @@ export class TokenVault {
       created: Math.round(entry.created * 1000) - this.epoch,
       lastUsed: now,
     };
+    // Shared under a TTL, the store's last use over every process is the mapping's (claimPart and
+    // syncShared set it), so this process expires it when the store does, not later.
+    if (this.sharing && this.ttlMs !== null) {
+      adopted.lastUsed = Math.min(now, Math.round(entry.lastUsed * 1000) - this.epoch);
+      adopted.recorded = adopted.lastUsed;
+    }
     const holder = store.reverse.get(entry.pseudonym);
     if (holder && holder.real !== entry.real) store.remove(holder);
     store.add(adopted);
@@ -549,7 +670,10 @@ export class TokenVault {
     if (e.lastUsed === now) return;
     e.lastUsed = now;
     // Use times only matter to a TTL; without one they do not make the vault worth saving.
-    if (this.ttlMs !== null) this.changed = true;
+    if (this.ttlMs !== null) {
+      this.changed = true;
+      if (this.sharing) this.noteUse(e);
+    }
   }
 
   private expire(store: NamespaceStore, e: StoredEntry): void {
@@ -732,6 +856,8 @@ export class TokenVault {
 
   /** Save if changed and stop saving at process exit. */
   close(): void {
+    clearInterval(this.sweepTimer);
+    this.sweepTimer = undefined;
     if (this.path !== null && this.changed) this.save();
     unregisterForExitSave(this);
   }
