@@ -55,7 +55,9 @@ end
 // batch key prefix). live() answers a holder's last use ('' when it was filed without a TTL),
 // or false when no replica used it for the TTL, dropping it then.
 const TIMED = `
+local gone = {}
 local function drop(key, held)
+  gone[key] = true
   redis.call('HDEL', KEYS[1], key)
   redis.call('ZREM', KEYS[2], key)
   local id = string.match(held, '^([^:]+):')
@@ -122,9 +124,10 @@ end
 // one HMGET and one HSET per chunk. Within a batch, mappings are decided in order as if written one
 // by one (`claimed`).
 //
-// Under a TTL, ARGV[6] and ARGV[7] are now and the TTL (ms; ARGV[5] is then '' when nothing was
-// passed over) and KEYS[2], KEYS[3] those of TIMED: a holder no replica used for the TTL is
-// dropped before it is looked at, the mapping each claim ends on is recorded as used now (a
+// Under a TTL, ARGV[6] to ARGV[8] are now, the TTL (ms) and each mapping's last use (ms, in order,
+// joined by ','; ARGV[5] is then '' when nothing was passed over), and KEYS[2], KEYS[3] those of
+// TIMED: a holder no replica used for the TTL is dropped before it is looked at (or again in the
+// batch), the mapping each claim ends on is recorded as used when the claimed one was (a
 // pseudonym held by another value is not: that value was not used, and its last use is answered
 // after '~'), and the batch counts the mappings it files.
 const CLAIM = new LuaScript(`${BATCHES}${TIMED}
@@ -138,7 +141,10 @@ local n = #keys / 2
 local passed = {}
 local timed = ARGV[6] ~= nil
 local now, limit = ARGV[6], timed and tonumber(ARGV[6]) - tonumber(ARGV[7])
-local used = {}
+local used, times = {}, {}
+if timed then
+  for at in string.gmatch(ARGV[8] or '', '[^,]+') do times[#times + 1] = at end
+end
 if ARGV[5] and ARGV[5] ~= '' then
   for index, key in string.gmatch(ARGV[5], '(%d+):([^,]+)') do
     local i = tonumber(index) + 1
@@ -171,7 +177,7 @@ for first = 1, n, CHUNK do
           local ref, holderValue = split(other)
           if holderValue == value then
             answer = 'v' .. ref
-            if timed then used[#used + 1] = { probe } end
+            if timed then used[#used + 1] = { probe, times[i] } end
             break
           end
         end
@@ -181,6 +187,7 @@ for first = 1, n, CHUNK do
       local holder, last = claimed[field], ''
       if not holder then
         holder = held[j]
+        if gone[field] then holder = nil end
         if holder and timed then
           last = live(field, holder, limit)
           if not last then holder = nil end
@@ -192,14 +199,14 @@ for first = 1, n, CHUNK do
           answer = 'p' .. ref
           if last ~= '' then answer = answer .. '~' .. last end
         elseif timed then
-          used[#used + 1] = { field }
+          used[#used + 1] = { field, times[i] }
         end
       else
         local entry = id .. ':' .. (i - 1) .. ' ' .. value
         claimed[field] = entry
         new[count + 1] = field; new[count + 2] = entry; count = count + 2
         stored = true
-        if timed then used[#used + 1] = { field } end
+        if timed then used[#used + 1] = { field, times[i] } end
       end
     end
     if answer then
@@ -320,7 +327,11 @@ export class RedisVaultStore implements SharedVaultStore {
     }
     if (clock) {
       if (passed.length === 0) args.push('');
-      args.push(String(Math.round(clock.now)), String(Math.round(clock.ttlMs)));
+      const now = Math.round(clock.now);
+      const times = mappings.map((m) =>
+        m.lastUsed === undefined ? now : Math.min(now, Math.round(m.lastUsed)),
+      );
+      args.push(String(now), String(Math.round(clock.ttlMs)), times.join(','));
     }
     const keysOf = clock ? this.timedKeys : [this.holders];
     const reply = (await shared('vault', () => CLAIM.run(this.client, keysOf, args))) as string[];

@@ -121,6 +121,22 @@ describe('the vault TTL shared by replicas', () => {
     expect(await reveal(a, pseudonym)).toBe(ACCOUNT);
   });
 
+  it("a vault file's mappings keep their own last use when a replica files them", async () => {
+    const { time, a, b, reveal } = await replicas('ttl-file:');
+    const pseudonym = new TokenVault({ key: 'ttl-key' }).pseudonymize(ACCOUNT, 'aws_account_id');
+    const lastUsed = (T0 - 50_000) / 1000;
+    a.vault.importMappings({
+      format: 'cloudg-vault/1',
+      key_id: a.vault.keyId,
+      entries: [['global', 'aws_account_id', ACCOUNT, pseudonym, lastUsed, lastUsed]],
+    });
+    expect((await a.vault.shareHeld(a.store)).kept).toBe(1);
+    // Last used 50 s before the claim: 11 s after it, the TTL has run out everywhere.
+    time.now = T0 + 11_000;
+    expect(await reveal(b, pseudonym)).toBeUndefined();
+    expect(await reveal(a, pseudonym)).toBeUndefined();
+  });
+
   it('without a TTL nothing expires and Redis keeps no use times', async () => {
     const { time, a, b, reveal, keys } = await replicas('ttl-none:', null);
     const pseudonym = a.vault.pseudonymize(ACCOUNT, 'aws_account_id');

@@ -50,6 +50,11 @@ export interface MappingKeys {
    * holds them for other values: where another process may have filed the same value.
    */
   passed?: readonly string[];
+  /**
+   * Claimed under a SharedClock: when the mapping was last used (Unix milliseconds), which the
+   * store records as its last use (a vault file's mappings keep their own, not the claim's time).
+   */
+  lastUsed?: number;
 }
 
 /**
@@ -195,8 +200,9 @@ export type ClaimedPart =
 /**
  * Seal `entries` as one batch and claim them. Never rejects, so a part can be sent while the pass
  * that issued it goes on and be awaited only when the pass settles (no rejection left unheard).
- * Under a clock, a holder's `lastUsed` is its last use over every process (Unix seconds): now
- * for a `value` answer (the claim used it), the store's record for a `pseudonym` answer.
+ * Under a clock, each mapping's last use goes with it, and a holder's `lastUsed` (Unix seconds)
+ * is that of the claimed mapping for a `value` answer (the claim is a use of the holder), the
+ * store's record for a `pseudonym` answer.
  */
 export function claimPart(
   sealer: VaultSealer,
@@ -206,15 +212,22 @@ export function claimPart(
 ): Promise<ClaimedPart> {
   const answer = async (): Promise<ClaimedPart> => {
     const { batch, mappings } = sealBatch(sealer, entries);
+    if (clock)
+      mappings.forEach((m, i) => {
+        m.lastUsed = Math.round((entries[i] as ClaimEntry).lastUsed * 1000);
+      });
     const claimed = clock ? await store.claim(batch, mappings, clock) : await store.claim(batch, mappings);
     const reader = new BatchReader(sealer);
-    const holders = claimed.answers.map((a) => {
+    const holders = claimed.answers.map((a, i) => {
       if (a.status === 'ok') return undefined;
       const holder = reader.entry(a.holder, claimed.batches);
       if (!holder) throw new Error('the shared vault answered a holder without its batch');
       if (clock) {
-        const used = a.status === 'pseudonym' && a.lastUsed !== undefined ? a.lastUsed : clock.now;
-        return { ...holder, lastUsed: used / 1000 };
+        // Never later than the store's record, so this process expires it no later than the store.
+        const own = (entries[i] as ClaimEntry).lastUsed;
+        const used =
+          a.status === 'value' ? own : a.lastUsed !== undefined ? a.lastUsed / 1000 : clock.now / 1000;
+        return { ...holder, lastUsed: used };
       }
       return holder;
     });
