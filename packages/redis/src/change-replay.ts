@@ -286,9 +286,14 @@ export class ChangeCursor<T> {
     return opened === undefined ? undefined : { epoch: change.epoch, seq: change.seq, change: opened };
   }
 
-  /** The next change after the last one applied (the first of a new epoch, when there was none). */
+  /**
+   * The next change after the last one applied, in the epoch this cursor read. With none read
+   * yet ('' after Redis lost its data), a change of any epoch numbered 1 could be a copy of an
+   * old one played again by someone who can write to Redis: it waits for a read of the head,
+   * which shows whether its epoch is the current one (one read, on the first change only).
+   */
   #follows(heard: Opened<T>): boolean {
-    return (heard.epoch === this.#epoch || this.#epoch === '') && heard.seq === this.#seq + 1;
+    return heard.epoch === this.#epoch && heard.seq === this.#seq + 1;
   }
 
   /** Nothing left to do for it: of an epoch gone, or applied already. */

@@ -254,3 +254,20 @@ it('a catch-up asked for while one reads (connection lost and back meanwhile) re
   expect(applied).toEqual(['b', 'c']);
   cursor.close();
 });
+
+it('with no change announced since Redis came back empty, a copy of an old change numbered 1 is not told; the first real one is', async () => {
+  const log = keptLog('new');
+  const { cursor, applied, missed } = cursorOver(log);
+  await cursor.catchUp();
+  expect(cursor.position).toEqual({ epoch: '', seq: 0 });
+  // Captured in an earlier life of Redis and published again by someone who can write to it.
+  cursor.heard('old 1 captured');
+  await cursor.catchUp();
+  expect(applied).toEqual([]);
+  // The first announcement of the new epoch is applied once, after the read that confirms it.
+  cursor.heard(log.add('first'));
+  await cursor.catchUp();
+  expect(applied).toEqual(['first']);
+  expect(missed()).toBe(0);
+  expect(cursor.position).toEqual({ epoch: 'new', seq: 1 });
+});
