@@ -10,7 +10,9 @@
  *
  * Targets on loopback: typical p50 under 0.5 ms added; a 500-result page no more than 2x its
  * in-process time. Prints each run and the median and spread of the runs' p50s.
- *   pnpm --filter @cloudg/redis bench [-- --runs 5]
+ *   pnpm --filter @cloudg/redis bench [-- --runs 5] [--vault-ttl <seconds>]
+ * With --vault-ttl every vault, in-process and shared, forgets mappings unused for that long
+ * (the shared ones keep their use times in Redis: the cost of the TTL's one clock).
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,10 +20,13 @@ import { join } from 'node:path';
 import { createCatalogLayer, Workspace } from '@cloudg/catalog';
 import { createLogger, type Layer } from '@cloudg/core';
 import { Policy } from '@cloudg/policy';
+import { TokenVault } from '@cloudg/privacy';
 import { createRedisSharedState, type RedisSharedState } from '../src/index.js';
 import { TestRedis } from '../test/support/redis-server.js';
 
 const RUNS = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 3;
+const TTL_AT = process.argv.indexOf('--vault-ttl');
+const VAULT_TTL = TTL_AT > 0 ? Number(process.argv[TTL_AT + 1]) : null;
 const ASSETS = 1500;
 const TYPICAL_CALLS = 400;
 const PAGE_CALLS = 20;
@@ -136,6 +141,7 @@ try {
       logger: silent,
       clock,
       vaultEnv: VAULT_ENV,
+      ...(VAULT_TTL ? { vault: new TokenVault({ env: VAULT_ENV, ttlSeconds: VAULT_TTL }) } : {}),
       ...(state ? { rateStore: state.rateStore, vaultStore: state.vaultStore } : {}),
     });
     const layer = createCatalogLayer({ workspace, policy, logger: silent });

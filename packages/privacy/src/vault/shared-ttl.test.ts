@@ -74,22 +74,29 @@ describe('a shared vault with a TTL', () => {
     expect(store.calls[2]?.clock?.uses?.[0]?.at).toBe(T0 + 51_000);
   });
 
-  it('sends the untold uses with a reveal the sync makes anyway', async () => {
+  it('sends with a reveal the sync makes anyway the uses of mappings the store heard of a quarter TTL ago', async () => {
     const time = { now: T0 };
     const store = new ClockedShared();
     const v = vault(60, time);
-    const p = v.pseudonymize('123456789012', 'aws_account_id');
+    const old = v.pseudonymize('123456789012', 'aws_account_id');
     await v.syncShared(store);
-    time.now = T0 + 5_000;
-    v.detokenize(p);
+    time.now = T0 + 18_000;
+    const fresh = v.pseudonymize('210987654321', 'aws_account_id');
+    await v.syncShared(store);
+    time.now = T0 + 20_000;
+    v.detokenize(old);
+    v.detokenize(fresh);
     expect(v.detokenize('000000000000')).toBeUndefined();
     await v.syncShared(store);
-    expect(store.kinds()).toEqual(['claim', 'reveal']);
-    expect(store.calls[1]?.clock).toEqual({
-      now: T0 + 5_000,
+    expect(store.kinds()).toEqual(['claim', 'claim', 'reveal']);
+    // The store heard of `fresh` 2 s ago: its use waits for the sweep.
+    expect(store.calls[2]?.clock).toEqual({
+      now: T0 + 20_000,
       ttlMs: 60_000,
-      uses: [{ key: expect.any(String), at: T0 + 5_000 }],
+      uses: [{ key: expect.any(String), at: T0 + 20_000 }],
     });
+    await v.sweepShared(store);
+    expect(store.calls[3]?.clock?.uses).toHaveLength(1);
   });
 
   it('asks the store about a pseudonym expired here, and reveals it again when another process used it', async () => {

@@ -358,11 +358,16 @@ export class TokenVault {
       // Every quarter TTL: a use left untold at a sync is told well before the store's record of
       // the mapping runs out (see syncShared), and what expired leaves the store even when no
       // pass asks for it. A failed sweep keeps its uses for the next one; a sync reports failures.
+      // The timer holds the vault weakly: a vault dropped without close() is still collected.
       const every = Math.min(30_000, Math.max(100, this.ttlMs / 4));
-      this.sweepTimer = setInterval(() => {
-        this.sweepShared(store).catch(() => undefined);
+      const vault = new WeakRef(this);
+      const timer = setInterval(() => {
+        const live = vault.deref();
+        if (live) live.sweepShared(store).catch(() => undefined);
+        else clearInterval(timer);
       }, every);
-      this.sweepTimer.unref();
+      timer.unref();
+      this.sweepTimer = timer;
     }
   }
 
@@ -381,12 +386,25 @@ export class TokenVault {
     if (recorded < this.oldestTold) this.oldestTold = recorded;
   }
 
-  /** The untold uses of mappings still held, taken out to be told ({@link settleUses} after). */
-  private takeUses(): { told: StoredEntry[]; uses: SharedUse[] } {
+  /**
+   * The untold uses of mappings still held whose recorded use is at least `minAge` ms old, taken
+   * out to be told ({@link settleUses} after); the others stay untold.
+   */
+  private takeUses(minAge = 0): { told: StoredEntry[]; uses: SharedUse[] } {
     const told: StoredEntry[] = [];
-    for (const e of this.untold) if (this.spaces.get(e.namespace)?.get(e.entity, e.real) === e) told.push(e);
-    this.untold.clear();
-    this.oldestTold = Number.POSITIVE_INFINITY;
+    const now = this.now();
+    if (now - this.oldestTold < minAge) return { told, uses: [] };
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const e of this.untold) {
+      const recorded = e.recorded ?? e.created;
+      if (now - recorded < minAge) {
+        if (recorded < oldest) oldest = recorded;
+        continue;
+      }
+      this.untold.delete(e);
+      if (this.spaces.get(e.namespace)?.get(e.entity, e.real) === e) told.push(e);
+    }
+    this.oldestTold = oldest;
     if (told.length === 0) return { told, uses: [] };
     const keys = pseudonymKeys(this.sealer, told);
     return { told, uses: told.map((e, i) => ({ key: keys[i] as string, at: e.lastUsed + this.epoch })) };
@@ -461,8 +479,10 @@ export class TokenVault {
       const keys = [...this.missed.values()];
       this.missed.clear();
       const pseudonyms = keys.map((k) => pseudonymKey(sealer, k.namespace, k.pseudonym));
-      // Under a TTL the untold uses ride along: no round trip of their own.
-      const { told, uses } = this.ttlMs === null ? { told: [], uses: [] } : this.takeUses();
+      // Under a TTL the untold uses of mappings the store heard of a quarter TTL ago or more ride
+      // along (no round trip of their own); the rest wait for the sweep, which tells them well
+      // in time, so a warm page does not send thousands of fresh uses with every reveal.
+      const { told, uses } = this.ttlMs === null ? { told: [], uses: [] } : this.takeUses(this.ttlMs / 4);
       const clock = this.sharedClock(uses);
       let found: Awaited<ReturnType<SharedVaultStore['reveal']>>;
       try {
