@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
-import type { Dataset, InventoryResult } from '../dataset/dataset.js';
+import { Dataset, type InventoryResult } from '../dataset/dataset.js';
 import { CloudAssetSchema } from '../model/asset.js';
 import { CollectionCoverageSchema } from '../model/coverage.js';
 import { NetworkEdgeSchema } from '../model/edge.js';
@@ -51,7 +51,7 @@ const StoredLiveDataset = z.looseObject({
  */
 export async function saveLiveDataset(
   workspace: Workspace,
-  dataset: Dataset,
+  dataset: LiveFields,
   tool: string,
   options: { perSave?: boolean } = {},
 ): Promise<string> {
@@ -83,6 +83,38 @@ export async function saveLiveDataset(
   await writeFile(temp, JSON.stringify(body), { mode: 0o600 });
   await rename(temp, path);
   return path;
+}
+
+/** What a saved live dataset holds (a dataset, or one with findings about to be put in place). */
+export type LiveFields = Pick<
+  Dataset,
+  | 'name'
+  | 'providers'
+  | 'regions'
+  | 'assets'
+  | 'edges'
+  | 'findings'
+  | 'compliance'
+  | 'coverage'
+  | 'organization'
+  | 'unresolved_references'
+>;
+
+/** The fields of `dataset` a save holds (see `LiveFields`). */
+export function liveFields(dataset: Dataset): LiveFields {
+  const { name, providers, regions, assets, edges, findings, compliance, coverage, organization } = dataset;
+  return {
+    name,
+    providers,
+    regions,
+    assets,
+    edges,
+    findings,
+    compliance,
+    coverage,
+    organization,
+    unresolved_references: dataset.unresolved_references,
+  };
 }
 
 /** How a new live dataset was added, for the other replicas to add it alike. */
@@ -124,12 +156,17 @@ export interface LiveAddition extends LiveShare {
  * (`keepLiveDataset`); in a workspace shared by replicas, saved to a file of its own under the
  * output directory (which replicas share) and a `live` operation naming it appended to the log
  * before the call answers (with `--restore-live` that file is also the save a restart finds).
- * That runs where it cannot race another replica's change (`Workspace.exclusive`): the
- * name is checked again on the log's state, so of two collections given one name on two
- * replicas the later is refused with `-32602` exactly as in one process, and one that only got
- * a derived name takes a free one instead; the dataset is added, saved and shared at one point of
- * the log's order, so a rebuild cannot drop it and no other replica's operation can come between.
- * Throws what `Workspace.add` throws; a failure to save or share is an `errors` entry.
+ *
+ * In a shared workspace the heavy part runs before the log's lease is taken (second review of
+ * issue 20: building and writing a large collection under it held every replica's changes up for
+ * seconds): the dataset is built, its indexes too, and the file written under the name the call
+ * settled on. Then, where it cannot race another replica's change (`Workspace.exclusive`), the
+ * name is checked again on the log's state, so of two collections given one name on two replicas
+ * the later is refused with `-32602` exactly as in one process, and one that only got a derived
+ * name takes a free one instead (the dataset renamed, its file moved: a rename); the dataset is
+ * added and shared at one point of the log's order, so a rebuild cannot drop it and no other
+ * replica's operation can come between. Throws what `Workspace.add` throws; a failure to save or
+ * share is an `errors` entry.
  */
 export async function addLiveDataset(
   workspace: Workspace,
@@ -138,35 +175,61 @@ export async function addLiveDataset(
   signal?: AbortSignal,
 ): Promise<{ dataset: Dataset; unsaved: string | null }> {
   const share = { activate: addition.activate, replace: addition.replace };
-  const add = () => {
-    const free = addition.named || addition.replace ? addition.name : workspace.uniqueName(addition.name);
-    return workspace.addInventory(inventory, free, share);
-  };
+  const freeName = () =>
+    addition.named || addition.replace ? addition.name : workspace.uniqueName(addition.name);
   if (!workspace.shared) {
-    const dataset = add();
+    const dataset = workspace.addInventory(inventory, freeName(), share);
     return { dataset, unsaved: await keepLiveDataset(workspace, dataset, addition.tool) };
   }
+  const prepared = new Dataset({ ...inventory, name: freeName(), kind: 'live', source: 'live' });
+  // Built now rather than by the first query after the add, which may run under the lease.
+  void prepared.indexes;
+  const saved = await saveShared(workspace, prepared, addition.tool);
   let reached = false;
   let added: Dataset | undefined;
+  let path = typeof saved === 'string' ? saved : undefined;
   try {
     return await workspace.exclusive(async () => {
       reached = true;
-      added = add();
-      const path = await saveShared(workspace, added, addition.tool);
-      if (typeof path !== 'string') return { dataset: added, unsaved: path.unsaved };
+      const name = freeName();
+      if (name !== prepared.name) {
+        workspace.checkName(name, { replace: addition.replace });
+        if (path !== undefined) path = await moveSave(workspace, path, prepared.name, name);
+        prepared.name = name;
+      }
+      added = workspace.add(prepared, share);
+      if (path === undefined) return { dataset: added, unsaved: (saved as { unsaved: string }).unsaved };
       workspace.record({ op: 'live', path, name: added.name, ...share });
       return { dataset: added, unsaved: null };
     }, signal);
   } catch (error) {
     const why = `the shared log refused it (${(error as Error).message})`;
+    // Not in the log: no replica reads the file, and no compaction would delete it.
+    if (path !== undefined) await rm(path, { force: true }).catch(() => {});
     // Added, then the append failed: the dataset stays on this replica only.
     if (added !== undefined)
       return { dataset: added, unsaved: `store: the dataset is on this replica only, ${why}` };
     // The lease could not be had (the log is away): kept on this replica, as its own.
     if (!reached && !signal?.aborted)
-      return { dataset: add(), unsaved: `store: the dataset is on this replica only, ${why}` };
+      return {
+        dataset: workspace.add(prepared, share),
+        unsaved: `store: the dataset is on this replica only, ${why}`,
+      };
     throw error;
   }
+}
+
+/**
+ * A per-save file moved to the name its dataset got under the lease. The saved body still names
+ * the name asked for: the log's operation names the dataset, and only a restart without a shared
+ * log (`restoreLiveDatasets`) reads the body's name.
+ */
+async function moveSave(workspace: Workspace, path: string, from: string, to: string): Promise<string> {
+  const file = basename(path);
+  const moved = join(dirname(path), `${to}${file.slice(from.length)}`);
+  workspace.protect(moved);
+  await rename(path, moved);
+  return moved;
 }
 
 /** Save a collection for the other replicas: the file, or the `errors` entry when it failed. */

@@ -6,7 +6,7 @@ import { resolveDataset } from '../../conventions/dataset-arg.js';
 import type { Dataset } from '../../dataset/dataset.js';
 import { severityBreakdown } from '../../dataset/summary.js';
 import { generateReachabilityFindings } from '../../findings/reachability.js';
-import { keepScanResults, type ScanMerge } from '../../live/scan-store.js';
+import { keepScanResults, type ScanResults } from '../../live/scan-store.js';
 import { azureServicePrincipal, scannerEnv } from '../../live/scanners/credentials-env.js';
 import { CLOUD_SCANNERS, SCANNERS, type ScannerName } from '../../live/scanners/plans.js';
 import { findExecutable } from '../../live/scanners/run-process.js';
@@ -156,10 +156,9 @@ export function registerRunScanners(
           const added = [...scanned.findings, ...reach];
           const rulesets = args.normalise ? await workspaceRulesets(ws) : undefined;
           // Merged onto the dataset's findings as they are once the scan is done (in a shared
-          // workspace, under the log's lease: what other replicas did meanwhile included).
-          const merge = async (target: Dataset): Promise<ScanMerge> => {
-            const before = target.findings.length;
-            const beforeIds = new Set(target.findings.map((f) => f.id));
+          // workspace: worked out before the log's lease, put in place under it, scan-store.ts).
+          // Pure: the dataset is changed by keepScanResults, which may call this again.
+          const combine = async (target: Dataset): Promise<ScanResults> => {
             if (rulesets) {
               const outcome = normaliseFindings({
                 findings: [...target.findings, ...added],
@@ -169,18 +168,16 @@ export function registerRunScanners(
                   target.indexes.assetOfFinding(f)?.provider.toLowerCase() ?? providerFromResource(f),
                 signal,
               });
-              target.findings = outcome.findings;
-              target.compliance = outcome.compliance;
-            } else {
-              target.findings = uniqueFindingIds([...target.findings, ...added.map((f) => ({ ...f }))]);
+              return { findings: outcome.findings, compliance: outcome.compliance };
             }
-            ws.mutated(target);
-            const fresh = target.findings.filter((f) => !beforeIds.has(f.id));
-            return { before, after: target.findings.length, fresh };
+            return {
+              findings: uniqueFindingIds([...target.findings, ...added.map((f) => ({ ...f }))]),
+              compliance: target.compliance,
+            };
           };
           // A saved live collection keeps its scan results across a restart too, and the other
           // replicas of a shared workspace take the results as they are (scan-store.ts).
-          const kept = await keepScanResults(ws, dataset, merge, signal);
+          const kept = await keepScanResults(ws, dataset, combine, signal);
           errors.push(...kept.errors);
           const { before, after, fresh } = kept.merged;
           return {
