@@ -195,35 +195,56 @@ export class SharedWorkspace {
       this.#follow(head.epoch);
       this.#base = Math.max(this.#base, head.base ?? 0);
       if (head.seq <= this.#applied) return;
-      if ((head.base ?? 0) > this.#applied) await this.#rebuild();
-      const entries = await this.log.read(this.#applied);
-      // Compacted between the head and the read: what came between is only in the snapshot.
-      if ((entries[0]?.seq ?? 0) > this.#applied + 1) await this.#rebuild();
-      for (const entry of entries) {
-        if (entry.seq <= this.#applied) continue;
-        await this.#replay(entry);
-        this.#applied = entry.seq;
-        if (storedFile(entry.operation) !== undefined) this.#files.push(entry.seq);
+      let rebuild = (head.base ?? 0) > this.#applied;
+      for (let tries = 1; ; tries += 1) {
+        // After a few rebuilds in a row, a missing file is skipped as any other failure.
+        const lenient = tries >= REBUILDS;
+        if (rebuild && !(await this.#rebuild(lenient))) continue;
+        const entries = await this.log.read(this.#applied);
+        // Compacted between the head and the read: what came between is only in the snapshot.
+        rebuild = (entries[0]?.seq ?? 0) > this.#applied + 1;
+        if (rebuild) continue;
+        for (const entry of entries) {
+          if (entry.seq <= this.#applied) continue;
+          // A compaction went past this entry while this replica applied the batch, and deleted
+          // the file it names: the operations read are no longer the log's (second review, Q1).
+          rebuild = await this.#replay(entry, lenient ? undefined : entry.seq);
+          if (rebuild) break;
+          this.#applied = entry.seq;
+          if (storedFile(entry.operation) !== undefined) this.#files.push(entry.seq);
+        }
+        if (!rebuild) return;
       }
     });
   }
 
-  async #replay(entry: LoggedOperation): Promise<void> {
+  /**
+   * Apply one operation; a failure is skipped (reported to `onSkipped`), as the other replicas
+   * went on without it too, except when the operation's stored file is missing and the log was
+   * compacted up to `compactedAt` or beyond meanwhile: the compaction deleted it, and the caller
+   * rebuilds from the snapshot instead (true).
+   */
+  async #replay(entry: LoggedOperation, compactedAt?: number): Promise<boolean> {
     const operation = entry.operation;
     // The writer evicted a dataset the log made; here that name may be this replica's own.
     if (operation.op === 'unload' && operation.reason === 'evicted' && !this.#madeByLog(operation.name))
-      return;
+      return false;
     // Nothing to unload here (a preload a snapshot's unload names, already gone): no warning.
-    if (operation.op === 'unload' && !this.workspace.has(operation.name)) return;
+    if (operation.op === 'unload' && !this.workspace.has(operation.name)) return false;
     const before = this.#current(createdDataset(operation));
     try {
       await this.workspace.replay(operation, { silent: !this.announceReplayed });
     } catch (error) {
+      if (compactedAt !== undefined && storedFile(operation) !== undefined && isMissing(error)) {
+        const head = await this.log.head();
+        if (head.epoch === this.#epoch && (head.base ?? 0) >= compactedAt) return true;
+      }
       this.#onSkipped?.(entry, error);
     } finally {
       // Even after a failure part-way: a dataset it added is the log's.
       this.#noteMade(operation, before);
     }
+    return false;
   }
 
   #current(name: string | undefined): Dataset | undefined {
@@ -244,24 +265,44 @@ export class SharedWorkspace {
   }
 
   /**
+   * The log refused operations this replica made (the lease lost): the datasets they created are
+   * in no other replica and no snapshot, so they stay this replica's own, as its preloads do,
+   * rather than go unannounced at its next rebuild. The caller reports the refusal.
+   */
+  #keepOwn(refused: readonly WorkspaceOperation[]): void {
+    for (const operation of refused) {
+      const made = this.#current(createdDataset(operation));
+      if (made === undefined) continue;
+      this.#fromLog.delete(made);
+      this.#gens.delete(made);
+    }
+  }
+
+  /**
    * Behind the log's snapshot (started late, or asleep through a compaction): the operations it
    * missed are gone, so the datasets it has from the log are dropped and the snapshot, which
    * gives the whole log's state, is applied in their place. Its own preloads stay, and so does a
    * dataset an operation of its own made that is not in the log yet (`#unshared`): that
    * operation is appended after the rebuild, and every replica adds its dataset then.
+   *
+   * False when a later compaction deleted a file the snapshot names while it was applied (the
+   * caller rebuilds again); `lenient` skips such an operation instead.
    */
-  async #rebuild(): Promise<void> {
-    if (!this.log.snapshot) return;
+  async #rebuild(lenient = false): Promise<boolean> {
+    if (!this.log.snapshot) return true;
     const snapshot = await this.log.snapshot();
     for (const dataset of this.workspace.datasets())
       if (this.#fromLog.has(dataset) && !this.#unshared.has(dataset))
         await this.workspace.replay({ op: 'unload', name: dataset.name }, { silent: true });
-    for (const [i, operation] of snapshot.operations.entries())
-      await this.#replay({ seq: snapshot.seq - snapshot.operations.length + i + 1, operation });
+    for (const [i, operation] of snapshot.operations.entries()) {
+      const entry = { seq: snapshot.seq - snapshot.operations.length + i + 1, operation };
+      if (await this.#replay(entry, lenient ? undefined : snapshot.seq + 1)) return false;
+    }
     this.#applied = snapshot.seq;
     this.#base = Math.max(this.#base, snapshot.seq);
     this.#files = [];
     this.#onRebuilt?.(snapshot.seq);
+    return true;
   }
 
   /**
@@ -405,13 +446,27 @@ export class SharedWorkspace {
       }
       const changed = this.#pending;
       this.#pending = undefined;
-      if (changed.length > 0) await this.#appendApplied(lease, this.#evictAfter(changed));
+      if (changed.length > 0) {
+        try {
+          await this.#appendApplied(lease, this.#evictAfter(changed));
+        } catch (error) {
+          this.#keepOwn(changed);
+          throw error;
+        }
+      }
       if ('error' in outcome) throw outcome.error;
       return outcome.result;
     } finally {
       await lease.release();
     }
   }
+}
+
+/** How many rebuilds in a row one catch-up makes when compactions delete files under it. */
+const REBUILDS = 3;
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
 }
 
 /** `operation` with a new generation id when it creates a dataset (see `WorkspaceOperation`). */
