@@ -222,6 +222,9 @@ export class RedisOperationLog<T> {
             this.#state,
             new Error('the lease expired before the log was compacted'),
           );
+        // 0: the seq is not in the log (before its base, past its head): nothing was replaced, so
+        // the caller must not go on as if it had (it would delete files the log still names).
+        if (done !== 1) throw new Error(`the log was not compacted: it holds no seq ${seq} to compact up to`);
       },
       release: async () => {
         clearInterval(renew);

@@ -214,6 +214,21 @@ describe('a workspace shared by three replicas', () => {
     expect(late.workspace.get('kept-copy').assets.length).toBe(a.workspace.get('kept-copy').assets.length);
   });
 
+  it('refuses a compaction up to a seq the log does not hold, and changes nothing', async () => {
+    const state = await createRedisSharedState(redis.url, { keyPrefix: 'ws9:' });
+    states.push(state);
+    const log = state.operationLog<WorkspaceOperation>('workspace', sealer);
+    const lease = await log.lease(new AbortController().signal);
+    try {
+      await lease.append([{ op: 'use', name: 'one' }]);
+      await expect(lease.compact?.(5, [])).rejects.toThrow(/not compacted/);
+      expect(await log.head()).toMatchObject({ seq: 1, base: 0 });
+      expect((await log.read(0)).map((e) => e.operation)).toEqual([{ op: 'use', name: 'one' }]);
+    } finally {
+      await lease.release();
+    }
+  });
+
   it('keeps no path, dataset name, finding id or reason in clear in Redis', async () => {
     const [a, b] = [await replica('ws4:'), await replica('ws4:')];
     body(await a.layer.callTool('load_dataset', { path: INVENTORY, name: 'secret-estate-name' }));
