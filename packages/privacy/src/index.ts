@@ -105,6 +105,7 @@ export type {
   SharedAnswer,
   SharedClaim,
   SharedClock,
+  SharedHolder,
   SharedUse,
   SharedVaultStore,
 } from './vault/shared-store.js';

@@ -4,6 +4,7 @@ import type {
   SealedBatch,
   SharedAnswer,
   SharedClaim,
+  SharedHolder,
   SharedVaultStore,
 } from '../src/vault/shared-store.js';
 
@@ -27,18 +28,27 @@ export class MemoryShared implements SharedVaultStore {
     const answers = mappings.map((m, i): SharedClaim => {
       for (const passed of m.passed ?? []) {
         const other = this.holders.get(passed);
-        if (other?.valueKey === m.valueKey) return { status: 'value', holder: other.ref };
+        if (other?.valueKey === m.valueKey)
+          return { status: 'value', holder: other.ref, valueKey: other.valueKey };
       }
       const held = this.holders.get(m.pseudonymKey);
       if (held)
-        return held.valueKey === m.valueKey ? { status: 'ok' } : { status: 'pseudonym', holder: held.ref };
+        return held.valueKey === m.valueKey
+          ? { status: 'ok' }
+          : { status: 'pseudonym', holder: held.ref, valueKey: held.valueKey };
       this.holders.set(m.pseudonymKey, { ref: `${batch.id}:${i}`, valueKey: m.valueKey });
       return { status: 'ok' };
     });
     return { answers, batches: this.#with(answers.map((a) => (a.status === 'ok' ? undefined : a.holder))) };
   }
-  async reveal(keys: readonly string[]): Promise<SharedAnswer<string | undefined>> {
-    const answers = keys.map((k) => this.holders.get(k)?.ref);
-    return { answers, batches: this.#with(answers) };
+  async reseal(batch: SealedBatch): Promise<void> {
+    if (this.batches.has(batch.id)) this.batches.set(batch.id, batch.sealed);
+  }
+  async reveal(keys: readonly string[]): Promise<SharedAnswer<SharedHolder | undefined>> {
+    const answers = keys.map((k) => {
+      const held = this.holders.get(k);
+      return held ? { ref: held.ref, valueKey: held.valueKey } : undefined;
+    });
+    return { answers, batches: this.#with(answers.map((a) => a?.ref)) };
   }
 }

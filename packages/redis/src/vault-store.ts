@@ -30,6 +30,7 @@ import type {
   SharedAnswer,
   SharedClaim,
   SharedClock,
+  SharedHolder,
   SharedVaultStore,
 } from '@cloudg/privacy';
 import type { Redis } from 'ioredis';
@@ -113,7 +114,8 @@ end
 // optionally, the passed candidates in one argument: `<n>:<pseudonym key>` joined by ','. The n-th
 // mapping's reference is `<batch id>:<n>` (0-based), which the port fixes, so it is built here.
 // Returns the answers that are not 'ok', packed the same way (`<n>=v<holder>` when the value is
-// filed under a passed candidate, `<n>=p<holder>` when another value holds the pseudonym; '' when
+// filed under a passed candidate, `<n>=p<holder>` when another value holds the pseudonym, each
+// holder as filed, `<reference> <value key>`, for the vault to check the row against; '' when
 // every mapping is now, or already was, filed), then pairs of batch id and sealed batch for the
 // holders.
 //
@@ -176,7 +178,7 @@ for first = 1, n, CHUNK do
         if other then
           local ref, holderValue = split(other)
           if holderValue == value then
-            answer = 'v' .. ref
+            answer = 'v' .. other
             if timed then used[#used + 1] = { probe, times[i] } end
             break
           end
@@ -196,7 +198,7 @@ for first = 1, n, CHUNK do
       if holder then
         local ref, holderValue = split(holder)
         if holderValue ~= value then
-          answer = 'p' .. ref
+          answer = 'p' .. holder
           if last ~= '' then answer = answer .. '~' .. last end
         elseif timed then
           used[#used + 1] = { field, times[i] }
@@ -227,7 +229,8 @@ return out
 `);
 
 // KEYS: holders hash. ARGV: batch key prefix, then pseudonym keys joined by ','. Returns the
-// references joined by ',' ('' for none), then pairs of batch id and sealed batch. Under a TTL,
+// holders as filed (`<reference> <value key>`, which the vault checks the row against) joined by
+// ',' ('' for none), then pairs of batch id and sealed batch. Under a TTL,
 // ARGV[3] to ARGV[5] are now, the TTL and the uses to record first (<key>=<ms> joined by ',',
 // possibly ''), KEYS[2] and KEYS[3] those of TIMED: a holder no replica used for the TTL is dropped
 // and answered '', one answered is recorded as used now.
@@ -241,7 +244,7 @@ for key in string.gmatch(ARGV[2], '[^,]+') do
   local held = redis.call('HGET', KEYS[1], key)
   if held and timed and not live(key, held, limit) then held = nil end
   if held and timed then used[#used + 1] = { key } end
-  refs[#refs + 1] = held and string.match(held, '^[^ ]+') or ''
+  refs[#refs + 1] = held or ''
 end
 if timed then record(used, ARGV[3], false) end
 local out = { table.concat(refs, ',') }
@@ -280,6 +283,12 @@ function packed(keys: readonly string[]): string {
   if (commas !== keys.length - 1 || joined === '' || /[: =]|,,|^,|,$/.test(joined))
     throw new Error('a shared vault key is empty or holds a separator');
   return joined;
+}
+
+/** A holder entry as filed, `<reference> <value key>`. */
+function holderOf(held: string): SharedHolder {
+  const cut = held.indexOf(' ');
+  return { ref: held.slice(0, cut), valueKey: held.slice(cut + 1) };
 }
 
 function batchesAfter(reply: string[], n: number): Record<string, string> {
@@ -341,11 +350,13 @@ export class RedisVaultStore implements SharedVaultStore {
       for (const answer of notTaken.split(',')) {
         const cut = answer.indexOf('=');
         const used = answer.indexOf('~', cut);
-        const holder = used < 0 ? answer.slice(cut + 2) : answer.slice(cut + 2, used);
+        const { ref: holder, valueKey } = holderOf(
+          used < 0 ? answer.slice(cut + 2) : answer.slice(cut + 2, used),
+        );
         answers[Number(answer.slice(0, cut))] =
           used < 0
-            ? { status: answer[cut + 1] === 'v' ? 'value' : 'pseudonym', holder }
-            : { status: 'pseudonym', holder, lastUsed: Number(answer.slice(used + 1)) };
+            ? { status: answer[cut + 1] === 'v' ? 'value' : 'pseudonym', holder, valueKey }
+            : { status: 'pseudonym', holder, valueKey, lastUsed: Number(answer.slice(used + 1)) };
       }
     }
     return { answers, batches: batchesAfter(reply, 1) };
@@ -354,15 +365,24 @@ export class RedisVaultStore implements SharedVaultStore {
   async reveal(
     pseudonymKeys: readonly string[],
     clock?: SharedClock,
-  ): Promise<SharedAnswer<string | undefined>> {
+  ): Promise<SharedAnswer<SharedHolder | undefined>> {
     if (pseudonymKeys.length === 0) return { answers: [], batches: {} };
     const keys = packed(pseudonymKeys);
     const args = [this.batches, keys];
     if (clock) args.push(String(Math.round(clock.now)), String(Math.round(clock.ttlMs)), packedUses(clock));
     const keysOf = clock ? this.timedKeys : [this.holders];
     const reply = (await shared('vault', () => REVEAL.run(this.client, keysOf, args))) as string[];
-    const answers = (reply[0] ?? '').split(',').map((ref) => (ref === '' ? undefined : ref));
+    const answers = (reply[0] ?? '').split(',').map((held) => (held === '' ? undefined : holderOf(held)));
     return { answers, batches: batchesAfter(reply, 1) };
+  }
+
+  /**
+   * Put the batch sealed again (its losing mappings blanked) in place of the claimed one, only
+   * while Redis still keeps it (a batch none of whose mappings took, or one dropped since under a
+   * TTL, is not brought back).
+   */
+  async reseal(batch: SealedBatch): Promise<void> {
+    await shared('vault', () => this.client.set(`${this.batches}${batch.id}`, batch.sealed, 'XX'));
   }
 
   /** Record uses and drop up to 1,000 mappings no replica used for the TTL (see TOUCH). */

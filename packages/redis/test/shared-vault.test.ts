@@ -105,7 +105,9 @@ describe('a pseudonym vault shared by three replicas', () => {
     const twice = await claim(one, 'db-b');
     expect([again, twice].filter((a) => a.answers[0]?.status === 'ok')).toHaveLength(1);
     const revealed = await two.vaultStore.reveal(['p-host-1', 'p-unknown']);
-    expect(revealed.answers[0]).toMatch(/^bdb-[ab]:0$/);
+    expect(revealed.answers[0]?.ref).toMatch(/^bdb-[ab]:0$/);
+    // With the value key filed beside it, for the vault to check the row against.
+    expect(revealed.answers[0]?.valueKey).toMatch(/^v-db-[ab]$/);
     expect(revealed.answers[1]).toBeUndefined();
     expect(Object.values(revealed.batches)).toHaveLength(1);
   });
@@ -122,10 +124,18 @@ describe('a pseudonym vault shared by three replicas', () => {
       { pseudonymKey: 'p1', valueKey: 'v-web-1', passed: ['p0'] },
       { pseudonymKey: 'p0', valueKey: 'v-web-1' },
     ]);
-    expect(answer.answers).toEqual([{ status: 'ok' }, { status: 'value', holder: 'b1:0' }, { status: 'ok' }]);
+    expect(answer.answers).toEqual([
+      { status: 'ok' },
+      { status: 'value', holder: 'b1:0', valueKey: 'v-web-1' },
+      { status: 'ok' },
+    ]);
     expect(answer.batches).toEqual({ b1: 'sealed-b1' });
     const revealed = await store.reveal(['p1', 'p9', 'p0']);
-    expect(revealed.answers).toEqual([undefined, 'b2:0', 'b1:0']);
+    expect(revealed.answers).toEqual([
+      undefined,
+      { ref: 'b2:0', valueKey: 'v-db-1' },
+      { ref: 'b1:0', valueKey: 'v-web-1' },
+    ]);
     expect(revealed.batches).toEqual({ b1: 'sealed-b1', b2: 'sealed-b2' });
     expect(await state.client.hlen('passed:vault:holders')).toBe(2);
   });

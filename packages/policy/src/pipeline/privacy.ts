@@ -39,7 +39,10 @@ export interface SharingVault {
   /** Given the store, the vault may claim parts of a pass's new mappings while the pass goes on. */
   shareWith(store?: SharedVaultStore): void;
   syncShared(store: SharedVaultStore): Promise<boolean>;
-  discardUnclaimed(): void;
+  /** A mark of what was issued so far; a vault without it discards every unsettled mapping. */
+  passMark?(): number;
+  /** Drop the unsettled mappings issued since `mark` (a failed pass's own). */
+  discardUnclaimed(mark?: number): void;
   /** Claim the mappings it holds from its file (TokenVault); a vault without one has none. */
   shareHeld?(store: SharedVaultStore): Promise<HeldShare>;
 }
@@ -136,10 +139,13 @@ export class PolicyPipeline implements TransformPipeline {
     await shared.held();
     for (let pass = 1; ; pass++) {
       let run: PipelineRun;
+      // Other requests' passes share the vault and may be settling: a failed pass drops only
+      // the mappings it issued (runOnce is synchronous, so those issued after the mark are its own).
+      const mark = shared.vault.passMark?.();
       try {
         run = this.runOnce(value, context, false);
       } catch (error) {
-        shared.vault.discardUnclaimed();
+        shared.vault.discardUnclaimed(mark);
         throw error;
       }
       const changed = await shared.vault.syncShared(shared.store);

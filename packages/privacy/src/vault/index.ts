@@ -24,6 +24,7 @@ export type {
   SharedAnswer,
   SharedClaim,
   SharedClock,
+  SharedHolder,
   SharedUse,
   SharedVaultStore,
 } from './shared-store.js';

@@ -128,6 +128,7 @@ describe('a vault shared between processes', () => {
     const down: SharedVaultStore = {
       claim: () => Promise.reject(new Error('down')),
       reveal: async () => ({ answers: [], batches: {} }),
+      reseal: async () => undefined,
     };
     await expect(a.syncShared(down)).rejects.toThrow('down');
     expect(a.detokenize(p)).toBeUndefined();
@@ -142,6 +143,7 @@ describe('a vault shared between processes', () => {
         return shared.claim(batch, mappings);
       },
       reveal: (keys) => shared.reveal(keys),
+      reseal: (batch) => shared.reseal(batch),
     };
     const a = new TokenVault({ key });
     a.shareWith(counting);
@@ -164,6 +166,7 @@ describe('a vault shared between processes', () => {
       claim: () =>
         ++calls === 1 ? Promise.reject(new Error('down')) : Promise.resolve({ answers: [], batches: {} }),
       reveal: async () => ({ answers: [], batches: {} }),
+      reseal: async () => undefined,
     };
     const a = new TokenVault({ key });
     a.shareWith(flaky);

@@ -26,6 +26,7 @@
  * TokenVault.syncShared).
  */
 import { randomBytes } from 'node:crypto';
+import { VaultAuthenticationError } from './errors.js';
 import type { VaultSealer } from './sealer.js';
 import type { VaultEntry } from './types.js';
 
@@ -68,6 +69,8 @@ export type SharedClaim =
   | {
       readonly status: 'value' | 'pseudonym';
       readonly holder: string;
+      /** The value key the store files with the holder (the vault checks it against the row). */
+      readonly valueKey: string;
       /**
        * Under a {@link SharedClock}, for `pseudonym`: when any process last used the holder (Unix
        * milliseconds), if the store knows. A `value` answer is itself a use of the holder.
@@ -96,6 +99,12 @@ export interface SharedClock {
   uses?: readonly SharedUse[];
 }
 
+/** A holder as the store files it: its reference and the value key filed with it. */
+export interface SharedHolder {
+  ref: string;
+  valueKey: string;
+}
+
 /** References, with the sealed batches they point into (by batch id). */
 export interface SharedAnswer<T> {
   answers: T[];
@@ -114,11 +123,20 @@ export interface SharedVaultStore {
     clock?: SharedClock,
   ): Promise<SharedAnswer<SharedClaim>>;
   /**
-   * The references of these pseudonym keys (undefined where none is known) and their batches.
+   * Replace a claimed batch with `batch` (the same id, sealed again with the mappings that lost
+   * blanked), only while the store still keeps it: a losing mapping is then reachable by no
+   * reference. claimPart calls it when a claim had losers.
+   */
+  reseal(batch: SealedBatch): Promise<void>;
+  /**
+   * The holders of these pseudonym keys (undefined where none is known) and their batches.
    * Under a clock, a holder no process used for the TTL is dropped and answered undefined, and
    * one answered counts as used now.
    */
-  reveal(pseudonymKeys: readonly string[], clock?: SharedClock): Promise<SharedAnswer<string | undefined>>;
+  reveal(
+    pseudonymKeys: readonly string[],
+    clock?: SharedClock,
+  ): Promise<SharedAnswer<SharedHolder | undefined>>;
   /**
    * Record `clock.uses` and drop mappings no process used for the TTL (a bounded number per call,
    * the oldest first). Resolves to how many were dropped. Optional: a store without it keeps no
@@ -152,6 +170,16 @@ export function pseudonymKeys(
 
 const label = (id: string) => `vault-batch:${id}`;
 
+/** The value key of a mapping (see MappingKeys.valueKey). */
+export function valueKey(sealer: VaultSealer, namespace: string, real: string): string {
+  return sealer.shortLookup(valueText(namespace, real));
+}
+
+/** One sealed row: namespace, entity, real value, pseudonym, created (Unix seconds); null once blanked. */
+type Row = [string, string, string, string, number] | null;
+
+const rowOf = (e: ClaimEntry): Row => [e.namespace, e.entity, e.real, e.pseudonym, e.created];
+
 /** A mapping to claim, with the candidates its value passed over (see MappingKeys.passed). */
 export interface ClaimEntry extends VaultEntry {
   passed?: readonly string[] | undefined;
@@ -166,7 +194,7 @@ export function sealBatch(
   entries: readonly ClaimEntry[],
 ): { batch: SealedBatch; mappings: MappingKeys[] } {
   const id = randomBytes(8).toString('hex');
-  const rows = entries.map((e) => [e.namespace, e.entity, e.real, e.pseudonym, e.created]);
+  const rows = entries.map(rowOf);
   // Both digests of every mapping in one batch (the n-th mapping's at 2n and 2n + 1).
   const texts: string[] = [];
   for (const e of entries)
@@ -217,11 +245,19 @@ export function claimPart(
         m.lastUsed = Math.round((entries[i] as ClaimEntry).lastUsed * 1000);
       });
     const claimed = clock ? await store.claim(batch, mappings, clock) : await store.claim(batch, mappings);
+    // A losing row is sealed in the batch the store keeps for the winners: blank it there, so no
+    // reference (a holder entry rewritten by someone who can write to the store) reaches it.
+    if (claimed.answers.some((a) => a.status !== 'ok')) {
+      const rows = entries.map((e, i) => (claimed.answers[i]?.status === 'ok' ? rowOf(e) : null));
+      await store.reseal({ id: batch.id, sealed: sealer.seal(JSON.stringify(rows), label(batch.id)) });
+    }
     const reader = new BatchReader(sealer);
     const holders = claimed.answers.map((a, i) => {
       if (a.status === 'ok') return undefined;
+      const asked = entries[i] as ClaimEntry;
       const holder = reader.entry(a.holder, claimed.batches);
       if (!holder) throw new Error('the shared vault answered a holder without its batch');
+      if (!answers(sealer, a, asked, holder)) throw new VaultAuthenticationError(FORGED);
       if (clock) {
         // Never later than the store's record, so this process expires it no later than the store.
         const own = (entries[i] as ClaimEntry).lastUsed;
@@ -236,12 +272,30 @@ export function claimPart(
   return answer().catch((reason: unknown) => ({ ok: false, reason }));
 }
 
+const FORGED = { data: { reason: 'the shared vault answered a mapping other than the one asked for' } };
+
+/**
+ * Whether the row a claim's answer points at is the mapping that answer stands for. The store
+ * only sees digests and the reference it was handed, and anyone who can write to it can rewrite a
+ * holder entry: so the row must be the claimed mapping's namespace, its value's key must be the
+ * one filed with the holder, and it must be what the answer says: for `value`, the claimed value
+ * under one of the candidates it passed over; for `pseudonym`, the claimed pseudonym held by
+ * another value. (The entity is not compared: one value as two entities is one holder.)
+ */
+function answers(sealer: VaultSealer, a: SharedClaim, asked: ClaimEntry, row: VaultEntry): boolean {
+  if (a.status === 'ok' || row.namespace !== asked.namespace) return false;
+  if (valueKey(sealer, row.namespace, row.real) !== a.valueKey) return false;
+  if (a.status === 'value') return row.real === asked.real && (asked.passed ?? []).includes(row.pseudonym);
+  return row.pseudonym === asked.pseudonym && row.real !== asked.real;
+}
+
 /**
  * Resolves references into mappings, opening each batch once (VaultAuthenticationError when
- * another key sealed it); undefined for a reference whose batch was not handed over.
+ * another key sealed it); undefined for a reference whose batch was not handed over, or whose
+ * row was blanked (it lost its claim).
  */
 export class BatchReader {
-  readonly #opened = new Map<string, VaultEntry[]>();
+  readonly #opened = new Map<string, (VaultEntry | undefined)[]>();
 
   constructor(private readonly sealer: VaultSealer) {}
 
@@ -252,23 +306,40 @@ export class BatchReader {
     if (!entries) {
       const sealed = batches[id];
       if (sealed === undefined) return undefined;
-      const rows = JSON.parse(this.sealer.open(sealed, label(id))) as [
-        string,
-        string,
-        string,
-        string,
-        number,
-      ][];
-      entries = rows.map(([namespace, entity, real, pseudonym, created]) => ({
-        namespace,
-        entity,
-        real,
-        pseudonym,
-        created,
-        lastUsed: created,
-      }));
+      const rows = JSON.parse(this.sealer.open(sealed, label(id))) as Row[];
+      entries = rows.map((row) => {
+        if (row === null) return undefined;
+        const [namespace, entity, real, pseudonym, created] = row;
+        return { namespace, entity, real, pseudonym, created, lastUsed: created };
+      });
       this.#opened.set(id, entries);
     }
     return entries[Number(ref.slice(cut + 1))];
+  }
+
+  /**
+   * The mappings of revealed pseudonyms, each checked against what was asked: a row of another
+   * namespace or pseudonym, or whose value's key is not the one filed with the holder, is
+   * answered undefined (someone rewrote the holder entry; the pseudonym stays unknown here).
+   */
+  revealed(
+    asked: readonly { namespace: string; pseudonym: string }[],
+    found: SharedAnswer<SharedHolder | undefined>,
+  ): (VaultEntry | undefined)[] {
+    const rows = found.answers.map((holder, i) => {
+      const row = holder === undefined ? undefined : this.entry(holder.ref, found.batches);
+      const want = asked[i];
+      return row && want && row.namespace === want.namespace && row.pseudonym === want.pseudonym
+        ? row
+        : undefined;
+    });
+    const present = rows.flatMap((row) => (row ? [valueText(row.namespace, row.real)] : []));
+    const keys = present.length > 0 ? this.sealer.shortLookups(present) : [];
+    let k = 0;
+    return rows.map((row, i) => {
+      if (!row) return undefined;
+      const key = keys[k++];
+      return key === found.answers[i]?.valueKey ? row : undefined;
+    });
   }
 }

@@ -31,13 +31,15 @@ export class NamespaceStore {
   }
 
   add(entry: StoredEntry): void {
+    // The previous entry first: removing the last of its entity drops the entity's map, which
+    // must not be the one the new entry then goes into.
+    const previous = this.get(entry.entity, entry.real);
+    if (previous) this.remove(previous);
     let byEntity = this.forward.get(entry.entity);
     if (!byEntity) {
       byEntity = new Map();
       this.forward.set(entry.entity, byEntity);
     }
-    const previous = byEntity.get(entry.real);
-    if (previous) this.remove(previous);
     byEntity.set(entry.real, entry);
     this.size++;
     // Two entities may map one real value to the same pseudonym; the first entry keeps the reverse slot.

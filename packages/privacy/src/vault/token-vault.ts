@@ -92,6 +92,16 @@ export class TokenVault {
   private earlyStore: SharedVaultStore | undefined;
   /** Parts claimed before the sync that settles them, with the mappings each holds. */
   private inFlight: { pending: StoredEntry[]; claimed: Promise<ClaimedPart> }[] = [];
+  /**
+   * Claims a sync sent and has not settled yet, whichever sync sent them: another pass on this
+   * vault may have used their mappings since, so its sync waits for them too (see syncShared).
+   */
+  private readonly settling = new Set<Promise<ClaimedPart>>();
+  /** Settlements that lost a claim or failed, ever: a sync that saw this move reports a change. */
+  private settledBadly = 0;
+  /** While sharing: when each unsettled mapping was issued (see passMark). */
+  private readonly issuedAt = new Map<StoredEntry, number>();
+  private issueCount = 0;
   private readonly missed = new Map<string, { namespace: string; pseudonym: string }>();
   /** While sharing: the candidates an unsettled mapping's value passed over (collisions here). */
   private readonly passedBy = new Map<StoredEntry, string[]>();
@@ -237,6 +247,7 @@ export class TokenVault {
         if (this.ttlMs !== null) entry.recorded = now;
         if (passed) this.passedBy.set(entry, passed);
         if (this.subCalls !== subsBefore) this.built.add(entry);
+        this.issuedAt.set(entry, this.issueCount++);
         this.unclaimed.add(entry);
         if (this.earlyStore && this.unclaimed.size >= CLAIM_PART) this.sendPart(this.earlyStore);
       }
@@ -466,12 +477,18 @@ export class TokenVault {
    * the rest in parts sent at once and awaited together). A claim another process won is
    * replaced by the winner (the value's mapping under a candidate this process passed over, or
    * the pseudonym's holder, so the next derivation moves past it), and the pseudonyms built from
-   * other mappings in that sync are dropped, to be built again. Returns true when the local
-   * mappings changed in a way that makes a pass worth running again. If the store fails, the unclaimed mappings are withdrawn, so nothing
-   * this process issued is used without being shared.
+   * other mappings in that sync are dropped, to be built again. Also waits for every claim
+   * another sync on this vault sent and has not settled (a pass may reuse a mapping another pass
+   * issued). Returns true when the local mappings changed in a way that makes a pass worth running
+   * again, including when any of those claims lost or failed. If the store fails, this sync's
+   * mappings are withdrawn and it rejects, so nothing this process issued is used without being
+   * shared.
    */
   async syncShared(store: SharedVaultStore): Promise<boolean> {
     let changed = false;
+    // Taken before the first await: what is unsettled now may settle during the reveal.
+    const outstanding = [...this.settling];
+    const badBefore = this.settledBadly;
     // The store sees keyed digests and sealed batches only (see shared-store.ts).
     const sealer = this.sealer;
     const reader = new BatchReader(sealer);
@@ -492,8 +509,8 @@ export class TokenVault {
         throw error;
       }
       this.settleUses(told, uses, true);
-      for (const ref of found.answers) {
-        const entry = ref === undefined ? undefined : reader.entry(ref, found.batches);
+      // Only rows that are the pseudonyms asked for, under the value key filed with them.
+      for (const entry of reader.revealed(keys, found)) {
         // A reveal under a clock is a use of the mapping, now, on every process.
         if (entry && clock) entry.lastUsed = clock.now / 1000;
         if (entry && this.adopt(entry)) changed = true;
@@ -503,42 +520,71 @@ export class TokenVault {
     while (this.unclaimed.size > 0) this.sendPart(store);
     const parts = this.inFlight;
     this.inFlight = [];
-    if (parts.length === 0) {
-      await this.tellUsesDue(store);
-      return changed;
-    }
-    const answered = await Promise.all(parts.map((p) => p.claimed));
-    const failed = answered.find((a) => !a.ok);
-    if (failed && !failed.ok) {
-      for (const part of parts)
-        for (const e of part.pending) {
-          this.withdraw(e);
-          this.passedBy.delete(e);
-          this.built.delete(e);
-        }
-      throw failed.reason;
-    }
-    const pending = parts.flatMap((p) => p.pending);
-    const holders = answered.flatMap((a) => (a.ok ? a.holders : []));
-    let lost = false;
-    holders.forEach((holder, i) => {
-      if (!holder) return;
-      this.withdraw(pending[i] as StoredEntry);
-      this.adopt(holder);
-      this.counters.collisions++;
-      lost = true;
-    });
-    // A pseudonym built in this sync may rest on a mapping that just lost (an ARN on its account's
-    // pseudonym): drop them all, so the rerun builds them again on the winners. What this process
-    // claimed for them stays in the store, still revealing their values.
-    if (lost) for (const e of pending) if (this.built.has(e)) this.withdraw(e);
-    for (const e of pending) {
-      this.passedBy.delete(e);
-      this.built.delete(e);
+    const own = parts.length > 0 ? this.settle(parts) : undefined;
+    // Every claim not settled yet, whichever sync sent it: this pass may have used its mappings
+    // (a mapping another pass issued and its sync took), so it is settled only once they are; and
+    // one that lost or failed (counted by settledBadly even when it settled during the reveal
+    // above) changed what this pass would produce.
+    const waits = new Set([...outstanding, ...this.settling]);
+    if (waits.size > 0) await Promise.all(waits);
+    if (own) {
+      const settled = await own;
+      if (!settled.ok) throw settled.reason;
     }
     // After the claims are settled, so a failure here leaves none of them half done.
     await this.tellUsesDue(store);
-    return changed || lost;
+    return changed || this.settledBadly !== badBefore;
+  }
+
+  /**
+   * Await the answers of claimed parts and take them in: a claim another process won is replaced
+   * by the winner, and the pseudonyms built from other mappings in these parts are dropped, to be
+   * built again. If the store failed, every mapping of the parts is withdrawn, so nothing this
+   * process issued is used without being shared. Resolves to the failed part, or an `ok` one.
+   */
+  private settle(
+    parts: readonly { pending: StoredEntry[]; claimed: Promise<ClaimedPart> }[],
+  ): Promise<ClaimedPart> {
+    const settled = (async (): Promise<ClaimedPart> => {
+      const answered = await Promise.all(parts.map((p) => p.claimed));
+      const pending = parts.flatMap((p) => p.pending);
+      const failed = answered.find((a) => !a.ok);
+      if (failed && !failed.ok) {
+        for (const e of pending) this.withdraw(e);
+        this.forgetUnsettled(pending);
+        this.settledBadly++;
+        return failed;
+      }
+      const holders = answered.flatMap((a) => (a.ok ? a.holders : []));
+      let lost = false;
+      holders.forEach((holder, i) => {
+        if (!holder) return;
+        this.withdraw(pending[i] as StoredEntry);
+        this.adopt(holder);
+        this.counters.collisions++;
+        lost = true;
+      });
+      // A pseudonym built in these parts may rest on a mapping that just lost (an ARN on its
+      // account's pseudonym): drop them all, so the rerun builds them again on the winners. What
+      // this process claimed for them stays in the store, still revealing their values.
+      if (lost) {
+        for (const e of pending) if (this.built.has(e)) this.withdraw(e);
+        this.settledBadly++;
+      }
+      this.forgetUnsettled(pending);
+      return { ok: true, holders: [] };
+    })();
+    this.settling.add(settled);
+    void settled.then(() => this.settling.delete(settled));
+    return settled;
+  }
+
+  private forgetUnsettled(entries: readonly StoredEntry[]): void {
+    for (const e of entries) {
+      this.passedBy.delete(e);
+      this.built.delete(e);
+      this.issuedAt.delete(e);
+    }
   }
 
   /**
@@ -604,16 +650,36 @@ export class TokenVault {
     return e && !this.isExpired(e, now) ? e : undefined;
   }
 
-  /** Drop every mapping issued since the last sync (a pass that failed keeps none of them). */
-  discardUnclaimed(): void {
-    for (const e of this.unclaimed) this.withdraw(e);
-    this.unclaimed.clear();
-    // Parts already sent may land in the store; like a claim whose answer was lost, that is harmless.
-    for (const part of this.inFlight) for (const e of part.pending) this.withdraw(e);
-    this.inFlight = [];
-    this.missed.clear();
-    this.passedBy.clear();
-    this.built.clear();
+  /**
+   * A mark of the mappings issued so far, for {@link discardUnclaimed}: take it before a pass
+   * runs (a pass runs synchronously, so what is issued between the mark and its end is its own).
+   */
+  passMark(): number {
+    return this.issueCount;
+  }
+
+  /**
+   * Drop the mappings a failed pass issued and no sync settled yet: those issued since `mark`
+   * (from {@link passMark}), or, without one, every unsettled mapping (only right when no other
+   * pass shares the vault). Another pass's mappings stay: its sync claims them and it returns them.
+   */
+  discardUnclaimed(mark?: number): void {
+    const own = (e: StoredEntry) => mark === undefined || (this.issuedAt.get(e) ?? -1) >= mark;
+    const dropped: StoredEntry[] = [];
+    for (const e of this.unclaimed)
+      if (own(e)) {
+        dropped.push(e);
+        this.unclaimed.delete(e);
+      }
+    // Parts already sent may land in the store; like a claim whose answer was lost, that is
+    // harmless. The part is still settled by the next sync, for the other mappings it holds.
+    for (const part of this.inFlight) for (const e of part.pending) if (own(e)) dropped.push(e);
+    for (const e of dropped) this.withdraw(e);
+    this.forgetUnsettled(dropped);
+    if (mark === undefined) {
+      this.inFlight = [];
+      this.missed.clear();
+    }
   }
 
   private withdraw(e: StoredEntry): void {
