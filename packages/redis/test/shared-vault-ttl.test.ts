@@ -4,7 +4,11 @@
  * Redis, and the same value then gets the same pseudonym again. The vaults run on an injected
  * clock, so the TTL passes without sleeping.
  */
+import { join } from 'node:path';
+import { createCatalogLayer, sampleEstateDir, Workspace } from '@cloudg/catalog';
+import { Policy } from '@cloudg/policy';
 import { TokenVault } from '@cloudg/privacy';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisSharedState, type RedisSharedState } from '../src/index.js';
 import { TestRedis } from './support/redis-server.js';
@@ -145,5 +149,41 @@ describe('the vault TTL shared by replicas', () => {
     expect(await reveal(b, pseudonym)).toBe(ACCOUNT);
     expect(await a.vault.sweepShared(a.store)).toBe(0);
     expect(await keys()).toEqual({ holders: 1, used: 0, batches: 1, live: 0 });
+  });
+
+  it('through the strict policy: a page on A keeps a pseudonym revealing on B, and once unused everywhere get_asset refuses it on both', async () => {
+    const time = { now: T0 };
+    const replica = async () => {
+      const state = await createRedisSharedState(redis.url, { keyPrefix: 'ttl-layers:' });
+      states.push(state);
+      const policy = Policy.fromProfile('strict', {
+        vault: new TokenVault({ key: 'ttl-key', ttlSeconds: TTL, clock: () => time.now }),
+        vaultStore: state.vaultStore,
+        rateStore: state.rateStore,
+        clock: () => time.now / 1000,
+        logger: pino({ level: 'silent' }),
+      });
+      const workspace = new Workspace({ allowedRoots: [sampleEstateDir()] });
+      await workspace.load(join(sampleEstateDir(), 'inventory'), { name: 'sample' });
+      return createCatalogLayer({ workspace, policy, logger: pino({ level: 'silent' }) });
+    };
+    const [a, b] = [await replica(), await replica()];
+    const ids = (r: { structured?: unknown }) =>
+      ((r.structured as { items?: { id: string }[] }).items ?? []).map((x) => x.id);
+    const pseudonym = ids(await a.callTool('find_assets', { query: 'web' }))[0] as string;
+    expect(pseudonym).toMatch(/^res-[0-9a-f]{10}$/);
+    expect((await b.callTool('get_asset', { ref: pseudonym })).isError).toBe(false);
+    // 40 s on, A lists it again; 80 s on, B (whose own use was at 0 s) still reveals it.
+    time.now = T0 + 40_000;
+    expect(ids(await a.callTool('find_assets', { query: 'web' }))).toContain(pseudonym);
+    time.now = T0 + 80_000;
+    const onB = await b.callTool('get_asset', { ref: pseudonym });
+    expect(onB.isError, JSON.stringify(onB.content)).toBe(false);
+    // Unused on both for the TTL.
+    time.now = T0 + 80_000 + TTL * 1000 + 1;
+    expect((await b.callTool('get_asset', { ref: pseudonym })).isError).toBe(true);
+    expect((await a.callTool('get_asset', { ref: pseudonym })).isError).toBe(true);
+    // Seen again: the same pseudonym.
+    expect(ids(await a.callTool('find_assets', { query: 'web' }))).toContain(pseudonym);
   });
 });
