@@ -58,9 +58,14 @@ function newGeneration(first: number): Generation {
   return { ops: [first], ended: false, read: false, findingsSinceRead: [], superseded: new Set() };
 }
 
-/** Operations that change only the findings and compliance of the dataset they act on. */
+/**
+ * Operations that change only the findings and compliance of the dataset they act on. A scan of a
+ * replica's own dataset (`own`) is left out: the generation it falls in may be the log's dataset of
+ * that name, which it does not touch, so it neither replaces nor is replaced by that one's scans.
+ */
 function findingsOnly(op: WorkspaceOperation): boolean {
-  return op.op === 'findings' || op.op === 'normalise' || op.op === 'reachability' || op.op === 'ingest';
+  if (op.op === 'findings') return op.own !== true;
+  return op.op === 'normalise' || op.op === 'reachability' || op.op === 'ingest';
 }
 
 /** The dataset an operation creates (a new generation of that name), if any. */

@@ -63,8 +63,11 @@ export type WorkspaceOperation =
   /**
    * `run_scanners`: the scanning replica stored the dataset's findings after the scan under the
    * shared output directory; the others take them as they are (the scan is not repeated).
+   * `own`: whether the scanned dataset was the replica's own (a preload) rather than one the log
+   * made, stamped by the shared workspace; a replica applies it only to a dataset of the same
+   * kind under that name (absent in entries of earlier versions: applied to either).
    */
-  | { op: 'findings'; dataset: string; path: string };
+  | { op: 'findings'; dataset: string; path: string; own?: boolean };
 
 /**
  * Do an operation another replica did. Throws what the workspace throws (a name taken by a

@@ -155,7 +155,7 @@ export class SharedWorkspace {
     this.#stops.push(this.workspace.delegateEviction((dataset) => this.#fromLog.has(dataset)));
     this.#stops.push(
       this.workspace.recordOperations((recorded) => {
-        const op = withGeneration(recorded);
+        const op = this.#withOwner(withGeneration(recorded));
         // Made here and now: the dataset it created is the one under its name.
         this.#noteMade(op, undefined);
         // A writer of this replica is running: its operations go out with its own.
@@ -231,6 +231,15 @@ export class SharedWorkspace {
       return false;
     // Nothing to unload here (a preload a snapshot's unload names, already gone): no warning.
     if (operation.op === 'unload' && !this.workspace.has(operation.name)) return false;
+    // A scan of one replica's own dataset is not one of the log's dataset of that name (nor the
+    // other way round): each keeps its own findings.
+    if (
+      operation.op === 'findings' &&
+      operation.own !== undefined &&
+      this.workspace.has(operation.dataset) &&
+      operation.own === this.#madeByLog(operation.dataset)
+    )
+      return false;
     const before = this.#current(createdDataset(operation));
     try {
       await this.workspace.replay(operation, { silent: !this.announceReplayed });
@@ -245,6 +254,12 @@ export class SharedWorkspace {
       this.#noteMade(operation, before);
     }
     return false;
+  }
+
+  /** A `findings` operation stamped with whether its dataset is this replica's own (see there). */
+  #withOwner(operation: WorkspaceOperation): WorkspaceOperation {
+    if (operation.op !== 'findings') return operation;
+    return { ...operation, own: !this.#madeByLog(operation.dataset) };
   }
 
   #current(name: string | undefined): Dataset | undefined {

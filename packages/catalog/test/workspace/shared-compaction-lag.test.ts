@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sampleEstateDir, type WorkspaceLease } from '../../src/index.js';
+import { sampleEstateDir, type Workspace, type WorkspaceLease } from '../../src/index.js';
 import { type LiveReplica, liveReplica } from './live-replica.js';
 import { MemoryLog } from './memory-log.js';
 
@@ -102,5 +102,25 @@ describe('a change the log refused (the lease lost before the append)', () => {
     expect(rebuilt.length).toBeGreaterThan(0);
     expect(a.workspace.names().sort()).toEqual(['mine', 'more', 'theirs']);
     expect(b.workspace.has('mine')).toBe(false);
+  });
+});
+
+describe("a scan of a replica's own dataset", () => {
+  it('reaches the same name on replicas where it is their own too, never the log-made dataset of that name', async () => {
+    const log = new MemoryLog();
+    const preload = { before: async (w: Workspace) => void (await w.preload(INVENTORY, { name: 'prod' })) };
+    const a = await liveReplica(log, dir, preload);
+    const b = await liveReplica(log, dir);
+    const c = await liveReplica(log, dir, preload);
+    // B's prod is the log's; on A and C the log's load of that name is refused (their own holds it).
+    await ok(b, 'load_dataset', { path: INVENTORY, name: 'prod' });
+    const before = b.workspace.get('prod').findings.length;
+    const scanned = await ok(a, 'run_scanners', { scanners: ['iam'], dataset: 'prod' });
+    expect(scanned.new_findings).toBeGreaterThan(0);
+    expect(log.entries.at(-1)).toMatchObject({ op: 'findings', dataset: 'prod', own: true });
+    await ok(b, 'list_datasets', {});
+    await ok(c, 'list_datasets', {});
+    expect(b.workspace.get('prod').findings.length).toBe(before);
+    expect(c.workspace.get('prod').findings.length).toBe(a.workspace.get('prod').findings.length);
   });
 });
