@@ -159,3 +159,21 @@ describe('a scan in a shared workspace', () => {
     expect(await files('shared-findings')).toHaveLength(1);
   });
 });
+
+describe('a scan when the lease cannot be had (the log away)', () => {
+  it("merges onto this replica's dataset only, says so, and leaves no file behind", async () => {
+    const log = new MemoryLog();
+    const a = await liveReplica(log, dir);
+    await ok(a, 'load_dataset', { path: INVENTORY, name: 'prod' });
+    const before = a.workspace.get('prod').findings.length;
+    log.lease = async () => Promise.reject(new Error('redis is away'));
+    const scanned = await ok(a, 'run_scanners', { scanners: ['iam'], dataset: 'prod' });
+    expect(scanned.errors).toContainEqual(
+      expect.stringMatching(/^store: the new findings are on this replica only, the shared log refused them/),
+    );
+    expect(scanned.new_findings).toBeGreaterThan(0);
+    expect(a.workspace.get('prod').findings.length).toBe(before + (scanned.new_findings as number));
+    expect(await files('shared-findings')).toEqual([]);
+    expect(log.entries.map((e) => e.op)).toEqual(['load']);
+  });
+});
