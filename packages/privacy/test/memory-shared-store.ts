@@ -41,6 +41,10 @@ export class MemoryShared implements SharedVaultStore {
     });
     return { answers, batches: this.#with(answers.map((a) => (a.status === 'ok' ? undefined : a.holder))) };
   }
+  async withdraw(filed: readonly { pseudonymKey: string; ref: string }[]): Promise<void> {
+    for (const f of filed)
+      if (this.holders.get(f.pseudonymKey)?.ref === f.ref) this.holders.delete(f.pseudonymKey);
+  }
   async reseal(batch: SealedBatch): Promise<void> {
     if (this.batches.has(batch.id)) this.batches.set(batch.id, batch.sealed);
   }

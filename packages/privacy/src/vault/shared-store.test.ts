@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryShared } from '../../test/memory-shared-store.js';
 import { createVaultSealer } from './sealer.js';
-import { BatchReader, type SharedVaultStore, sealBatch } from './shared-store.js';
+import { BatchReader, pseudonymKey, type SharedVaultStore, sealBatch } from './shared-store.js';
 import { TokenVault } from './token-vault.js';
 import type { VaultEntry } from './types.js';
 
@@ -101,6 +101,36 @@ describe('a vault shared between processes', () => {
     expect(b.pseudonymize(arn, 'aws_arn')).toBe(onA);
     expect(await b.syncShared(shared)).toBe(false);
     expect(b.detokenize(onA)).toBe(arn);
+  });
+
+  it('unfiles an ARN it built on an account pseudonym that lost, so the ARN is filed under one pseudonym only', async () => {
+    const shared = new MemoryShared();
+    const arn = 'arn:aws:iam::123456789012:role/admin';
+    const a = new TokenVault({ key });
+    a.shareWith();
+    const account = a.pseudonymize('123456789012', 'aws_account_id');
+    const onA = a.pseudonymize(arn, 'aws_arn');
+    await a.syncShared(shared);
+    const b = new TokenVault({ key });
+    b.importMappings({
+      format: 'cloudg-vault/1',
+      key_id: b.keyId,
+      entries: [['global', 'aws_account_id', '999999999999', account, 1, 1]],
+    });
+    b.shareWith();
+    const first = b.pseudonymize(arn, 'aws_arn');
+    const sealer = createVaultSealer({ key });
+    expect(await b.syncShared(shared)).toBe(true);
+    // Built on the account pseudonym that lost: no longer filed, so it reveals nowhere.
+    expect(shared.holders.has(pseudonymKey(sealer, 'global', first))).toBe(false);
+    const c = new TokenVault({ key });
+    c.shareWith();
+    expect(c.detokenize(first)).toBeUndefined();
+    await c.syncShared(shared);
+    expect(c.detokenize(first)).toBeUndefined();
+    expect(b.pseudonymize(arn, 'aws_arn')).toBe(onA);
+    await b.syncShared(shared);
+    expect(shared.holders.has(pseudonymKey(sealer, 'global', onA))).toBe(true);
   });
 
   it('hands the store no real value or pseudonym in clear, and only the same key opens what it holds', async () => {

@@ -129,6 +129,13 @@ export interface SharedVaultStore {
    */
   reseal(batch: SealedBatch): Promise<void>;
   /**
+   * Unfile mappings this process filed (each by its pseudonym key and the reference it was filed
+   * with), where the store still files that reference there: a pseudonym built on a part whose
+   * claim lost (TokenVault.syncShared) would otherwise keep revealing its value beside the one
+   * built again on the winner. Optional: without it such a pseudonym stays filed.
+   */
+  withdraw?(filed: readonly { pseudonymKey: string; ref: string }[]): Promise<void>;
+  /**
    * The holders of these pseudonym keys (undefined where none is known) and their batches.
    * Under a clock, a holder no process used for the TTL is dropped and answered undefined, and
    * one answered counts as used now.
@@ -222,7 +229,12 @@ export const CLAIM_PART = 500;
 
 /** How a claimed part ended: the holders (undefined where the claim took), or why it failed. */
 export type ClaimedPart =
-  | { readonly ok: true; readonly holders: readonly (VaultEntry | undefined)[] }
+  | {
+      readonly ok: true;
+      readonly holders: readonly (VaultEntry | undefined)[];
+      /** Where each mapping of the part was filed: its pseudonym key and reference (for withdraw). */
+      readonly filed: readonly { pseudonymKey: string; ref: string }[];
+    }
   | { readonly ok: false; readonly reason: unknown };
 
 /**
@@ -267,7 +279,8 @@ export function claimPart(
       }
       return holder;
     });
-    return { ok: true, holders };
+    const filed = mappings.map((m, i) => ({ pseudonymKey: m.pseudonymKey, ref: `${batch.id}:${i}` }));
+    return { ok: true, holders, filed };
   };
   return answer().catch((reason: unknown) => ({ ok: false, reason }));
 }

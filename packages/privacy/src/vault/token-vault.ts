@@ -520,7 +520,7 @@ export class TokenVault {
     while (this.unclaimed.size > 0) this.sendPart(store);
     const parts = this.inFlight;
     this.inFlight = [];
-    const own = parts.length > 0 ? this.settle(parts) : undefined;
+    const own = parts.length > 0 ? this.settle(parts, store) : undefined;
     // Every claim not settled yet, whichever sync sent it: this pass may have used its mappings
     // (a mapping another pass issued and its sync took), so it is settled only once they are; and
     // one that lost or failed (counted by settledBadly even when it settled during the reveal
@@ -544,6 +544,7 @@ export class TokenVault {
    */
   private settle(
     parts: readonly { pending: StoredEntry[]; claimed: Promise<ClaimedPart> }[],
+    store: SharedVaultStore,
   ): Promise<ClaimedPart> {
     const settled = (async (): Promise<ClaimedPart> => {
       const answered = await Promise.all(parts.map((p) => p.claimed));
@@ -565,14 +566,29 @@ export class TokenVault {
         lost = true;
       });
       // A pseudonym built in these parts may rest on a mapping that just lost (an ARN on its
-      // account's pseudonym): drop them all, so the rerun builds them again on the winners. What
-      // this process claimed for them stays in the store, still revealing their values.
+      // account's pseudonym): drop them all, so the rerun builds them again on the winners, and
+      // unfile those this process filed, or their values would reveal under two pseudonyms.
+      // Before this settles: a pass that used them waits for it, so none has left the process.
       if (lost) {
-        for (const e of pending) if (this.built.has(e)) this.withdraw(e);
+        const filed = answered.flatMap((a) => (a.ok ? a.filed : []));
+        const unfile: { pseudonymKey: string; ref: string }[] = [];
+        pending.forEach((e, i) => {
+          if (!this.built.has(e)) return;
+          if (!holders[i] && filed[i]) unfile.push(filed[i] as { pseudonymKey: string; ref: string });
+          this.withdraw(e);
+        });
         this.settledBadly++;
+        if (unfile.length > 0 && store.withdraw) {
+          try {
+            await store.withdraw(unfile);
+          } catch (reason) {
+            this.forgetUnsettled(pending);
+            return { ok: false, reason };
+          }
+        }
       }
       this.forgetUnsettled(pending);
-      return { ok: true, holders: [] };
+      return { ok: true, holders: [], filed: [] };
     })();
     this.settling.add(settled);
     void settled.then(() => this.settling.delete(settled));
