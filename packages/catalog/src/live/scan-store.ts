@@ -12,7 +12,7 @@
  * is the one the operation names, rather than a second file of the same findings.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Dataset } from '../dataset/dataset.js';
@@ -24,6 +24,7 @@ import {
   FindingSchema,
 } from '../model/finding.js';
 import type { Workspace } from '../workspace/workspace.js';
+import { writeJsonYielding } from './json-file.js';
 import { liveState } from './state.js';
 import { keepLiveDataset, LIVE_DATASET_FORMAT, liveFields, saveLiveDataset } from './store.js';
 
@@ -254,7 +255,7 @@ async function writeScanFile(workspace: Workspace, name: string, results: ScanRe
     findings: results.findings,
     compliance: results.compliance,
   };
-  await writeFile(temp, JSON.stringify(body), { mode: 0o600 });
+  await writeJsonYielding(temp, body, 0o600);
   await rename(temp, path);
   return path;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { Dataset, type InventoryResult } from '../dataset/dataset.js';
@@ -10,6 +10,7 @@ import { ComplianceResultSchema, FindingSchema } from '../model/finding.js';
 import { OrganizationTopologySchema } from '../model/organization.js';
 import type { UnresolvedReference } from '../model/unresolved.js';
 import type { Workspace } from '../workspace/workspace.js';
+import { writeJsonYielding } from './json-file.js';
 import { liveState } from './state.js';
 
 /**
@@ -80,7 +81,7 @@ export async function saveLiveDataset(
   // No tool may read the raw collection back: it is server state, not caller output.
   workspace.protect(path);
   workspace.protect(temp);
-  await writeFile(temp, JSON.stringify(body), { mode: 0o600 });
+  await writeJsonYielding(temp, body, 0o600);
   await rename(temp, path);
   return path;
 }
