@@ -589,7 +589,12 @@ export class TokenVault {
       }
       this.forgetUnsettled(pending);
       return { ok: true, holders: [], filed: [] };
-    })();
+    })().catch((reason: unknown): ClaimedPart => {
+      // Taking the answers in threw: this sync fails as on a store failure, and the others that
+      // wait for it see a settlement gone wrong rather than an unheard rejection.
+      this.settledBadly++;
+      return { ok: false, reason };
+    });
     this.settling.add(settled);
     void settled.then(() => this.settling.delete(settled));
     return settled;
