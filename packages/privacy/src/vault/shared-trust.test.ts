@@ -228,3 +228,28 @@ describe('a vault file claimed against the store', () => {
     expect(c.stats().entries).toBe(1);
   });
 });
+
+describe('a vault file claimed against a rewritten holder entry', () => {
+  it('refuses the claim and keeps the file mapping, adopting nothing', async () => {
+    const shared = new MemoryShared();
+    const a = new TokenVault({ key });
+    a.shareWith();
+    const p = a.pseudonymize('db1', 'hostname');
+    const q = a.pseudonymize('db2', 'hostname');
+    await a.syncShared(shared);
+    const qHolder = shared.holders.get(pseudonymKey(sealer, 'global', q)) as {
+      ref: string;
+      valueKey: string;
+    };
+    shared.holders.set(pseudonymKey(sealer, 'global', p), { ...qHolder });
+    // C's file holds db1 -> P, as A filed it.
+    const file = new TokenVault({ key });
+    file.pseudonymize('db1', 'hostname');
+    const c = new TokenVault({ key });
+    c.importMappings(file.export());
+    c.shareWith(shared);
+    await expect(c.shareHeld(shared)).rejects.toBeInstanceOf(VaultAuthenticationError);
+    expect(c.lookup('db1', 'hostname')).toBe(p);
+    expect(c.lookup('db2', 'hostname')).toBeUndefined();
+  });
+});
