@@ -256,6 +256,18 @@ return out
 // uses, then drops up to SWEPT mappings no replica used for the TTL, the oldest first; returns
 // how many it dropped.
 const SWEPT = 1000;
+
+// KEYS and ARGV[1] as TIMED's; ARGV[2]: <pseudonym key>=<reference> joined by ','. Unfiles each
+// pseudonym key still filed with that reference (another replica's holder is left alone), with
+// its use time and its batch's count, as an expired one is dropped.
+const WITHDRAW = new LuaScript(`${TIMED}
+for key, ref in string.gmatch(ARGV[2], '([^,=]+)=([^,]+)') do
+  local held = redis.call('HGET', KEYS[1], key)
+  if held and string.sub(held, 1, #ref + 1) == ref .. ' ' then drop(key, held) end
+end
+return 0
+`);
+
 const TOUCH = new LuaScript(`${TIMED}
 record(uses(ARGV[4]), nil, true)
 return sweep(tonumber(ARGV[2]) - tonumber(ARGV[3]), ${SWEPT})
@@ -383,6 +395,15 @@ export class RedisVaultStore implements SharedVaultStore {
    */
   async reseal(batch: SealedBatch): Promise<void> {
     await shared('vault', () => this.client.set(`${this.batches}${batch.id}`, batch.sealed, 'XX'));
+  }
+
+  async withdraw(filed: readonly { pseudonymKey: string; ref: string }[]): Promise<void> {
+    if (filed.length === 0) return;
+    packed(filed.map((f) => f.pseudonymKey));
+    if (filed.some((f) => !/^[0-9a-f]+:\d+$/.test(f.ref)))
+      throw new Error('a shared vault reference is malformed');
+    const pairs = filed.map((f) => `${f.pseudonymKey}=${f.ref}`).join(',');
+    await shared('vault', () => WITHDRAW.run(this.client, this.timedKeys, [this.batches, pairs]));
   }
 
   /** Record uses and drop up to 1,000 mappings no replica used for the TTL (see TOUCH). */

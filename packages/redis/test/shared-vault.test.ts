@@ -192,6 +192,40 @@ describe('a pseudonym vault shared by three replicas', () => {
     expect(holders).toBe((vaults[0] as TokenVault).stats().entries);
   });
 
+  it('unfiles an ARN built on an account pseudonym that lost its claim: the ARN reveals under the winner only', async () => {
+    const state = await createRedisSharedState(redis.url, { keyPrefix: 'built-lost:' });
+    states.push(state);
+    const store = state.vaultStore;
+    const arn = 'arn:aws:iam::123456789012:role/admin';
+    const a = new TokenVault({ key: 'lost-key' });
+    a.shareWith(store);
+    const account = a.pseudonymize('123456789012', 'aws_account_id');
+    const onA = a.pseudonymize(arn, 'aws_arn');
+    await a.syncShared(store);
+    // B holds A's account pseudonym for another account: it builds the ARN on another one first.
+    const b = new TokenVault({ key: 'lost-key' });
+    b.importMappings({
+      format: 'cloudg-vault/1',
+      key_id: b.keyId,
+      entries: [['global', 'aws_account_id', '999999999999', account, 1, 1]],
+    });
+    b.shareWith(store);
+    const first = b.pseudonymize(arn, 'aws_arn');
+    expect(first).not.toBe(onA);
+    const before = await state.client.hlen('built-lost:vault:holders');
+    expect(await b.syncShared(store)).toBe(true);
+    expect(b.pseudonymize(arn, 'aws_arn')).toBe(onA);
+    await b.syncShared(store);
+    // B's losing account mapping was never filed; the ARN built on it is unfiled again.
+    expect(await state.client.hlen('built-lost:vault:holders')).toBe(before);
+    const c = new TokenVault({ key: 'lost-key' });
+    c.shareWith(store);
+    for (const p of [first, onA]) c.detokenize(p);
+    await c.syncShared(store);
+    expect(c.detokenize(first)).toBeUndefined();
+    expect(c.detokenize(onA)).toBe(arn);
+  });
+
   it('refuses keys the scripts could not split apart, before sending anything', async () => {
     const state = states[0] as RedisSharedState;
     await expect(
