@@ -118,9 +118,10 @@ export async function keepScanResults(
       path = await storeResults(workspace, base, results, persisted);
     } catch (error) {
       // Not shared: the findings go on this replica only, as when the log refuses them.
-      return applyAlone(workspace, dataset, results, unsavedError(error));
+      return applyAlone(workspace, dataset, seen.findings, results, unsavedError(error));
     }
     const prepared = path;
+    let named: string | undefined;
     let reached = false;
     let merged: ScanMerge | undefined;
     try {
@@ -144,10 +145,11 @@ export async function keepScanResults(
           }
         }
         workspace.record({ op: 'findings', dataset: target.name, path });
+        named = path;
         return { merged, errors: [] as string[] };
       }, signal);
-      // Not the prepared file that the operation names (gone, changed, written again): no one reads it.
-      if (kept === undefined || kept === gone || path !== prepared) await removeQuietly(prepared);
+      // The prepared file when no operation names it (gone, changed, written again): no one reads it.
+      if (named !== prepared) await removeQuietly(prepared);
       if (kept !== undefined) return kept;
       // Changed meanwhile: prepared again onto the dataset as it now is.
     } catch (error) {
@@ -158,7 +160,8 @@ export async function keepScanResults(
       // Merged, then the append failed: the findings stay on this replica only.
       if (merged !== undefined) return { merged, errors: [refused] };
       // The lease could not be had (the log is away): merged on this replica only.
-      if (!reached && !signal?.aborted) return applyAlone(workspace, dataset, results, refused);
+      if (!reached && !signal?.aborted)
+        return applyAlone(workspace, dataset, seen.findings, results, refused);
       throw error;
     }
   }
@@ -171,6 +174,7 @@ export async function keepScanResults(
 async function applyAlone(
   workspace: Workspace,
   dataset: Dataset,
+  seen: readonly Finding[],
   results: ScanResults,
   why: string,
 ): Promise<{ merged: ScanMerge; errors: string[] }> {
@@ -180,7 +184,8 @@ async function applyAlone(
       merged: { before: dataset.findings.length, after: dataset.findings.length, fresh: [] },
       errors: [why, `store: dataset '${dataset.name}' was unloaded or replaced while the scan ran`],
     };
-  const fresh = target.findings === dataset.findings ? results : addFresh(target, dataset.findings, results);
+  // `results` were merged onto `seen`: onto anything else only the scan's new findings go.
+  const fresh = target.findings === seen ? results : addFresh(target, seen, results);
   return { merged: putInPlace(workspace, target, fresh), errors: [why] };
 }
 
