@@ -326,14 +326,16 @@ export class SharedWorkspace {
    * that name a stored file; then delete the stored files only dropped operations named. Called
    * under the lease as soon as it is taken, in the apply queue (so nothing is applied
    * meanwhile), before the catch-up: the compaction point is what this replica had followed of
-   * the log, never an append it had not seen yet, nor its own change to come, so the other
+   * the log when the call came (`followed`, before the catch-up it makes before waiting for the
+   * lease), never an append it had not seen yet, nor its own change to come, so the other
    * replicas, which follow the log alike, are past it unless they lag behind this one, and go
-   * on reading after it instead of rebuilding; and this replica's active dataset there is the
-   * log's. A failure leaves the log as it was.
+   * on reading after it instead of rebuilding. The snapshot is worked out from the log's
+   * operations alone (`compactOperations`). A failure leaves the log as it was.
    */
-  async #compactIfDue(lease: WorkspaceLease): Promise<void> {
+  async #compactIfDue(lease: WorkspaceLease, followed: number): Promise<void> {
     if (!lease.compact || !this.log.snapshot) return;
-    const point = this.#applied;
+    // Never past what this replica applied (a rebuild or a new epoch since may have lowered it).
+    const point = Math.min(followed, this.#applied);
     this.#files = this.#files.filter((seq) => seq > this.#base);
     if (point - this.#base < this.#compactAfter && this.#files.length < this.#compactAfterFiles) return;
     // What this replica applied must be of this log, and past its snapshot (else it rebuilds first).
@@ -448,9 +450,15 @@ export class SharedWorkspace {
   }
 
   async #underLease<T>(signal: AbortSignal | undefined, change: () => Promise<T>): Promise<T> {
+    // What this replica had followed of the log when the call came: the compaction point.
+    const followed = this.#applied;
+    // Apply what is there before waiting for the lease: reading another replica's large
+    // collection under it would hold every replica's changes up meanwhile. What is appended
+    // after this is applied under the lease (below). A failure here is the lease's to report.
+    await this.catchUp().catch(() => {});
     const lease = await this.log.lease(signal ?? new AbortController().signal);
     try {
-      await this.#apply.run(() => this.#compactIfDue(lease)).catch(() => {});
+      await this.#apply.run(() => this.#compactIfDue(lease, followed)).catch(() => {});
       await this.catchUp();
       this.#pending = [];
       let outcome: { result: T } | { error: unknown };

@@ -177,3 +177,19 @@ describe('a scan when the lease cannot be had (the log away)', () => {
     expect(log.entries.map((e) => e.op)).toEqual(['load']);
   });
 });
+
+describe('a writer behind the log', () => {
+  it("applies another replica's collection before it waits for the lease, not while holding it", async () => {
+    const log = new MemoryLog();
+    const [a, b] = [await liveReplica(log, dir), await liveReplica(log, dir)];
+    await ok(b, 'map_inventory', { providers: ['aws'], name: 'live-aws' });
+    expect(a.workspace.has('live-aws')).toBe(false);
+    const heldAtLease: boolean[] = [];
+    beforeLeases(log, 1, async () => {
+      heldAtLease.push(a.workspace.has('live-aws'));
+    });
+    await ok(a, 'load_dataset', { path: INVENTORY, name: 'prod' });
+    expect(heldAtLease).toEqual([true]);
+    expect(a.workspace.names().sort()).toEqual(['live-aws', 'prod']);
+  });
+});
