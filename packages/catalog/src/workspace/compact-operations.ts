@@ -27,6 +27,13 @@
  * to its preload what the others did; except that the `unload` ending it stays, since it
  * unloaded every replica's preload of that name.
  *
+ * A scan of a replica's own dataset (`findings` with `own`) acted on each replica's preload of
+ * that name, never on the log's dataset of it, so it stays out of the generations: per name, a
+ * later such scan replaces the earlier ones (each stores the findings whole), except one a
+ * `snapshot` copied from meanwhile, and the `unload` of the preloads ends them. Kept in a
+ * generation, they were never replaced (the log grew by one scan, and its file, per scan) and
+ * went with a log dataset of the name they did not touch (final review).
+ *
  * Triage decisions outlive their generation on a replica with a state directory: it records
  * them by dataset name and gives them back to a later dataset of that name (see
  * `SuppressionStore`). So the decisions of generations that ended are not dropped but folded,
@@ -59,12 +66,11 @@ function newGeneration(first: number): Generation {
 }
 
 /**
- * Operations that change only the findings and compliance of the dataset they act on. A scan of a
- * replica's own dataset (`own`) is left out: the generation it falls in may be the log's dataset of
- * that name, which it does not touch, so it neither replaces nor is replaced by that one's scans.
+ * Operations that change only the findings and compliance of the dataset they act on. (Scans of a
+ * replica's own dataset never reach a generation: see `compactOperations`.)
  */
 function findingsOnly(op: WorkspaceOperation): boolean {
-  if (op.op === 'findings') return op.own !== true;
+  if (op.op === 'findings') return true;
   return op.op === 'normalise' || op.op === 'reachability' || op.op === 'ingest';
 }
 
@@ -137,6 +143,9 @@ export function compactOperations(operations: readonly WorkspaceOperation[]): Wo
   const current = new Map<string, Generation>();
   const all: Generation[] = [];
   const preloadUnloads = new Set<number>();
+  // Scans of replicas' own datasets: the latest per name, and those replaced or ended.
+  const ownLatest = new Map<string, number>();
+  const ownDropped = new Set<number>();
   operations.forEach((op, i) => {
     if (op.op === 'snapshot') {
       const source = current.get(op.from);
@@ -144,6 +153,14 @@ export function compactOperations(operations: readonly WorkspaceOperation[]): Wo
         source.read = true;
         source.findingsSinceRead = [];
       }
+      // The copy took the scan's effect: a later scan of the source no longer replaces it.
+      ownLatest.delete(op.from);
+    }
+    if (op.op === 'findings' && op.own === true) {
+      const previous = ownLatest.get(op.dataset);
+      if (previous !== undefined) ownDropped.add(previous);
+      ownLatest.set(op.dataset, i);
+      return;
     }
     const name = createdDataset(op);
     if (name !== undefined) {
@@ -175,12 +192,21 @@ export function compactOperations(operations: readonly WorkspaceOperation[]): Wo
       generation.findingsSinceRead.push(i);
     }
     if (op.op === 'unload') {
-      if (generation.preload) preloadUnloads.add(i);
+      if (generation.preload) {
+        preloadUnloads.add(i);
+        // The preloads are gone from every replica that applied it, and their scans with them.
+        const scan = ownLatest.get(op.name);
+        if (scan !== undefined) ownDropped.add(scan);
+        ownLatest.delete(op.name);
+      }
       generation.ended = true;
       current.delete(op.name);
     }
   });
   const kept = new Set<number>(preloadUnloads);
+  operations.forEach((op, i) => {
+    if (op.op === 'findings' && op.own === true && !ownDropped.has(i)) kept.add(i);
+  });
   for (const generation of all)
     if (!generation.ended || generation.read)
       for (const i of generation.ops)
