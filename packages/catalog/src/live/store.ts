@@ -210,12 +210,15 @@ export async function addLiveDataset(
     // Added, then the append failed: the dataset stays on this replica only.
     if (added !== undefined)
       return { dataset: added, unsaved: `store: the dataset is on this replica only, ${why}` };
-    // The lease could not be had (the log is away): kept on this replica, as its own.
-    if (!reached && !signal?.aborted)
+    // The lease could not be had (the log is away): kept on this replica, as its own, under a
+    // name free now (another collection here may have taken the derived one meanwhile).
+    if (!reached && !signal?.aborted) {
+      prepared.name = freeName();
       return {
         dataset: workspace.add(prepared, share),
         unsaved: `store: the dataset is on this replica only, ${why}`,
       };
+    }
     throw error;
   }
 }

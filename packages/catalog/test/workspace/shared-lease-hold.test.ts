@@ -160,6 +160,27 @@ describe('a scan in a shared workspace', () => {
   });
 });
 
+describe('a collection when the lease cannot be had (the log away)', () => {
+  it('without a name, takes a free name if its derived one was taken meanwhile, as in one process', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-12-02T00:15:00Z'));
+    const log = new MemoryLog();
+    const a = await liveReplica(log, dir);
+    // Another collection on this replica got the derived name while this one was being prepared.
+    log.lease = async () => {
+      await a.workspace.preload(INVENTORY, { name: 'inventory-20261202-001500' });
+      throw new Error('redis is away');
+    };
+    const collected = await ok(a, 'map_inventory', { providers: ['aws'] });
+    expect(collected.dataset).toBe('inventory-20261202-001500-2');
+    expect(collected.errors).toContainEqual(
+      expect.stringMatching(/^store: the dataset is on this replica only/),
+    );
+    expect(a.workspace.get('inventory-20261202-001500-2').assets.length).toBeGreaterThan(0);
+    expect(await files('live')).toEqual([]);
+  });
+});
+
 describe('a scan when the lease cannot be had (the log away)', () => {
   it("merges onto this replica's dataset only, says so, and leaves no file behind", async () => {
     const log = new MemoryLog();
