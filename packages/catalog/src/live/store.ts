@@ -77,12 +77,20 @@ export async function saveLiveDataset(
     organization: dataset.organization,
     unresolved_references: dataset.unresolved_references,
   };
-  const temp = `${path}.${process.pid}.tmp`;
+  // A temporary file of this save's own: two saves of one name at once (two scans of a live
+  // dataset) are written in chunks with waits between, and one shared temporary file would get
+  // both interleaved (final review of issue 20). The later rename wins, whole.
+  const temp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   // No tool may read the raw collection back: it is server state, not caller output.
   workspace.protect(path);
   workspace.protect(temp);
-  await writeJsonYielding(temp, body, 0o600);
-  await rename(temp, path);
+  try {
+    await writeJsonYielding(temp, body, 0o600);
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => {});
+    throw error;
+  }
   return path;
 }
 
