@@ -28,6 +28,22 @@ const mapping = (real: string, pseudonym: string): ClaimEntry => ({
   lastUsed: 1,
 });
 
+/** A files db1 -> P and db2 -> Q; P's holder entry is then overwritten with Q's, value key and all. */
+async function pointedAtOther() {
+  const shared = new MemoryShared();
+  const a = new TokenVault({ key });
+  a.shareWith();
+  const p = a.pseudonymize('db1', 'hostname');
+  const q = a.pseudonymize('db2', 'hostname');
+  await a.syncShared(shared);
+  const qHolder = shared.holders.get(pseudonymKey(sealer, 'global', q)) as {
+    ref: string;
+    valueKey: string;
+  };
+  shared.holders.set(pseudonymKey(sealer, 'global', p), { ...qHolder });
+  return { shared, p, q };
+}
+
 /** A files db1 -> P; B's part then claims db9 -> P (a collision it loses) and other -> zz-other. */
 async function collided() {
   const shared = new MemoryShared();
@@ -62,18 +78,8 @@ describe('a holder entry rewritten in the store', () => {
   });
 
   it('is not revealed when its row is not the mapping asked for or its value key is not the row value', async () => {
-    const shared = new MemoryShared();
-    const a = new TokenVault({ key });
-    a.shareWith();
-    const p = a.pseudonymize('db1', 'hostname');
-    const q = a.pseudonymize('db2', 'hostname');
-    await a.syncShared(shared);
-    const qHolder = shared.holders.get(pseudonymKey(sealer, 'global', q)) as {
-      ref: string;
-      valueKey: string;
-    };
     // P pointed at Q's genuine holder, value key and all.
-    shared.holders.set(pseudonymKey(sealer, 'global', p), { ...qHolder });
+    const { shared, p, q } = await pointedAtOther();
     const c = new TokenVault({ key });
     c.shareWith();
     c.detokenize(p);
@@ -94,18 +100,8 @@ describe('a holder entry rewritten in the store', () => {
   });
 
   it('fails a claim it answers with a mapping other than the one claimed, adopting nothing', async () => {
-    const shared = new MemoryShared();
-    const a = new TokenVault({ key });
-    a.shareWith();
-    const p = a.pseudonymize('db1', 'hostname');
-    const q = a.pseudonymize('db2', 'hostname');
-    await a.syncShared(shared);
     // P's holder replaced by Q's: a replica claiming db1 -> P is told another value holds P.
-    const qHolder = shared.holders.get(pseudonymKey(sealer, 'global', q)) as {
-      ref: string;
-      valueKey: string;
-    };
-    shared.holders.set(pseudonymKey(sealer, 'global', p), { ...qHolder });
+    const { shared, p } = await pointedAtOther();
     const d = new TokenVault({ key });
     d.shareWith();
     expect(d.pseudonymize('db1', 'hostname')).toBe(p);
@@ -231,17 +227,7 @@ describe('a vault file claimed against the store', () => {
 
 describe('a vault file claimed against a rewritten holder entry', () => {
   it('refuses the claim and keeps the file mapping, adopting nothing', async () => {
-    const shared = new MemoryShared();
-    const a = new TokenVault({ key });
-    a.shareWith();
-    const p = a.pseudonymize('db1', 'hostname');
-    const q = a.pseudonymize('db2', 'hostname');
-    await a.syncShared(shared);
-    const qHolder = shared.holders.get(pseudonymKey(sealer, 'global', q)) as {
-      ref: string;
-      valueKey: string;
-    };
-    shared.holders.set(pseudonymKey(sealer, 'global', p), { ...qHolder });
+    const { shared, p } = await pointedAtOther();
     // C's file holds db1 -> P, as A filed it.
     const file = new TokenVault({ key });
     file.pseudonymize('db1', 'hostname');
