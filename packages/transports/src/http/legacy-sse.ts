@@ -119,21 +119,23 @@ export class LegacySseEndpoints {
     this.ended.add(entry);
     // The server closing may have dropped it from the store already; the record goes all the same.
     if (this.store.get(entry.id) === entry) this.store.delete(entry.id);
-    const relay = this.relay;
-    if (!relay || !recorded) return;
-    const release = () =>
-      relay
-        .release(entry.id)
-        .catch((error: unknown) =>
-          this.protocol.layer.logger.warn({ err: error }, 'legacy SSE session release failed'),
-        );
+    if (!this.relay || !recorded) return;
     const pending = this.holding.get(entry.id);
     // A session refused by the count was never recorded: nothing to release.
     if (pending)
       void pending.then((wasRecorded) => {
-        if (wasRecorded) void release();
+        if (wasRecorded) this.release(entry.id);
       });
-    else release();
+    else this.release(entry.id);
+  }
+
+  /** Drop the session's record through the relay; a failure is logged (the record then lapses). */
+  private release(id: string): void {
+    this.relay
+      ?.release(id)
+      .catch((error: unknown) =>
+        this.protocol.layer.logger.warn({ err: error }, 'legacy SSE session release failed'),
+      );
   }
 
   async post(req: IncomingMessage, res: ServerResponse, principal: Principal, url: URL): Promise<void> {
@@ -231,12 +233,7 @@ export class LegacySseEndpoints {
       // arrive just after a stream closed: nowhere to answer. A record still naming this replica
       // (its release failed, or lost a race) goes now, so the next POST elsewhere gets 404.
       this.protocol.layer.logger.debug('forwarded legacy SSE message for a session gone');
-      if (!this.store.get(post.session))
-        this.relay
-          ?.release(post.session)
-          .catch((error: unknown) =>
-            this.protocol.layer.logger.warn({ err: error }, 'legacy SSE session release failed'),
-          );
+      if (!this.store.get(post.session)) this.release(post.session);
       return;
     }
     entry.touch();
