@@ -8,6 +8,26 @@ import type { VaultEntry } from './types.js';
 
 const key = 'k'.repeat(32);
 
+const ARN = 'arn:aws:iam::123456789012:role/admin';
+
+/** A files an account and an ARN on it; B holds A's account pseudonym for another account (from its own file). */
+async function accountHeldForAnother() {
+  const shared = new MemoryShared();
+  const a = new TokenVault({ key });
+  a.shareWith();
+  const account = a.pseudonymize('123456789012', 'aws_account_id');
+  const onA = a.pseudonymize(ARN, 'aws_arn');
+  await a.syncShared(shared);
+  const b = new TokenVault({ key });
+  b.importMappings({
+    format: 'cloudg-vault/1',
+    key_id: b.keyId,
+    entries: [['global', 'aws_account_id', '999999999999', account, 1, 1]],
+  });
+  b.shareWith();
+  return { shared, onA, b };
+}
+
 describe('a vault shared between processes', () => {
   it('reveals on one vault a pseudonym issued by another, after one sync each', async () => {
     const shared = new MemoryShared();
@@ -81,44 +101,18 @@ describe('a vault shared between processes', () => {
   });
 
   it('builds an ARN again on the account pseudonym another process filed, so every process shows the same ARN', async () => {
-    const shared = new MemoryShared();
-    const arn = 'arn:aws:iam::123456789012:role/admin';
-    const a = new TokenVault({ key });
-    a.shareWith();
-    const account = a.pseudonymize('123456789012', 'aws_account_id');
-    const onA = a.pseudonymize(arn, 'aws_arn');
-    await a.syncShared(shared);
     // B holds A's account pseudonym for another account, so it builds the ARN on another one first.
-    const b = new TokenVault({ key });
-    b.importMappings({
-      format: 'cloudg-vault/1',
-      key_id: b.keyId,
-      entries: [['global', 'aws_account_id', '999999999999', account, 1, 1]],
-    });
-    b.shareWith();
-    expect(b.pseudonymize(arn, 'aws_arn')).not.toBe(onA);
+    const { shared, onA, b } = await accountHeldForAnother();
+    expect(b.pseudonymize(ARN, 'aws_arn')).not.toBe(onA);
     expect(await b.syncShared(shared)).toBe(true);
-    expect(b.pseudonymize(arn, 'aws_arn')).toBe(onA);
+    expect(b.pseudonymize(ARN, 'aws_arn')).toBe(onA);
     expect(await b.syncShared(shared)).toBe(false);
-    expect(b.detokenize(onA)).toBe(arn);
+    expect(b.detokenize(onA)).toBe(ARN);
   });
 
   it('unfiles an ARN it built on an account pseudonym that lost, so the ARN is filed under one pseudonym only', async () => {
-    const shared = new MemoryShared();
-    const arn = 'arn:aws:iam::123456789012:role/admin';
-    const a = new TokenVault({ key });
-    a.shareWith();
-    const account = a.pseudonymize('123456789012', 'aws_account_id');
-    const onA = a.pseudonymize(arn, 'aws_arn');
-    await a.syncShared(shared);
-    const b = new TokenVault({ key });
-    b.importMappings({
-      format: 'cloudg-vault/1',
-      key_id: b.keyId,
-      entries: [['global', 'aws_account_id', '999999999999', account, 1, 1]],
-    });
-    b.shareWith();
-    const first = b.pseudonymize(arn, 'aws_arn');
+    const { shared, onA, b } = await accountHeldForAnother();
+    const first = b.pseudonymize(ARN, 'aws_arn');
     const sealer = createVaultSealer({ key });
     expect(await b.syncShared(shared)).toBe(true);
     // Built on the account pseudonym that lost: no longer filed, so it reveals nowhere.
@@ -128,7 +122,7 @@ describe('a vault shared between processes', () => {
     expect(c.detokenize(first)).toBeUndefined();
     await c.syncShared(shared);
     expect(c.detokenize(first)).toBeUndefined();
-    expect(b.pseudonymize(arn, 'aws_arn')).toBe(onA);
+    expect(b.pseudonymize(ARN, 'aws_arn')).toBe(onA);
     await b.syncShared(shared);
     expect(shared.holders.has(pseudonymKey(sealer, 'global', onA))).toBe(true);
   });
