@@ -2,7 +2,8 @@
  * Large JSON files the server writes for a shared workspace (live collections, scan results),
  * written without holding the event loop for the whole serialisation.
  */
-import { open } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { open, rename, rm } from 'node:fs/promises';
 
 /** Elements serialised at a time by `writeJsonYielding`. */
 const CHUNK = 2000;
@@ -41,5 +42,29 @@ export async function writeJsonYielding(
     await handle.write(separator === '{' ? '{}' : '}');
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * Write `body` (as `writeJsonYielding`, mode 0600) to a temporary file of this write's own, then
+ * rename it over `path`, so a crash mid-write never leaves half a file. Two writes of one path at
+ * once (two scans of a live dataset) are written in chunks with waits between, and one shared
+ * temporary file would get both interleaved (final review of issue 20): the later rename wins,
+ * whole. A failed write removes its temporary file. `protect` is called with the temporary path
+ * before anything is written (the caller's workspace keeps tools from reading it).
+ */
+export async function replaceJsonFile(
+  path: string,
+  body: Record<string, unknown>,
+  protect: (path: string) => void,
+): Promise<void> {
+  const temp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  protect(temp);
+  try {
+    await writeJsonYielding(temp, body, 0o600);
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => {});
+    throw error;
   }
 }

@@ -12,7 +12,7 @@
  * is the one the operation names, rather than a second file of the same findings.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Dataset } from '../dataset/dataset.js';
@@ -24,7 +24,7 @@ import {
   FindingSchema,
 } from '../model/finding.js';
 import type { Workspace } from '../workspace/workspace.js';
-import { writeJsonYielding } from './json-file.js';
+import { replaceJsonFile } from './json-file.js';
 import { liveState } from './state.js';
 import { keepLiveDataset, LIVE_DATASET_FORMAT, liveFields, saveLiveDataset } from './store.js';
 
@@ -249,10 +249,8 @@ async function writeScanFile(workspace: Workspace, name: string, results: ScanRe
   const dir = workspace.outputPath(SCAN_STORE_DIR);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const path = join(dir, `${name}.${Date.now()}-${randomBytes(4).toString('hex')}.json`);
-  const temp = `${path}.${process.pid}.tmp`;
   // Server state, like a stored live collection: no tool may read it back.
   workspace.protect(path);
-  workspace.protect(temp);
   const body = {
     format: FORMAT,
     dataset: name,
@@ -260,8 +258,7 @@ async function writeScanFile(workspace: Workspace, name: string, results: ScanRe
     findings: results.findings,
     compliance: results.compliance,
   };
-  await writeJsonYielding(temp, body, 0o600);
-  await rename(temp, path);
+  await replaceJsonFile(path, body, (temp) => workspace.protect(temp));
   return path;
 }
 

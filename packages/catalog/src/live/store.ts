@@ -10,7 +10,7 @@ import { ComplianceResultSchema, FindingSchema } from '../model/finding.js';
 import { OrganizationTopologySchema } from '../model/organization.js';
 import type { UnresolvedReference } from '../model/unresolved.js';
 import type { Workspace } from '../workspace/workspace.js';
-import { writeJsonYielding } from './json-file.js';
+import { replaceJsonFile } from './json-file.js';
 import { liveState } from './state.js';
 
 /**
@@ -77,20 +77,9 @@ export async function saveLiveDataset(
     organization: dataset.organization,
     unresolved_references: dataset.unresolved_references,
   };
-  // A temporary file of this save's own: two saves of one name at once (two scans of a live
-  // dataset) are written in chunks with waits between, and one shared temporary file would get
-  // both interleaved (final review of issue 20). The later rename wins, whole.
-  const temp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   // No tool may read the raw collection back: it is server state, not caller output.
   workspace.protect(path);
-  workspace.protect(temp);
-  try {
-    await writeJsonYielding(temp, body, 0o600);
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true }).catch(() => {});
-    throw error;
-  }
+  await replaceJsonFile(path, body, (temp) => workspace.protect(temp));
   return path;
 }
 
