@@ -4,35 +4,23 @@
  * another replica, the session goes on there, and its stream resumes on a survivor once the
  * dead replica's claim lapses.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call, Stream } from './support/http-client.js';
 import { type HttpReplica, LIVE_HEARTBEAT_MS, startReplicas } from './support/http-replicas.js';
 import { on, openSession, sleep } from './support/mcp.js';
-import { TestRedis } from './support/redis-server.js';
+import { sharedRedis } from './support/shared-redis.js';
 
-let redis: TestRedis;
-let replicas: HttpReplica[] = [];
-
-beforeAll(async () => {
-  redis = await TestRedis.start();
-});
-afterEach(async () => {
-  for (const r of replicas) await r.close();
-  replicas = [];
-});
-afterAll(async () => {
-  await redis?.stop();
-});
+const env = sharedRedis<HttpReplica>();
 
 describe('a replica killed mid-run', () => {
   it('loses no request the client retries on another, and the session and its stream go on', async () => {
     // A, which dies, beats every 500 ms so its claim lapses within 1.5 s of its death, and still
     // survives a loaded machine's stalls before it (150 ms beats lapsed a live A under load 30);
     // the survivors keep production beats.
-    replicas = await startReplicas(redis.url, ['A', 'B', 'C'], 'failover:', {
+    env.replicas = await startReplicas(env.redis.url, ['A', 'B', 'C'], 'failover:', {
       heartbeats: { A: 500, B: LIVE_HEARTBEAT_MS, C: LIVE_HEARTBEAT_MS },
     });
-    const [a, b, c] = replicas as [HttpReplica, HttpReplica, HttpReplica];
+    const [a, b, c] = env.replicas as [HttpReplica, HttpReplica, HttpReplica];
     const session = await openSession(a);
     const stream = await Stream.open(a.port, on(session));
     c.layer.notifyChange('tools');
@@ -46,7 +34,7 @@ describe('a replica killed mid-run', () => {
     // One call: sent to the replica its number picks, and on a failed connection to the next one.
     const run = async (n: number) => {
       for (let attempt = 0; attempt < 3; attempt++) {
-        const replica = replicas[(n + attempt) % replicas.length] as HttpReplica;
+        const replica = env.replicas[(n + attempt) % env.replicas.length] as HttpReplica;
         try {
           const answer = await call(replica.port, {
             headers: on(session),

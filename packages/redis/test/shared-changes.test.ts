@@ -4,37 +4,25 @@
  * holds, each filtered as it asked, and subscriptions made under a pseudonym are matched by the
  * real URI and told under the pseudonym.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Stream } from './support/http-client.js';
 import { type HttpReplica, LIVE_HEARTBEAT_MS, startReplicas } from './support/http-replicas.js';
 import { listenRequest, on, openSession, rpc, sleep } from './support/mcp.js';
-import { TestRedis } from './support/redis-server.js';
+import { sharedRedis } from './support/shared-redis.js';
 
-let redis: TestRedis;
-let replicas: HttpReplica[] = [];
+const env = sharedRedis<HttpReplica>();
 let prefixes = 0;
-
-beforeAll(async () => {
-  redis = await TestRedis.start();
-});
-afterEach(async () => {
-  for (const r of replicas) await r.close();
-  replicas = [];
-});
-afterAll(async () => {
-  await redis?.stop();
-});
 
 async function three(pseudonymise = false) {
   prefixes += 1;
   // No replica dies here: production heartbeats, so a stalled event loop under a loaded suite
   // does not lapse a live replica's stream claim (its messages would then stay in the log only).
   const heartbeats = { A: LIVE_HEARTBEAT_MS, B: LIVE_HEARTBEAT_MS, C: LIVE_HEARTBEAT_MS };
-  replicas = await startReplicas(redis.url, ['A', 'B', 'C'], `changes${prefixes}:`, {
+  env.replicas = await startReplicas(env.redis.url, ['A', 'B', 'C'], `changes${prefixes}:`, {
     pseudonymise,
     heartbeats,
   });
-  return replicas as [HttpReplica, HttpReplica, HttpReplica];
+  return env.replicas as [HttpReplica, HttpReplica, HttpReplica];
 }
 
 async function listen(replica: HttpReplica, id: string, notifications: Record<string, unknown>) {

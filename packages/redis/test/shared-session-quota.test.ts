@@ -3,31 +3,19 @@
  * (`maxSessions`) counted across three replicas in one real redis-server, and sessions of a
  * replica that died expiring instead of counting forever.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Stream } from './support/http-client.js';
 import { type HttpReplica, startReplicas } from './support/http-replicas.js';
 import { initialize, on, rpc, sleep } from './support/mcp.js';
-import { TestRedis } from './support/redis-server.js';
+import { sharedRedis } from './support/shared-redis.js';
 
-let redis: TestRedis;
-let replicas: HttpReplica[] = [];
+const env = sharedRedis<HttpReplica>();
 let prefixes = 0;
-
-beforeAll(async () => {
-  redis = await TestRedis.start();
-});
-afterEach(async () => {
-  for (const r of replicas) await r.close();
-  replicas = [];
-});
-afterAll(async () => {
-  await redis?.stop();
-});
 
 async function three(options: Parameters<typeof startReplicas>[3]) {
   prefixes += 1;
-  replicas = await startReplicas(redis.url, ['A', 'B', 'C'], `quota${prefixes}:`, options);
-  return replicas as [HttpReplica, HttpReplica, HttpReplica];
+  env.replicas = await startReplicas(env.redis.url, ['A', 'B', 'C'], `quota${prefixes}:`, options);
+  return env.replicas as [HttpReplica, HttpReplica, HttpReplica];
 }
 
 describe('the session quota across replicas', () => {

@@ -4,33 +4,21 @@
  * session meanwhile, and the per-principal quota never ends a session for a new one the global
  * cap then refuses.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from './support/http-client.js';
 import { type HttpReplica, LIVE_HEARTBEAT_MS, startReplicas } from './support/http-replicas.js';
 import { sleep } from './support/mcp.js';
-import { TestRedis } from './support/redis-server.js';
+import { sharedRedis } from './support/shared-redis.js';
 
-let redis: TestRedis;
-let replicas: HttpReplica[] = [];
+const env = sharedRedis<HttpReplica>();
 let prefixes = 0;
-
-beforeAll(async () => {
-  redis = await TestRedis.start();
-});
-afterEach(async () => {
-  for (const r of replicas) await r.close();
-  replicas = [];
-});
-afterAll(async () => {
-  await redis?.stop();
-});
 
 async function one(): Promise<HttpReplica> {
   prefixes += 1;
-  replicas = await startReplicas(redis.url, ['A'], `races${prefixes}:`, {
+  env.replicas = await startReplicas(env.redis.url, ['A'], `races${prefixes}:`, {
     heartbeats: { A: LIVE_HEARTBEAT_MS },
   });
-  return replicas[0] as HttpReplica;
+  return env.replicas[0] as HttpReplica;
 }
 
 // 2025-03-26 still has batches: a batch's state is written back once all of it is answered.

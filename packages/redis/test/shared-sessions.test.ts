@@ -4,30 +4,18 @@
  * and C send it, questions asked on B are answered through C, DELETE on B ends it on A, and the
  * stream resumes on another replica with Last-Event-ID.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call, Stream } from './support/http-client.js';
 import { type HttpReplica, startReplicas } from './support/http-replicas.js';
-import { TestRedis } from './support/redis-server.js';
+import { sharedRedis } from './support/shared-redis.js';
 
-let redis: TestRedis;
-let replicas: HttpReplica[] = [];
+const env = sharedRedis<HttpReplica>();
 let prefixes = 0;
-
-beforeAll(async () => {
-  redis = await TestRedis.start();
-});
-afterEach(async () => {
-  for (const r of replicas) await r.close();
-  replicas = [];
-});
-afterAll(async () => {
-  await redis?.stop();
-});
 
 async function three(): Promise<[HttpReplica, HttpReplica, HttpReplica]> {
   prefixes += 1;
-  replicas = await startReplicas(redis.url, ['A', 'B', 'C'], `sessions${prefixes}:`);
-  return replicas as [HttpReplica, HttpReplica, HttpReplica];
+  env.replicas = await startReplicas(env.redis.url, ['A', 'B', 'C'], `sessions${prefixes}:`);
+  return env.replicas as [HttpReplica, HttpReplica, HttpReplica];
 }
 
 const VERSION = '2025-11-25';

@@ -3,29 +3,17 @@
  * session's stream held on A tagged with the related task (as that revision requires of every
  * task-related message), and nothing of it is written to Redis in clear on the way.
  */
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { call, Stream } from './support/http-client.js';
 import { on, openSession } from './support/mcp.js';
-import { TestRedis } from './support/redis-server.js';
+import { sharedRedis } from './support/shared-redis.js';
 import { startTaskReplicas, type TaskReplica } from './support/task-replicas.js';
 
-let redis: TestRedis;
-let replicas: TaskReplica[] = [];
-
-beforeAll(async () => {
-  redis = await TestRedis.start();
-});
-afterEach(async () => {
-  for (const r of replicas) await r.close();
-  replicas = [];
-});
-afterAll(async () => {
-  await redis?.stop();
-});
+const env = sharedRedis<TaskReplica>();
 
 it('progress of a task on B reaches the stream on A with its related task, and is sealed in Redis', async () => {
-  replicas = await startTaskReplicas(redis.url, ['A', 'B'], 'legacy-progress:', 5_000);
-  const [a, b] = replicas as [TaskReplica, TaskReplica];
+  env.replicas = await startTaskReplicas(env.redis.url, ['A', 'B'], 'legacy-progress:', 5_000);
+  const [a, b] = env.replicas as [TaskReplica, TaskReplica];
   const session = await openSession(a);
   const stream = await Stream.open(a.port, on(session));
   const created = await call(b.port, {

@@ -3,29 +3,17 @@
  * is ended on B (DELETE) while its task works on A, and A's work stops; nobody could have read or
  * cancelled that task any more.
  */
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { call } from './support/http-client.js';
 import { on, openSession, sleep } from './support/mcp.js';
-import { TestRedis } from './support/redis-server.js';
+import { sharedRedis } from './support/shared-redis.js';
 import { startTaskReplicas, type TaskReplica } from './support/task-replicas.js';
 
-let redis: TestRedis;
-let replicas: TaskReplica[] = [];
-
-beforeAll(async () => {
-  redis = await TestRedis.start();
-});
-afterEach(async () => {
-  for (const r of replicas) await r.close();
-  replicas = [];
-});
-afterAll(async () => {
-  await redis?.stop();
-});
+const env = sharedRedis<TaskReplica>();
 
 it("ending a session on B cancels its task running on A, and A's work stops", async () => {
-  replicas = await startTaskReplicas(redis.url, ['A', 'B'], 'session-end:', 5_000);
-  const [a, b] = replicas as [TaskReplica, TaskReplica];
+  env.replicas = await startTaskReplicas(env.redis.url, ['A', 'B'], 'session-end:', 5_000);
+  const [a, b] = env.replicas as [TaskReplica, TaskReplica];
   const session = await openSession(a);
   const created = await call(a.port, {
     headers: on(session),
