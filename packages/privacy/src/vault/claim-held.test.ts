@@ -59,6 +59,16 @@ function collidingNumbers(): [string, string] {
   throw new Error('no two 2-digit numbers collide under this key');
 }
 
+/** The colliding numbers as a pass's values, u first. */
+function collidingValues() {
+  const [u, v] = collidingNumbers();
+  const values = [
+    [u, 'number'],
+    [v, 'number'],
+  ] as const;
+  return { u, v, values };
+}
+
 describe('a vault file shared through the store', () => {
   const estate = [
     ['arn:aws:ec2:us-east-1:123456789012:instance/i-0abc', 'aws_arn'],
@@ -87,11 +97,7 @@ describe('a vault file shared through the store', () => {
   });
 
   it('two files that disagree end with one pseudonym per value on both: the first filed wins', async () => {
-    const [u, v] = collidingNumbers();
-    const values = [
-      [u, 'number'],
-      [v, 'number'],
-    ] as const;
+    const { values } = collidingValues();
     const shared = new MemoryShared();
     // A's node issued u first (v moved to its next candidate); B's node issued v first.
     const a = replica(fileOf(values));
@@ -108,11 +114,7 @@ describe('a vault file shared through the store', () => {
   });
 
   it('a value the file holds under a later candidate gets that pseudonym on a vault without the file', async () => {
-    const [u, v] = collidingNumbers();
-    const values = [
-      [u, 'number'],
-      [v, 'number'],
-    ] as const;
+    const { u, v, values } = collidingValues();
     const shared = new MemoryShared();
     const a = replica(fileOf(values));
     const later = a.lookup(v, 'number') as string;
