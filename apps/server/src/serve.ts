@@ -156,11 +156,9 @@ function sharedServing(server: ServerLayer): {
 } {
   const state = server.sharedState as RedisSharedState;
   // Task results name real assets under most profiles: sealed with the vault key, like the
-  // workspace log (createLayerFromOptions has already refused a random key).
-  const sealer = vaultSealer(server.policy);
-  // Sessions and changes too: their log, subscriptions and signals name real assets.
-  state.sealWith(sealer);
-  const tasks = state.tasks(sealer);
+  // workspace log, sessions and changes (sealed by createLayerFromOptions, which has already
+  // refused a random key).
+  const tasks = state.tasks(vaultSealer(server.policy));
   state.changes.onError = (error) =>
     server.layer.logger.warn({ err: error }, 'change not spread to the other replicas');
   // The fan-out carries each workspace change from the replica that made it: the others apply
