@@ -99,14 +99,13 @@ export class TokenVault {
   private readonly settling = new Set<Promise<ClaimedPart>>();
   /** Settlements that lost a claim or failed, ever: a sync that saw this move reports a change. */
   private settledBadly = 0;
-  /** While sharing: when each unsettled mapping was issued (see passMark). */
-  private readonly issuedAt = new Map<StoredEntry, number>();
+  /**
+   * While sharing, per unsettled mapping: when it was issued (see passMark), the candidates its
+   * value passed over (collisions here), and whether its pseudonym was built from other mappings (ARNs).
+   */
+  private readonly unsettled = new Map<StoredEntry, { at: number; passed?: string[]; built: boolean }>();
   private issueCount = 0;
   private readonly missed = new Map<string, { namespace: string; pseudonym: string }>();
-  /** While sharing: the candidates an unsettled mapping's value passed over (collisions here). */
-  private readonly passedBy = new Map<StoredEntry, string[]>();
-  /** While sharing: unsettled mappings whose pseudonym was built from other mappings (ARNs). */
-  private readonly built = new Set<StoredEntry>();
   /** Pseudonyms derived as part of another (ctx.sub): tells issue() a pseudonym was built. */
   private subCalls = 0;
   /**
@@ -245,9 +244,11 @@ export class TokenVault {
       if (this.sharing) {
         // Its claim tells the store this use (at the claim's time, which is no earlier).
         if (this.ttlMs !== null) entry.recorded = now;
-        if (passed) this.passedBy.set(entry, passed);
-        if (this.subCalls !== subsBefore) this.built.add(entry);
-        this.issuedAt.set(entry, this.issueCount++);
+        this.unsettled.set(entry, {
+          at: this.issueCount++,
+          ...(passed ? { passed } : {}),
+          built: this.subCalls !== subsBefore,
+        });
         this.unclaimed.add(entry);
         if (this.earlyStore && this.unclaimed.size >= CLAIM_PART) this.sendPart(this.earlyStore);
       }
@@ -573,7 +574,7 @@ export class TokenVault {
         const filed = answered.flatMap((a) => (a.ok ? a.filed : []));
         const unfile: { pseudonymKey: string; ref: string }[] = [];
         pending.forEach((e, i) => {
-          if (!this.built.has(e)) return;
+          if (!this.unsettled.get(e)?.built) return;
           if (!holders[i] && filed[i]) unfile.push(filed[i] as { pseudonymKey: string; ref: string });
           this.withdraw(e);
         });
@@ -601,11 +602,7 @@ export class TokenVault {
   }
 
   private forgetUnsettled(entries: readonly StoredEntry[]): void {
-    for (const e of entries) {
-      this.passedBy.delete(e);
-      this.built.delete(e);
-      this.issuedAt.delete(e);
-    }
+    for (const e of entries) this.unsettled.delete(e);
   }
 
   /**
@@ -685,7 +682,7 @@ export class TokenVault {
    * pass shares the vault). Another pass's mappings stay: its sync claims them and it returns them.
    */
   discardUnclaimed(mark?: number): void {
-    const own = (e: StoredEntry) => mark === undefined || (this.issuedAt.get(e) ?? -1) >= mark;
+    const own = (e: StoredEntry) => mark === undefined || (this.unsettled.get(e)?.at ?? -1) >= mark;
     const dropped: StoredEntry[] = [];
     for (const e of this.unclaimed)
       if (own(e)) {
@@ -764,7 +761,7 @@ export class TokenVault {
 
   private toClaim(e: StoredEntry): ClaimEntry {
     const claim: ClaimEntry = this.toEntry(e);
-    const passed = this.passedBy.get(e);
+    const passed = this.unsettled.get(e)?.passed;
     if (passed) claim.passed = passed;
     return claim;
   }
