@@ -10,37 +10,29 @@
 import { type IncomingMessage, request } from 'node:http';
 import { createVaultSealer } from '@cloudg/privacy';
 import type { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { HEARTBEAT_MS, type HttpReplica, LIVE_HEARTBEAT_MS, startReplicas } from './support/http-replicas.js';
 import { sleep } from './support/mcp.js';
-import { TestRedis } from './support/redis-server.js';
+import { sharedRedis } from './support/shared-redis.js';
 
-let redis: TestRedis;
-let replicas: HttpReplica[] = [];
+const env = sharedRedis<HttpReplica>();
 let attacker: Redis | undefined;
 let prefixes = 0;
 
-beforeAll(async () => {
-  redis = await TestRedis.start();
-});
+// Registered after sharedRedis's hooks, so it runs before the replicas close (as before).
 afterEach(async () => {
   await attacker?.quit();
   attacker = undefined;
-  for (const r of replicas) await r.close();
-  replicas = [];
-});
-afterAll(async () => {
-  await redis?.stop();
 });
 
 async function start(heartbeatMs: number, names = ['A', 'B']) {
   prefixes += 1;
   const prefix = `legacy${prefixes}:`;
-  replicas = await startReplicas(redis.url, names, prefix, {
+  env.replicas = await startReplicas(env.redis.url, names, prefix, {
     transport: 'sse',
     heartbeats: Object.fromEntries(names.map((name) => [name, heartbeatMs])),
   });
-  const [a, b, c] = replicas as [HttpReplica, HttpReplica, HttpReplica | undefined];
+  const [a, b, c] = env.replicas as [HttpReplica, HttpReplica, HttpReplica | undefined];
   attacker = a.state.client.duplicate({ enableOfflineQueue: true });
   return { a, b, c, prefix, r: attacker };
 }
@@ -193,7 +185,7 @@ describe('the deprecated HTTP+SSE transport across replicas', { timeout: 60_000 
     const stream = await openStream(a.port);
     expect(await post(b.port, stream.endpoint, INITIALIZE)).toBe(202);
     await stream.answer(1);
-    await redis.pause();
+    await env.redis.pause();
     try {
       // No session is opened that the other replicas could not find.
       const refused = await refusedStream(b.port);
@@ -206,7 +198,7 @@ describe('the deprecated HTTP+SSE transport across replicas', { timeout: 60_000 
       expect(await post(a.port, stream.endpoint, { jsonrpc: '2.0', id: 3, method: 'ping' })).toBe(202);
       expect(await stream.answer(3)).toMatchObject({ result: {} });
     } finally {
-      await redis.resume();
+      await env.redis.resume();
     }
     stream.close();
   });

@@ -6,36 +6,28 @@
  */
 import { createVaultSealer } from '@cloudg/privacy';
 import type { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { call, Stream } from './support/http-client.js';
 import { type HttpReplica, LIVE_HEARTBEAT_MS, startReplicas } from './support/http-replicas.js';
 import { initialize, on, openSession, rpc, sleep } from './support/mcp.js';
-import { TestRedis } from './support/redis-server.js';
+import { sharedRedis } from './support/shared-redis.js';
 
-let redis: TestRedis;
-let replicas: HttpReplica[] = [];
+const env = sharedRedis<HttpReplica>();
 let attacker: Redis | undefined;
 let prefixes = 0;
 
-beforeAll(async () => {
-  redis = await TestRedis.start();
-});
+// Registered after sharedRedis's hooks, so it runs before the replicas close (as before).
 afterEach(async () => {
   await attacker?.quit();
   attacker = undefined;
-  for (const r of replicas) await r.close();
-  replicas = [];
-});
-afterAll(async () => {
-  await redis?.stop();
 });
 
 async function two(pseudonymise = false) {
   prefixes += 1;
   const prefix = `sealed${prefixes}:`;
   const heartbeats = { A: LIVE_HEARTBEAT_MS, B: LIVE_HEARTBEAT_MS };
-  replicas = await startReplicas(redis.url, ['A', 'B'], prefix, { pseudonymise, heartbeats });
-  const [a, b] = replicas as [HttpReplica, HttpReplica];
+  env.replicas = await startReplicas(env.redis.url, ['A', 'B'], prefix, { pseudonymise, heartbeats });
+  const [a, b] = env.replicas as [HttpReplica, HttpReplica];
   attacker = a.state.client.duplicate({ enableOfflineQueue: true });
   return { a, b, prefix, r: attacker };
 }

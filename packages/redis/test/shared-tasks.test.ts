@@ -6,11 +6,11 @@
  * holds none of its values in clear.
  */
 import { createVaultSealer } from '@cloudg/privacy';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRedisSharedState } from '../src/index.js';
 import { call, Stream } from './support/http-client.js';
 import { on, VERSION } from './support/mcp.js';
-import { TestRedis } from './support/redis-server.js';
+import { sharedRedis } from './support/shared-redis.js';
 import { startTaskReplicas, type TaskReplica, VAULT_KEY } from './support/task-replicas.js';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
@@ -23,25 +23,13 @@ const ALICE = { Authorization: 'Bearer atok' };
 const BOB = { Authorization: 'Bearer btok' };
 const LEASE_MS = 400;
 
-let redis: TestRedis;
-let replicas: TaskReplica[] = [];
+const env = sharedRedis<TaskReplica>();
 let prefixes = 0;
-
-beforeAll(async () => {
-  redis = await TestRedis.start();
-});
-afterEach(async () => {
-  for (const r of replicas) await r.close();
-  replicas = [];
-});
-afterAll(async () => {
-  await redis?.stop();
-});
 
 async function three(): Promise<[TaskReplica, TaskReplica, TaskReplica]> {
   prefixes += 1;
-  replicas = await startTaskReplicas(redis.url, ['A', 'B', 'C'], `tasks${prefixes}:`, LEASE_MS);
-  return replicas as [TaskReplica, TaskReplica, TaskReplica];
+  env.replicas = await startTaskReplicas(env.redis.url, ['A', 'B', 'C'], `tasks${prefixes}:`, LEASE_MS);
+  return env.replicas as [TaskReplica, TaskReplica, TaskReplica];
 }
 
 type Json = Record<string, unknown>;
@@ -146,7 +134,7 @@ describe('tasks shared by three replicas', () => {
     const taskId = await start(a, 'crunch', { ms: 60_000, every: 50 });
     await pollUntil(b, taskId, (t) => t.status === 'working');
     // Written straight into the store, as a replica whose signal never reached A would leave it.
-    const outsider = await createRedisSharedState(redis.url, { keyPrefix: `tasks${prefixes}:` });
+    const outsider = await createRedisSharedState(env.redis.url, { keyPrefix: `tasks${prefixes}:` });
     try {
       const store = outsider.tasks(createVaultSealer({ key: VAULT_KEY })).store;
       const patch = { status: 'cancelled' as const, lastUpdatedAt: Date.now() };
