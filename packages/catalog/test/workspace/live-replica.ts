@@ -29,10 +29,12 @@ export interface LiveReplicaOptions extends SharedWorkspaceOptions {
   before?: (workspace: Workspace) => Promise<void>;
   /** The replica's own state directory (suppressions kept by dataset name). */
   stateDir?: string;
+  /** Keep live collections for a restart (`--restore-live`); off unless asked. */
+  persist?: boolean;
 }
 
 export async function liveReplica(log: MemoryLog, dir: string, options: LiveReplicaOptions = {}) {
-  const { engine = new SampleEngine(), before, stateDir, ...shared } = options;
+  const { engine = new SampleEngine(), before, stateDir, persist = false, ...shared } = options;
   const workspace = new Workspace({
     allowedRoots: [sampleEstateDir(), dir],
     outputDir: join(dir, 'out'),
@@ -40,7 +42,7 @@ export async function liveReplica(log: MemoryLog, dir: string, options: LiveRepl
     ...(stateDir ? { stateDir } : {}),
   });
   configureLive(workspace, {
-    persist: false,
+    persist,
     preflight: { env: CREDENTIALS, homeDir: dir, probe: async () => null },
   });
   await before?.(workspace);

@@ -9,19 +9,17 @@ import { basename, join } from 'node:path';
 import { createLogger, Principal, Registry } from '@cloudg/core';
 import { describe, expect, it } from 'vitest';
 import {
-  configureLive,
   createCatalogLayer,
-  defaultRegistry,
   registerWorkspaceTools,
   restoreLiveDatasets,
   SharedWorkspace,
-  type SharedWorkspaceOptions,
   sampleEstateDir,
   Workspace,
   type WorkspaceOperation,
 } from '../../src/index.js';
 import { compactOperations } from '../../src/workspace/compact-operations.js';
 import { SampleEngine } from '../live/sample-engine.js';
+import { liveReplica } from './live-replica.js';
 import { MemoryLog } from './memory-log.js';
 
 let finishCollection = () => {};
@@ -69,6 +67,16 @@ async function replica(log: MemoryLog, compactAfter?: number) {
 }
 
 const INVENTORY = join(sampleEstateDir(), 'inventory');
+
+/** Runs a test with a fresh directory (the replicas' shared one), removed afterwards. */
+async function inTempDir(prefix: string, test: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  try {
+    await test(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
 describe('a workspace shared through a log', () => {
   it('logs what a tool changed and applies it on another workspace before its next call', async () => {
@@ -145,40 +153,9 @@ describe('a workspace shared through a log', () => {
   });
 });
 
-const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'AKIAEXAMPLEEXAMPLE00', AWS_SECRET_ACCESS_KEY: 'example', PATH: '' };
-
-/** A replica with the live tools over the sample engine, its output directory the one all share. */
-async function liveReplica(
-  log: MemoryLog,
-  dir: string,
-  engine = new SampleEngine(),
-  persist = false,
-  options: SharedWorkspaceOptions = {},
-) {
-  const workspace = new Workspace({
-    allowedRoots: [sampleEstateDir(), dir],
-    outputDir: join(dir, 'out'),
-    cwd: dir,
-  });
-  configureLive(workspace, {
-    persist,
-    preflight: { env: CREDENTIALS, homeDir: dir, probe: async () => null },
-  });
-  const shared = new SharedWorkspace(workspace, log, { pollMs: 60_000, ...options });
-  await shared.start();
-  const layer = createCatalogLayer({
-    workspace,
-    registry: defaultRegistry({ live: { engine } }),
-    middleware: [shared.middleware],
-    logger: createLogger({ level: 'silent' }),
-  });
-  return { workspace, shared, layer };
-}
-
 describe('live datasets in a shared workspace', () => {
   it('a collection on A is a dataset on B, read from the shared output directory, and so are findings it adds', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'cloudg-shared-live-'));
-    try {
+    await inTempDir('cloudg-shared-live-', async (dir) => {
       const log = new MemoryLog();
       const [a, b] = [await liveReplica(log, dir), await liveReplica(log, dir)];
       const collected = await a.layer.callTool('map_inventory', {
@@ -216,17 +193,14 @@ describe('live datasets in a shared workspace', () => {
       // The stored collection is server state on every replica: no tool reads it back.
       const read = await b.layer.callTool('load_dataset', { path: stored });
       expect(read.isError).toBe(true);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('a replica started later reads each collection as it was, though a later one took its name', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'cloudg-shared-live-'));
-    try {
+    await inTempDir('cloudg-shared-live-', async (dir) => {
       const log = new MemoryLog();
       const engine = new SampleEngine();
-      const a = await liveReplica(log, dir, engine);
+      const a = await liveReplica(log, dir, { engine });
       const collect = async (args: Record<string, unknown>) => {
         const result = await a.layer.callTool(
           'map_inventory',
@@ -244,23 +218,20 @@ describe('live datasets in a shared workspace', () => {
       await collect({ replace: true, force: true });
       expect(log.entries.map((e) => e.op)).toEqual(['live', 'snapshot', 'live']);
 
-      const late = await liveReplica(log, dir, engine);
+      const late = await liveReplica(log, dir, { engine });
       await late.layer.callTool('list_datasets', {});
       const sizes = (w: Workspace) => w.names().map((n) => [n, w.get(n).assets.length]);
       expect(sizes(late.workspace)).toEqual(sizes(a.workspace));
       expect(late.workspace.get('before').assets.length + 1).toBe(
         late.workspace.get('live-aws').assets.length,
       );
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('scan results in a shared workspace', () => {
   it("findings run_scanners adds on A are the dataset's findings on B, without scanning again", async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'cloudg-shared-scan-'));
-    try {
+    await inTempDir('cloudg-shared-scan-', async (dir) => {
       const log = new MemoryLog();
       const [a, b] = [await liveReplica(log, dir), await liveReplica(log, dir)];
       // A dataset loaded from a file (not a live collection): the scan results still travel.
@@ -295,16 +266,13 @@ describe('scan results in a shared workspace', () => {
         path: (log.entries[1] as { path: string }).path,
       });
       expect(read.isError).toBe(true);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('a scan that another replica changed the dataset during', () => {
   it("merges this scan's findings onto what the other replica's scan left, under the lease, and shares that once", async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'cloudg-shared-scan-race-'));
-    try {
+    await inTempDir('cloudg-shared-scan-race-', async (dir) => {
       const log = new MemoryLog();
       const [a, b] = [await liveReplica(log, dir), await liveReplica(log, dir)];
       expect((await a.layer.callTool('load_dataset', { path: INVENTORY, name: 'prod' })).isError).toBe(false);
@@ -338,20 +306,17 @@ describe('a scan that another replica changed the dataset during', () => {
       await b.layer.callTool('list_datasets', {});
       const ids = (w: Workspace) => w.get('prod').findings.map((f) => f.id);
       expect(ids(b.workspace)).toEqual(ids(a.workspace));
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('scan results of a live dataset kept for a restart, in a shared workspace', () => {
   it('are written once: the save for a restart is the file the other replicas read', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'cloudg-shared-scan-live-'));
-    try {
+    await inTempDir('cloudg-shared-scan-live-', async (dir) => {
       const log = new MemoryLog();
       const [a, b] = [
-        await liveReplica(log, dir, undefined, true),
-        await liveReplica(log, dir, undefined, true),
+        await liveReplica(log, dir, { persist: true }),
+        await liveReplica(log, dir, { persist: true }),
       ];
       const collected = await a.layer.callTool('map_inventory', { providers: ['aws'], name: 'live-aws' });
       expect(collected.isError, JSON.stringify(collected.content)).toBe(false);
@@ -376,19 +341,16 @@ describe('scan results of a live dataset kept for a restart, in a shared workspa
       const restarted = new Workspace({ allowedRoots: [dir], outputDir: join(dir, 'out'), cwd: dir });
       expect(await restoreLiveDatasets(restarted)).toEqual({ restored: ['live-aws'], skipped: [] });
       expect(ids(restarted)).toEqual(ids(a.workspace));
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('a compacted log', () => {
   it('is compacted once it names compactAfterFiles stored files, and the files only dropped operations named are deleted', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'cloudg-shared-files-'));
-    try {
+    await inTempDir('cloudg-shared-files-', async (dir) => {
       const log = new MemoryLog();
       const engine = new SampleEngine();
-      const a = await liveReplica(log, dir, engine, false, { compactAfterFiles: 3 });
+      const a = await liveReplica(log, dir, { engine, compactAfterFiles: 3 });
       const admin = new Principal({ id: 'ops', roles: ['admin'] });
       // Each collection under the name finds one asset more than the one before.
       const collect = async (extra: number) => {
@@ -421,14 +383,12 @@ describe('a compacted log', () => {
       );
       expect(one).toBeDefined();
 
-      const late = await liveReplica(log, dir, engine);
+      const late = await liveReplica(log, dir, { engine });
       await late.layer.callTool('list_datasets', {});
       const sizes = (w: Workspace) => w.names().map((n) => [n, w.get(n).assets.length]);
       expect(sizes(late.workspace)).toEqual(sizes(a.workspace));
       expect(late.workspace.get('copy').assets.length + 1).toBe(late.workspace.get('live-aws').assets.length);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   const REPORT = join(sampleEstateDir(), 'report');
@@ -531,10 +491,9 @@ describe('a compacted log', () => {
   });
 
   it('deletes the file of a scan a later scan of the same dataset replaced', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'cloudg-shared-rescan-'));
-    try {
+    await inTempDir('cloudg-shared-rescan-', async (dir) => {
       const log = new MemoryLog();
-      const a = await liveReplica(log, dir, new SampleEngine(), false, { compactAfterFiles: 2 });
+      const a = await liveReplica(log, dir, { compactAfterFiles: 2 });
       expect((await a.layer.callTool('load_dataset', { path: INVENTORY, name: 'prod' })).isError).toBe(false);
       for (let i = 0; i < 2; i += 1) {
         const scanned = await a.layer.callTool('run_scanners', { scanners: ['iam'], dataset: 'prod' });
@@ -549,9 +508,7 @@ describe('a compacted log', () => {
       await late.layer.callTool('list_datasets', {});
       const ids = (w: Workspace) => w.get('prod').findings.map((f) => f.id);
       expect(ids(late.workspace)).toEqual(ids(a.workspace));
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('is compacted under the lease once it grows, and a replica started later or left behind rebuilds from it', async () => {
