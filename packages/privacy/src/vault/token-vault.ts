@@ -27,7 +27,6 @@ import {
   type ClaimEntry,
   type ClaimedPart,
   claimPart,
-  pseudonymKey,
   pseudonymKeys,
   type SharedClock,
   type SharedUse,
@@ -496,7 +495,7 @@ export class TokenVault {
     if (this.missed.size > 0) {
       const keys = [...this.missed.values()];
       this.missed.clear();
-      const pseudonyms = keys.map((k) => pseudonymKey(sealer, k.namespace, k.pseudonym));
+      const pseudonyms = pseudonymKeys(sealer, keys);
       // Under a TTL the untold uses of mappings the store heard of a quarter TTL ago or more ride
       // along (no round trip of their own); the rest wait for the sweep, which tells them well
       // in time, so a warm page does not send thousands of fresh uses with every reveal.
