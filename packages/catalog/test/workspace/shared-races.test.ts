@@ -17,7 +17,7 @@ import {
   type WorkspaceOperation,
 } from '../../src/index.js';
 import { saveLiveDataset } from '../../src/live/store.js';
-import { type LiveReplica, liveReplica } from './live-replica.js';
+import { type LiveReplica, type LiveReplicaOptions, liveReplica } from './live-replica.js';
 import { MemoryLog } from './memory-log.js';
 
 const INVENTORY = join(sampleEstateDir(), 'inventory');
@@ -154,31 +154,43 @@ describe('a live collection while another replica compacts the log', () => {
 });
 
 describe('a scan while another replica compacts the log', () => {
-  it('reaches every replica, the scanning one included, when that replica had followed the log', async () => {
+  /** A, compacting at every write, loads prod; B (with `options`) has applied it. */
+  async function prodOnBoth(options: LiveReplicaOptions = {}) {
     const log = new MemoryLog();
     const a = await liveReplica(log, dir, { compactAfter: 1 });
-    const b = await liveReplica(log, dir);
+    const b = await liveReplica(log, dir, options);
     await ok(a, 'load_dataset', { path: INVENTORY, name: 'prod' });
     await ok(b, 'list_datasets', {});
-    const before = ids(b, 'prod');
-    beforeNextLease(log, async () => {
-      await ok(a, 'load_dataset', { path: REPORT, name: 'other' });
-    });
-    const scanned = await ok(b, 'run_scanners', { scanners: ['iam'], dataset: 'prod' });
+    return { log, a, b };
+  }
+
+  /** B's scan of prod stored its findings and added its new ones, and A holds the same. */
+  async function expectScanOnBoth(
+    a: LiveReplica,
+    b: LiveReplica,
+    before: string[],
+    scanned: Record<string, unknown>,
+  ) {
     expect((scanned.errors as string[]).filter((e) => e.startsWith('store:'))).toEqual([]);
     expect(scanned.new_findings).toBeGreaterThan(0);
     expect(ids(b, 'prod').length).toBe(before.length + (scanned.new_findings as number));
     await ok(a, 'list_datasets', {});
     expect(ids(a, 'prod')).toEqual(ids(b, 'prod'));
+  }
+
+  it('reaches every replica, the scanning one included, when that replica had followed the log', async () => {
+    const { log, a, b } = await prodOnBoth();
+    const before = ids(b, 'prod');
+    beforeNextLease(log, async () => {
+      await ok(a, 'load_dataset', { path: REPORT, name: 'other' });
+    });
+    const scanned = await ok(b, 'run_scanners', { scanners: ['iam'], dataset: 'prod' });
+    await expectScanOnBoth(a, b, before, scanned);
   });
 
   it('reaches every replica when the scanning replica had to rebuild: the dataset it reloaded is the one scanned', async () => {
-    const log = new MemoryLog();
-    const a = await liveReplica(log, dir, { compactAfter: 1 });
     const rebuilt: number[] = [];
-    const b = await liveReplica(log, dir, { onRebuilt: (s) => rebuilt.push(s) });
-    await ok(a, 'load_dataset', { path: INVENTORY, name: 'prod' });
-    await ok(b, 'list_datasets', {});
+    const { log, a, b } = await prodOnBoth({ onRebuilt: (s) => rebuilt.push(s) });
     const before = ids(b, 'prod');
     const scannedObject = b.workspace.get('prod');
     // Two compacting writes while B scans: B is behind the snapshot when it takes the lease.
@@ -189,19 +201,11 @@ describe('a scan while another replica compacts the log', () => {
     const scanned = await ok(b, 'run_scanners', { scanners: ['iam'], dataset: 'prod' });
     expect(rebuilt).toEqual([2]);
     expect(b.workspace.get('prod')).not.toBe(scannedObject);
-    expect((scanned.errors as string[]).filter((e) => e.startsWith('store:'))).toEqual([]);
-    expect(scanned.new_findings).toBeGreaterThan(0);
-    expect(ids(b, 'prod').length).toBe(before.length + (scanned.new_findings as number));
-    await ok(a, 'list_datasets', {});
-    expect(ids(a, 'prod')).toEqual(ids(b, 'prod'));
+    await expectScanOnBoth(a, b, before, scanned);
   });
 
   it('adds nothing, and says so, when the dataset was replaced in what the rebuild skipped', async () => {
-    const log = new MemoryLog();
-    const a = await liveReplica(log, dir, { compactAfter: 1 });
-    const b = await liveReplica(log, dir);
-    await ok(a, 'load_dataset', { path: INVENTORY, name: 'prod' });
-    await ok(b, 'list_datasets', {});
+    const { log, a, b } = await prodOnBoth();
     beforeNextLease(log, async () => {
       await ok(a, 'load_dataset', { path: INVENTORY, name: 'prod', replace: true });
       await ok(a, 'load_dataset', { path: REPORT, name: 'other' });
