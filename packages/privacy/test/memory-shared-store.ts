@@ -11,7 +11,7 @@ import type {
 /** The arbiter's rules in memory, as a shared store applies them: it sees digests, references and sealed batches only. */
 export class MemoryShared implements SharedVaultStore {
   /** Pseudonym key -> the holder's reference and value key. */
-  readonly holders = new Map<string, { ref: string; valueKey: string }>();
+  readonly holders = new Map<string, SharedHolder>();
   readonly batches = new Map<string, string>();
   claims = 0;
   #with(refs: (string | undefined)[]): Record<string, string> {

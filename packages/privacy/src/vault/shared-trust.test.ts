@@ -11,6 +11,7 @@ import {
   type ClaimEntry,
   claimPart,
   pseudonymKey,
+  type SharedHolder,
   type SharedVaultStore,
   sealBatch,
   valueKey,
@@ -36,10 +37,7 @@ async function pointedAtOther() {
   const p = a.pseudonymize('db1', 'hostname');
   const q = a.pseudonymize('db2', 'hostname');
   await a.syncShared(shared);
-  const qHolder = shared.holders.get(pseudonymKey(sealer, 'global', q)) as {
-    ref: string;
-    valueKey: string;
-  };
+  const qHolder = shared.holders.get(pseudonymKey(sealer, 'global', q)) as SharedHolder;
   shared.holders.set(pseudonymKey(sealer, 'global', p), { ...qHolder });
   return { shared, p, q };
 }
