@@ -87,8 +87,9 @@ export type {
   TransformReport,
   UntrustedReport,
 } from './types.js';
-export type { HeldShare } from './vault/claim-held.js';
+
 // The token vault.
+export type { HeldShare } from './vault/claim-held.js';
 export {
   VaultAuthenticationError,
   VaultConfigError,
