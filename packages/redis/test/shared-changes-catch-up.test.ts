@@ -7,7 +7,7 @@
  * replica's listeners are told that changes were missed, once.
  */
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { RedisChangeFanout } from '../src/change-fanout.js';
 import { ReplicaBus } from '../src/replica-bus.js';
 import { Stream } from './support/http-client.js';
@@ -18,31 +18,9 @@ import {
   startReplicas,
 } from './support/http-replicas.js';
 import { listenRequest, sleep } from './support/mcp.js';
-import { TestRedis } from './support/redis-server.js';
+import { sharedRedis } from './support/shared-redis.js';
 
-let redis: TestRedis;
-let admin: Redis;
-let replicas: HttpReplica[] = [];
-
-beforeAll(async () => {
-  redis = await TestRedis.start();
-  admin = new Redis(redis.url);
-});
-afterEach(async () => {
-  await admin.config('SET', 'maxclients', '10000');
-  for (const r of replicas) await r.close();
-  replicas = [];
-});
-afterAll(async () => {
-  admin?.disconnect();
-  await redis?.stop();
-});
-
-/** The ids of the connections in subscribe mode. */
-async function subscriberIds(): Promise<Set<string>> {
-  const list = String(await admin.call('CLIENT', 'LIST', 'TYPE', 'pubsub'));
-  return new Set([...list.matchAll(/\bid=(\d+)/g)].map((m) => m[1] as string));
-}
+const env = sharedRedis<HttpReplica>();
 
 async function listen(replica: HttpReplica, id: string, notifications: Record<string, unknown>) {
   const { headers, body } = listenRequest(id, notifications);
@@ -56,11 +34,11 @@ const told = (stream: Stream) =>
 
 it('a listener on B whose pub/sub connection was cut while A announced is told once B is back', async () => {
   const options = { heartbeats: { A: LIVE_HEARTBEAT_MS, B: LIVE_HEARTBEAT_MS } };
-  const [a] = await startReplicas(redis.url, ['A'], 'catch-up:', options);
-  const before = await subscriberIds();
-  const [b] = await startReplicas(redis.url, ['B'], 'catch-up:', options);
-  replicas = [a as HttpReplica, b as HttpReplica];
-  const bSubscriber = [...(await subscriberIds())].filter((id) => !before.has(id));
+  const [a] = await startReplicas(env.redis.url, ['A'], 'catch-up:', options);
+  const before = await env.subscriberIds();
+  const [b] = await startReplicas(env.redis.url, ['B'], 'catch-up:', options);
+  env.replicas = [a as HttpReplica, b as HttpReplica];
+  const bSubscriber = [...(await env.subscriberIds())].filter((id) => !before.has(id));
   expect(bSubscriber).toHaveLength(1);
   const onB = await listen(b as HttpReplica, 'l-b', {
     toolsListChanged: true,
@@ -69,8 +47,8 @@ it('a listener on B whose pub/sub connection was cut while A announced is told o
   const onA = await listen(a as HttpReplica, 'l-a', { toolsListChanged: true });
 
   // B's subscriber is cut and cannot come back: Redis takes no new connection for now.
-  await admin.config('SET', 'maxclients', '1');
-  await admin.call('CLIENT', 'KILL', 'ID', bSubscriber[0] as string);
+  await env.admin.config('SET', 'maxclients', '1');
+  await env.admin.call('CLIENT', 'KILL', 'ID', bSubscriber[0] as string);
   a?.layer.notifyChange('tools');
   a?.layer.notifyChange('prompts');
   a?.layer.notifyChange('resource', 'memo://status');
@@ -78,7 +56,7 @@ it('a listener on B whose pub/sub connection was cut while A announced is told o
   await sleep(300);
   expect(told(onB)).toEqual([]);
 
-  await admin.config('SET', 'maxclients', '10000');
+  await env.admin.config('SET', 'maxclients', '10000');
   // Told on reconnecting, before anything else is announced.
   await onB.until((f) => f.length >= 3, 10_000);
   expect(told(onB)).toEqual([
@@ -109,14 +87,14 @@ describe('more missed than Redis keeps', () => {
     const made: { client: Redis; bus: ReplicaBus; fanout: RedisChangeFanout }[] = [];
     let bSubscriber = '';
     for (const name of ['A', 'B']) {
-      const before = await subscriberIds();
-      const client = new Redis(redis.url);
+      const before = await env.subscriberIds();
+      const client = new Redis(env.redis.url);
       const bus = new ReplicaBus(client, prefix);
       const fanout = new RedisChangeFanout(client, prefix, bus, { kept });
       fanout.sealWith(REPLICA_SEALER);
       await fanout.ready();
       made.push({ client, bus, fanout });
-      if (name === 'B') bSubscriber = [...(await subscriberIds())].find((id) => !before.has(id)) ?? '';
+      if (name === 'B') bSubscriber = [...(await env.subscriberIds())].find((id) => !before.has(id)) ?? '';
     }
     closers.push(() => {
       for (const { client, bus, fanout } of made) {
@@ -141,8 +119,8 @@ describe('more missed than Redis keeps', () => {
   });
 
   async function cut(id: string): Promise<void> {
-    await admin.config('SET', 'maxclients', '1');
-    await admin.call('CLIENT', 'KILL', 'ID', id);
+    await env.admin.config('SET', 'maxclients', '1');
+    await env.admin.call('CLIENT', 'KILL', 'ID', id);
   }
 
   async function until(test: () => boolean, ms = 10_000): Promise<void> {
@@ -157,7 +135,7 @@ describe('more missed than Redis keeps', () => {
     await cut(bSubscriber);
     for (const uri of ['memo://1', 'memo://2', 'memo://3', 'memo://4', 'memo://5'])
       await a.spread('resource', uri);
-    await admin.config('SET', 'maxclients', '10000');
+    await env.admin.config('SET', 'maxclients', '10000');
     await until(() => missed() > 0);
     expect(missed()).toBe(1);
     expect(heard).toEqual(['tools']);
@@ -174,9 +152,9 @@ describe('more missed than Redis keeps', () => {
     await a.spread('tools', undefined);
     await until(() => heard.length === 1);
     await cut(bSubscriber);
-    await admin.flushall();
+    await env.admin.flushall();
     await a.spread('prompts', undefined);
-    await admin.config('SET', 'maxclients', '10000');
+    await env.admin.config('SET', 'maxclients', '10000');
     await until(() => missed() > 0);
     expect(missed()).toBe(1);
     expect(heard).toEqual(['tools']);

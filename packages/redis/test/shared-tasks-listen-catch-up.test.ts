@@ -4,11 +4,10 @@
  * maxclients) while the task completes on A, so the change signal never reaches B; once B is
  * back it reads the task again and tells the listener, once. On a real redis-server.
  */
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { Stream } from './support/http-client.js';
 import { sleep } from './support/mcp.js';
-import { TestRedis } from './support/redis-server.js';
+import { sharedRedis } from './support/shared-redis.js';
 import { startTaskReplicas, type TaskReplica } from './support/task-replicas.js';
 
 const META = {
@@ -17,30 +16,9 @@ const META = {
   'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
 };
 
-let redis: TestRedis;
-let admin: Redis;
-let replicas: TaskReplica[] = [];
-
-beforeAll(async () => {
-  redis = await TestRedis.start();
-  admin = new Redis(redis.url);
-});
-afterEach(async () => {
-  await admin.config('SET', 'maxclients', '10000');
-  for (const r of replicas) await r.close();
-  replicas = [];
-});
-afterAll(async () => {
-  admin?.disconnect();
-  await redis?.stop();
-});
+const env = sharedRedis<TaskReplica>();
 
 type Json = Record<string, unknown>;
-
-async function subscriberIds(): Promise<Set<string>> {
-  const list = String(await admin.call('CLIENT', 'LIST', 'TYPE', 'pubsub'));
-  return new Set([...list.matchAll(/\bid=(\d+)/g)].map((m) => m[1] as string));
-}
 
 async function post(replica: TaskReplica, method: string, params: Json): Promise<Json> {
   const name = typeof params.name === 'string' ? params.name : params.taskId;
@@ -64,11 +42,11 @@ const toldTasks = (stream: Stream) =>
   stream.messages.filter((m) => m.method === 'notifications/tasks').map((m) => m.params as Json);
 
 it("a listener on B is told of a task's change made on A while B's pub/sub connection was down", async () => {
-  const [a] = await startTaskReplicas(redis.url, ['A'], 'task-listen:', 2000);
-  const before = await subscriberIds();
-  const [b] = await startTaskReplicas(redis.url, ['B'], 'task-listen:', 2000);
-  replicas = [a as TaskReplica, b as TaskReplica];
-  const bSubscriber = [...(await subscriberIds())].find((id) => !before.has(id)) ?? '';
+  const [a] = await startTaskReplicas(env.redis.url, ['A'], 'task-listen:', 2000);
+  const before = await env.subscriberIds();
+  const [b] = await startTaskReplicas(env.redis.url, ['B'], 'task-listen:', 2000);
+  env.replicas = [a as TaskReplica, b as TaskReplica];
+  const bSubscriber = [...(await env.subscriberIds())].find((id) => !before.has(id)) ?? '';
 
   const created = await post(a as TaskReplica, 'tools/call', { name: 'crunch', arguments: { ms: 400 } });
   const taskId = (created.result as Json).taskId as string;
@@ -88,8 +66,8 @@ it("a listener on B is told of a task's change made on A while B's pub/sub conne
   );
   await stream.until((frames) => frames.length >= 1);
 
-  await admin.config('SET', 'maxclients', '1');
-  await admin.call('CLIENT', 'KILL', 'ID', bSubscriber);
+  await env.admin.config('SET', 'maxclients', '1');
+  await env.admin.call('CLIENT', 'KILL', 'ID', bSubscriber);
   let task: Json = {};
   for (let i = 0; i < 200 && task.status !== 'completed'; i++) {
     task = (await post(a as TaskReplica, 'tasks/get', { taskId })).result as Json;
@@ -99,7 +77,7 @@ it("a listener on B is told of a task's change made on A while B's pub/sub conne
   await sleep(200);
   expect(toldTasks(stream).some((t) => t.status === 'completed')).toBe(false);
 
-  await admin.config('SET', 'maxclients', '10000');
+  await env.admin.config('SET', 'maxclients', '10000');
   await stream.until(() => toldTasks(stream).some((t) => t.status === 'completed'), 10_000);
   await sleep(200);
   const told = toldTasks(stream);

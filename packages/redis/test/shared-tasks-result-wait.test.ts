@@ -5,49 +5,27 @@
  * dies leaves no claim behind once its lease lapses; a wait whose claim Redis cannot record fails
  * with the retryable shared-state error instead of waiting per replica.
  */
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { type Answer, call } from './support/http-client.js';
 import { on, openSession, sleep } from './support/mcp.js';
-import { TestRedis } from './support/redis-server.js';
+import { sharedRedis } from './support/shared-redis.js';
 import { startTaskReplicas, type TaskReplica } from './support/task-replicas.js';
 
 const LEASE_MS = 600;
 const SUPERSEDED = { code: -32600, message: 'Superseded by a later tasks/result for the same task' };
 
-let redis: TestRedis;
-let admin: Redis;
-let replicas: TaskReplica[] = [];
+const env = sharedRedis<TaskReplica>();
 let prefixes = 0;
-
-beforeAll(async () => {
-  redis = await TestRedis.start();
-  admin = new Redis(redis.url);
-});
-afterEach(async () => {
-  await admin.config('SET', 'maxclients', '10000');
-  for (const r of replicas) await r.close();
-  replicas = [];
-});
-afterAll(async () => {
-  admin?.disconnect();
-  await redis?.stop();
-});
-
-async function subscriberIds(): Promise<Set<string>> {
-  const list = String(await admin.call('CLIENT', 'LIST', 'TYPE', 'pubsub'));
-  return new Set([...list.matchAll(/\bid=(\d+)/g)].map((m) => m[1] as string));
-}
 
 /** Replicas A and B (started one after the other), and the id of A's subscriber connection. */
 async function two(): Promise<{ prefix: string; a: TaskReplica; b: TaskReplica; aSubscriber: string }> {
   prefixes += 1;
   const prefix = `result-wait${prefixes}:`;
-  const before = await subscriberIds();
-  const [a] = await startTaskReplicas(redis.url, ['A'], prefix, LEASE_MS);
-  const aSubscriber = [...(await subscriberIds())].find((id) => !before.has(id)) ?? '';
-  const [b] = await startTaskReplicas(redis.url, ['B'], prefix, LEASE_MS);
-  replicas = [a as TaskReplica, b as TaskReplica];
+  const before = await env.subscriberIds();
+  const [a] = await startTaskReplicas(env.redis.url, ['A'], prefix, LEASE_MS);
+  const aSubscriber = [...(await env.subscriberIds())].find((id) => !before.has(id)) ?? '';
+  const [b] = await startTaskReplicas(env.redis.url, ['B'], prefix, LEASE_MS);
+  env.replicas = [a as TaskReplica, b as TaskReplica];
   return { prefix, a: a as TaskReplica, b: b as TaskReplica, aSubscriber };
 }
 
@@ -70,7 +48,7 @@ async function startTask(replica: TaskReplica, session: string, ms: number): Pro
 /** Until the task's waiter key holds a claim (the wait on that replica is in place). */
 async function claimed(prefix: string, taskId: string): Promise<string> {
   for (let i = 0; i < 200; i++) {
-    const token = await admin.get(`${prefix}tasks:waiter:${taskId}`);
+    const token = await env.admin.get(`${prefix}tasks:waiter:${taskId}`);
     if (token) return token;
     await sleep(10);
   }
@@ -80,7 +58,7 @@ async function claimed(prefix: string, taskId: string): Promise<string> {
 /** Whether the task's waiter key is (or, within two seconds, becomes) empty. */
 async function released(prefix: string, taskId: string): Promise<boolean> {
   for (let i = 0; i < 200; i++) {
-    if ((await admin.get(`${prefix}tasks:waiter:${taskId}`)) === null) return true;
+    if ((await env.admin.get(`${prefix}tasks:waiter:${taskId}`)) === null) return true;
     await sleep(10);
   }
   return false;
@@ -99,7 +77,7 @@ it('a later tasks/result on B supersedes the one waiting on A, as on one replica
   // Superseded while the task still works, not when it ended.
   const now = await rpc(b, session, 'tasks/get', { taskId });
   expect(now.body).toMatchObject({ result: { status: 'working' } });
-  expect(await admin.get(`${prefix}tasks:waiter:${taskId}`)).not.toBe(first);
+  expect(await env.admin.get(`${prefix}tasks:waiter:${taskId}`)).not.toBe(first);
   const answer = await onB;
   expect(answer.body).toMatchObject({
     result: {
@@ -119,14 +97,14 @@ it("with A's pub/sub connection cut, A's wait still ends at its next renewal", a
   const onA = rpc(a, session, 'tasks/result', { taskId });
   await claimed(prefix, taskId);
   // A hears nothing on pub/sub now, and cannot reconnect its subscriber.
-  await admin.config('SET', 'maxclients', '1');
-  await admin.call('CLIENT', 'KILL', 'ID', aSubscriber);
+  await env.admin.config('SET', 'maxclients', '1');
+  await env.admin.call('CLIENT', 'KILL', 'ID', aSubscriber);
   const started = Date.now();
   const onB = rpc(b, session, 'tasks/result', { taskId });
   expect(errorOf(await onA)).toEqual(SUPERSEDED);
   // Within a renewal (a third of the lease), with some room for a loaded machine.
   expect(Date.now() - started).toBeLessThan(LEASE_MS * 4);
-  await admin.config('SET', 'maxclients', '10000');
+  await env.admin.config('SET', 'maxclients', '10000');
   await rpc(a, session, 'tasks/cancel', { taskId });
   expect(errorOf(await onB)).toMatchObject({
     code: -32602,
@@ -142,8 +120,9 @@ it('a waiting replica that dies leaves no claim once its lease lapses; the next 
   await claimed(prefix, taskId);
   await a.kill();
   await onA;
-  for (let i = 0; i < 100 && (await admin.exists(`${prefix}tasks:waiter:${taskId}`)); i++) await sleep(20);
-  expect(await admin.exists(`${prefix}tasks:waiter:${taskId}`)).toBe(0);
+  for (let i = 0; i < 100 && (await env.admin.exists(`${prefix}tasks:waiter:${taskId}`)); i++)
+    await sleep(20);
+  expect(await env.admin.exists(`${prefix}tasks:waiter:${taskId}`)).toBe(0);
   const answer = await rpc(b, session, 'tasks/result', { taskId });
   expect(answer.body).toMatchObject({ result: { structuredContent: { crunched: 1500 } } });
 }, 30_000);
@@ -153,14 +132,14 @@ it('a wait whose claim Redis cannot record fails with the retryable shared-state
   const session = await openSession(a);
   const taskId = await startTask(a, session, 600_000);
   // The claim's key is of the wrong type: Redis refuses the claim, while the task reads fine.
-  await admin.hset(`${prefix}tasks:waiter:${taskId}`, 'x', '1');
+  await env.admin.hset(`${prefix}tasks:waiter:${taskId}`, 'x', '1');
   const refused = await rpc(a, session, 'tasks/result', { taskId });
   expect(errorOf(refused)).toMatchObject({
     code: -32603,
     message: expect.stringMatching(/^Shared state unavailable: Redis \(tasks\) .*retry shortly$/),
     data: { retryable: true, state: 'tasks' },
   });
-  await admin.del(`${prefix}tasks:waiter:${taskId}`);
+  await env.admin.del(`${prefix}tasks:waiter:${taskId}`);
   const waiting = rpc(a, session, 'tasks/result', { taskId });
   await claimed(prefix, taskId);
   await rpc(a, session, 'tasks/cancel', { taskId });

@@ -5,29 +5,13 @@
  * share a session). With the task relay in Redis the rule is the same, on one replica or two:
  * neither request supersedes the other, on a real redis-server.
  */
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { call } from './support/http-client.js';
 import { sleep, VERSION } from './support/mcp.js';
-import { TestRedis } from './support/redis-server.js';
+import { sharedRedis } from './support/shared-redis.js';
 import { startTaskReplicas, type TaskReplica } from './support/task-replicas.js';
 
-let redis: TestRedis;
-let admin: Redis;
-let replicas: TaskReplica[] = [];
-
-beforeAll(async () => {
-  redis = await TestRedis.start();
-  admin = new Redis(redis.url);
-});
-afterEach(async () => {
-  for (const r of replicas) await r.close();
-  replicas = [];
-});
-afterAll(async () => {
-  admin?.disconnect();
-  await redis?.stop();
-});
+const env = sharedRedis<TaskReplica>();
 
 const headers = { authorization: 'Bearer atok', 'mcp-protocol-version': VERSION };
 let nextId = 1;
@@ -37,8 +21,8 @@ const rpc = (replica: TaskReplica, method: string, params: Record<string, unknow
 };
 
 it('two stateless tasks/result for one task, on one replica and on another, all get the result', async () => {
-  replicas = await startTaskReplicas(redis.url, ['A', 'B'], 'stateless:', 600, { stateless: true });
-  const [a, b] = replicas as [TaskReplica, TaskReplica];
+  env.replicas = await startTaskReplicas(env.redis.url, ['A', 'B'], 'stateless:', 600, { stateless: true });
+  const [a, b] = env.replicas as [TaskReplica, TaskReplica];
   const created = await rpc(a, 'tools/call', {
     name: 'crunch',
     arguments: { ms: 600 },
@@ -54,5 +38,5 @@ it('two stateless tasks/result for one task, on one replica and on another, all 
     expect(answer.body).toMatchObject({ result: { structuredContent: { crunched: 600 } } });
   }
   // Nothing was claimed for them in Redis.
-  expect(await admin.keys('stateless:tasks:waiter:*')).toEqual([]);
+  expect(await env.admin.keys('stateless:tasks:waiter:*')).toEqual([]);
 });
