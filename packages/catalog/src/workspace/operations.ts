@@ -115,14 +115,11 @@ export async function applyOperation(workspace: Workspace, operation: WorkspaceO
       return;
     case 'triage': {
       const decisions = new Map(operation.decisions);
-      // Decisions a compaction kept after their dataset ended (see compactOperations): recorded
-      // for a later dataset of that name, where a state directory keeps them.
-      if (!workspace.has(operation.dataset)) {
-        workspace.suppressions.record(operation.dataset, decisions);
-        return;
-      }
+      workspace.suppressions.record(operation.dataset, decisions);
+      // Decisions a compaction kept after their dataset ended (see compactOperations) are only
+      // recorded, for a later dataset of that name, where a state directory keeps them.
+      if (!workspace.has(operation.dataset)) return;
       const dataset = workspace.get(operation.dataset);
-      workspace.suppressions.record(dataset.name, decisions);
       const changed: Finding[] = [];
       for (const [id, decision] of decisions) {
         const finding = dataset.indexes.findingById(id);
