@@ -7,7 +7,7 @@
  * exactly as a pass that issued it now would. Nothing here issues a mapping: parts of a built
  * pseudonym (an ARN's account, a hostname's labels) are looked up, never created.
  */
-import { FORMAT_ATTEMPTS, MAX_ATTEMPTS } from './attempts.js';
+import { FORMAT_ATTEMPTS, leftAlone, MAX_ATTEMPTS } from './attempts.js';
 import type { FormatContext } from './format/context.js';
 import { formatterFor } from './format/dispatch.js';
 import { formatGeneric } from './format/simple.js';
@@ -63,8 +63,8 @@ class LookupContext implements FormatContext {
       this.parts.push(held);
       return held.pseudonym;
     }
-    // What pseudonymize hands back unchanged without storing anything, so no mapping is expected.
-    if (value === '' || value === '*') return value;
+    // Handed back unchanged by pseudonymize, so no mapping is expected.
+    if (leftAlone(value)) return value;
     const own = formatterFor(entity)(value, entity, this.lookup(0));
     if (own === null) return value;
     throw new PartNotHeld();

@@ -7,7 +7,7 @@
  * forgets unused mappings after a TTL, and persists itself to an encrypted file.
  */
 import { existsSync } from 'node:fs';
-import { FORMAT_ATTEMPTS, MAX_ATTEMPTS } from './attempts.js';
+import { FORMAT_ATTEMPTS, leftAlone, MAX_ATTEMPTS } from './attempts.js';
 import { claimHeld, type HeldShare } from './claim-held.js';
 import { detokenizeTextWith } from './detokenize-text.js';
 import { VaultConfigError, VaultFormatError } from './errors.js';
@@ -198,7 +198,7 @@ export class TokenVault {
       }
       this.expire(store, existing);
     }
-    if (value === '' || value === '*') return value;
+    if (leftAlone(value)) return value;
     return this.issue(store, namespace, value, entity, now);
   }
 
