@@ -13,6 +13,7 @@ import {
   registerWorkspaceTools,
   restoreLiveDatasets,
   SharedWorkspace,
+  type SharedWorkspaceOptions,
   sampleEstateDir,
   Workspace,
   type WorkspaceOperation,
@@ -50,12 +51,9 @@ function registry(): Registry<Workspace> {
   return r;
 }
 
-async function replica(log: MemoryLog, compactAfter?: number) {
+async function replica(log: MemoryLog, options: SharedWorkspaceOptions = {}) {
   const workspace = new Workspace({ allowedRoots: [sampleEstateDir()] });
-  const shared = new SharedWorkspace(workspace, log, {
-    pollMs: 60_000,
-    ...(compactAfter === undefined ? {} : { compactAfter }),
-  });
+  const shared = new SharedWorkspace(workspace, log, { pollMs: 60_000, ...options });
   await shared.start();
   const layer = createCatalogLayer({
     workspace,
@@ -96,19 +94,8 @@ describe('a workspace shared through a log', () => {
 
   it('never applies its own operations again when a catch-up in the background reads the log as they are appended', async () => {
     const log = new MemoryLog();
-    const workspace = new Workspace({ allowedRoots: [sampleEstateDir()] });
     const skipped: string[] = [];
-    const shared = new SharedWorkspace(workspace, log, {
-      pollMs: 60_000,
-      onSkipped: (entry) => skipped.push(entry.operation.op),
-    });
-    await shared.start();
-    const layer = createCatalogLayer({
-      workspace,
-      registry: registry(),
-      middleware: [shared.middleware],
-      logger: createLogger({ level: 'silent' }),
-    });
+    const { shared, layer } = await replica(log, { onSkipped: (entry) => skipped.push(entry.operation.op) });
     // The writer's own catch-up asks for the head first; the poll's, second, is answered only once
     // the writer appended (or after 200 ms, when the append waits for the poll).
     const head = log.head.bind(log);
@@ -513,7 +500,7 @@ describe('a compacted log', () => {
 
   it('is compacted under the lease once it grows, and a replica started later or left behind rebuilds from it', async () => {
     const log = new MemoryLog();
-    const a = await replica(log, 6);
+    const a = await replica(log, { compactAfter: 6 });
     const b = await replica(log);
     const call = async (name: string, args: Record<string, unknown>) => {
       const result = await a.layer.callTool(name, args);
