@@ -629,11 +629,7 @@ export class TokenVault {
         sealer: this.sealer,
         holds: (e) => this.spaces.get(e.namespace)?.get(e.entity, e.real) === e,
         derive: (e) => deriveHeld(e, source),
-        claimOf: (e, passed) => {
-          const claim: ClaimEntry = this.toEntry(e);
-          if (passed.length > 0) claim.passed = passed;
-          return claim;
-        },
+        claimOf: (e, passed) => this.toClaim(e, passed),
         forget: (e) => {
           const space = this.spaces.get(e.namespace);
           if (space?.get(e.entity, e.real) !== e) return;
@@ -758,10 +754,13 @@ export class TokenVault {
     };
   }
 
-  private toClaim(e: StoredEntry): ClaimEntry {
+  /** `e` as claimed, with the candidates its value passed over (an issued mapping's, by default). */
+  private toClaim(
+    e: StoredEntry,
+    passed: readonly string[] | undefined = this.unsettled.get(e)?.passed,
+  ): ClaimEntry {
     const claim: ClaimEntry = this.toEntry(e);
-    const passed = this.unsettled.get(e)?.passed;
-    if (passed) claim.passed = passed;
+    if (passed && passed.length > 0) claim.passed = passed;
     return claim;
   }
 
