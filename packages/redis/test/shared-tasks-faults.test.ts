@@ -6,13 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestRedis } from './support/redis-server.js';
-import { startTaskReplicas, type TaskReplica } from './support/task-replicas.js';
-
-const META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-  'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
-};
+import { post, startTaskReplicas, type TaskReplica } from './support/task-replicas.js';
 
 let redis: TestRedis;
 let replicas: TaskReplica[] = [];
@@ -27,26 +21,6 @@ afterAll(async () => {
 });
 
 type Json = Record<string, unknown>;
-let nextId = 0;
-
-async function post(replica: TaskReplica, method: string, params: Json): Promise<Json> {
-  nextId += 1;
-  const name = typeof params.name === 'string' ? params.name : params.taskId;
-  const res = await fetch(`http://127.0.0.1:${replica.port}/mcp`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      'MCP-Protocol-Version': '2026-07-28',
-      'Mcp-Method': method,
-      ...(typeof name === 'string' ? { 'Mcp-Name': name } : {}),
-      Authorization: 'Bearer atok',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: nextId, method, params: { ...params, _meta: META } }),
-  });
-  const text = await res.text();
-  return text.startsWith('{') ? JSON.parse(text) : JSON.parse(text.split('data: ').pop() ?? '{}');
-}
 
 describe('tasks when Redis goes away', () => {
   it('fails task requests with the retryable error, then serves tasks again once Redis is back', async () => {

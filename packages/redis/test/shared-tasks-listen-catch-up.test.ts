@@ -8,35 +8,11 @@ import { expect, it } from 'vitest';
 import { Stream } from './support/http-client.js';
 import { sleep } from './support/mcp.js';
 import { sharedRedis } from './support/shared-redis.js';
-import { startTaskReplicas, type TaskReplica } from './support/task-replicas.js';
-
-const META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-  'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
-};
+import { post, startTaskReplicas, TASKS_META, type TaskReplica } from './support/task-replicas.js';
 
 const env = sharedRedis<TaskReplica>();
 
 type Json = Record<string, unknown>;
-
-async function post(replica: TaskReplica, method: string, params: Json): Promise<Json> {
-  const name = typeof params.name === 'string' ? params.name : params.taskId;
-  const res = await fetch(`http://127.0.0.1:${replica.port}/mcp`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      'MCP-Protocol-Version': '2026-07-28',
-      'Mcp-Method': method,
-      ...(typeof name === 'string' ? { 'Mcp-Name': name } : {}),
-      Authorization: 'Bearer atok',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: META } }),
-  });
-  const text = await res.text();
-  return text.startsWith('{') ? JSON.parse(text) : JSON.parse(text.split('data: ').pop() ?? '{}');
-}
 
 const toldTasks = (stream: Stream) =>
   stream.messages.filter((m) => m.method === 'notifications/tasks').map((m) => m.params as Json);
@@ -61,7 +37,7 @@ it("a listener on B is told of a task's change made on A while B's pub/sub conne
       jsonrpc: '2.0',
       id: 'l-b',
       method: 'subscriptions/listen',
-      params: { notifications: { taskIds: [taskId] }, _meta: META },
+      params: { notifications: { taskIds: [taskId] }, _meta: TASKS_META },
     },
   );
   await stream.until((frames) => frames.length >= 1);

@@ -11,17 +11,18 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRedisSharedState, type RedisSharedState, type RedisTaskRelay } from '../src/index.js';
 import { TaskWaits } from '../src/task-waits.js';
-import { Stream } from './support/http-client.js';
+import type { Stream } from './support/http-client.js';
 import { sleep } from './support/mcp.js';
 import { TestRedis } from './support/redis-server.js';
-import { startTaskReplicas, type TaskReplica, VAULT_KEY } from './support/task-replicas.js';
+import {
+  listenTo,
+  pollUntil,
+  post,
+  startTaskReplicas,
+  type TaskReplica,
+  VAULT_KEY,
+} from './support/task-replicas.js';
 
-const TASKS = 'io.modelcontextprotocol/tasks';
-const META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { [TASKS]: {} } },
-};
 const LEASE_MS = 3000;
 
 let redis: TestRedis;
@@ -83,36 +84,6 @@ async function relayOn(keyPrefix: string): Promise<RedisTaskRelay> {
 }
 
 type Json = Record<string, unknown>;
-let nextId = 0;
-
-async function post(replica: TaskReplica, method: string, params: Json): Promise<Json> {
-  nextId += 1;
-  const name = typeof params.name === 'string' ? params.name : params.taskId;
-  const res = await fetch(`http://127.0.0.1:${replica.port}/mcp`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      'MCP-Protocol-Version': '2026-07-28',
-      'Mcp-Method': method,
-      ...(typeof name === 'string' ? { 'Mcp-Name': name } : {}),
-      Authorization: 'Bearer atok',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: nextId, method, params: { ...params, _meta: META } }),
-  });
-  const text = await res.text();
-  return text.startsWith('{') ? JSON.parse(text) : JSON.parse(text.split('data: ').pop() ?? '{}');
-}
-
-async function pollUntil(replica: TaskReplica, taskId: string, done: (task: Json) => boolean): Promise<Json> {
-  let task: Json = {};
-  for (let i = 0; i < 250; i += 1) {
-    task = (await post(replica, 'tasks/get', { taskId })).result as Json;
-    if (done(task)) return task;
-    await sleep(20);
-  }
-  throw new Error(`task never got there: ${JSON.stringify(task)}`);
-}
 
 async function until(check: () => boolean): Promise<void> {
   for (let i = 0; i < 250 && !check(); i += 1) await sleep(20);
@@ -123,25 +94,6 @@ async function until(check: () => boolean): Promise<void> {
 function asking(task: Json): unknown {
   const requests = task.inputRequests as { confirm?: { params?: { message?: unknown } } } | undefined;
   return requests?.confirm?.params?.message;
-}
-
-async function listenTo(replica: TaskReplica, taskId: string): Promise<Stream> {
-  const stream = await Stream.open(
-    replica.port,
-    {
-      authorization: 'Bearer atok',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'subscriptions/listen',
-    },
-    {
-      jsonrpc: '2.0',
-      id: `l-${replica.name.toLowerCase()}`,
-      method: 'subscriptions/listen',
-      params: { notifications: { taskIds: [taskId] }, _meta: META },
-    },
-  );
-  await stream.until((frames) => frames.length >= 1);
-  return stream;
 }
 
 function told(stream: Stream): Json[] {

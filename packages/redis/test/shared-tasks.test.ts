@@ -11,14 +11,15 @@ import { createRedisSharedState } from '../src/index.js';
 import { call, Stream } from './support/http-client.js';
 import { on, VERSION } from './support/mcp.js';
 import { sharedRedis } from './support/shared-redis.js';
-import { startTaskReplicas, type TaskReplica, VAULT_KEY } from './support/task-replicas.js';
+import {
+  listenTo,
+  pollUntil,
+  post,
+  startTaskReplicas,
+  type TaskReplica,
+  VAULT_KEY,
+} from './support/task-replicas.js';
 
-const TASKS = 'io.modelcontextprotocol/tasks';
-const META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { [TASKS]: {} } },
-};
 const ALICE = { Authorization: 'Bearer atok' };
 const BOB = { Authorization: 'Bearer btok' };
 const LEASE_MS = 400;
@@ -33,27 +34,6 @@ async function three(): Promise<[TaskReplica, TaskReplica, TaskReplica]> {
 }
 
 type Json = Record<string, unknown>;
-let nextId = 0;
-
-/** One 2026 request to `replica`: the JSON-RPC answer. */
-async function post(replica: TaskReplica, method: string, params: Json, headers = ALICE): Promise<Json> {
-  nextId += 1;
-  const name = typeof params.name === 'string' ? params.name : params.taskId;
-  const res = await fetch(`http://127.0.0.1:${replica.port}/mcp`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      'MCP-Protocol-Version': '2026-07-28',
-      'Mcp-Method': method,
-      ...(typeof name === 'string' ? { 'Mcp-Name': name } : {}),
-      ...headers,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: nextId, method, params: { ...params, _meta: META } }),
-  });
-  const text = await res.text();
-  return text.startsWith('{') ? JSON.parse(text) : JSON.parse(text.split('data: ').pop() ?? '{}');
-}
 
 async function start(replica: TaskReplica, name: string, args: Json): Promise<string> {
   const created = await post(replica, 'tools/call', { name, arguments: args });
@@ -61,39 +41,8 @@ async function start(replica: TaskReplica, name: string, args: Json): Promise<st
   return (created.result as Json).taskId as string;
 }
 
-/** tasks/get on `replica` until `done` holds (bounded: a test never waits forever). */
-async function pollUntil(replica: TaskReplica, taskId: string, done: (task: Json) => boolean): Promise<Json> {
-  let task: Json = {};
-  for (let i = 0; i < 250; i += 1) {
-    task = (await post(replica, 'tasks/get', { taskId })).result as Json;
-    if (done(task)) return task;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`task never got there: ${JSON.stringify(task)}`);
-}
-
 async function until(check: () => boolean): Promise<void> {
   for (let i = 0; i < 250 && !check(); i += 1) await new Promise((r) => setTimeout(r, 20));
-}
-
-/** A 2026 listen stream on `replica` for `taskId`'s changes, acknowledged. */
-async function listenTo(replica: TaskReplica, taskId: string): Promise<Stream> {
-  const stream = await Stream.open(
-    replica.port,
-    {
-      authorization: 'Bearer atok',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'subscriptions/listen',
-    },
-    {
-      jsonrpc: '2.0',
-      id: `l-${replica.name.toLowerCase()}`,
-      method: 'subscriptions/listen',
-      params: { notifications: { taskIds: [taskId] }, _meta: META },
-    },
-  );
-  await stream.until((frames) => frames.length >= 1);
-  return stream;
 }
 
 /** The tasks told on a listen stream so far. */

@@ -10,6 +10,7 @@ import { createVaultSealer } from '@cloudg/privacy';
 import { type RunningHttpServer, serveHttp } from '@cloudg/transports';
 import * as z from 'zod';
 import { createRedisSharedState, type RedisSharedState } from '../../src/index.js';
+import { Stream } from './http-client.js';
 
 export interface TaskCounts {
   /** Calls of `crunch` that ran here. */
@@ -149,4 +150,77 @@ export async function startTaskReplicas(
     });
   }
   return out;
+}
+
+type Json = Record<string, unknown>;
+
+const TASKS = 'io.modelcontextprotocol/tasks';
+
+/** A raw 2026-07-28 client's request metadata: tasks extension, and elicitation for the asking tools. */
+export const TASKS_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { [TASKS]: {} } },
+};
+
+let nextId = 0;
+
+/** One raw 2026-07-28 request to `replica` (as alice unless `headers` say otherwise); its JSON-RPC answer. */
+export async function post(
+  replica: Pick<TaskReplica, 'port'>,
+  method: string,
+  params: Json,
+  headers: Record<string, string> = { Authorization: 'Bearer atok' },
+): Promise<Json> {
+  nextId += 1;
+  const name = typeof params.name === 'string' ? params.name : params.taskId;
+  const res = await fetch(`http://127.0.0.1:${replica.port}/mcp`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': '2026-07-28',
+      'Mcp-Method': method,
+      ...(typeof name === 'string' ? { 'Mcp-Name': name } : {}),
+      ...headers,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: nextId, method, params: { ...params, _meta: TASKS_META } }),
+  });
+  const text = await res.text();
+  return text.startsWith('{') ? JSON.parse(text) : JSON.parse(text.split('data: ').pop() ?? '{}');
+}
+
+/** tasks/get on `replica` until `done` holds (bounded: a test never waits forever). */
+export async function pollUntil(
+  replica: Pick<TaskReplica, 'port'>,
+  taskId: string,
+  done: (task: Json) => boolean,
+): Promise<Json> {
+  let task: Json = {};
+  for (let i = 0; i < 250; i += 1) {
+    task = (await post(replica, 'tasks/get', { taskId })).result as Json;
+    if (done(task)) return task;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`task never got there: ${JSON.stringify(task)}`);
+}
+
+/** A 2026 listen stream on `replica` for `taskId`'s changes, acknowledged. */
+export async function listenTo(replica: Pick<TaskReplica, 'port' | 'name'>, taskId: string): Promise<Stream> {
+  const stream = await Stream.open(
+    replica.port,
+    {
+      authorization: 'Bearer atok',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'subscriptions/listen',
+    },
+    {
+      jsonrpc: '2.0',
+      id: `l-${replica.name.toLowerCase()}`,
+      method: 'subscriptions/listen',
+      params: { notifications: { taskIds: [taskId] }, _meta: TASKS_META },
+    },
+  );
+  await stream.until((frames) => frames.length >= 1);
+  return stream;
 }
