@@ -11,7 +11,6 @@
  * a scan anyway; in a shared workspace that one file, a save of its own (see `saveLiveDataset`),
  * is the one the operation names, rather than a second file of the same findings.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -26,7 +25,7 @@ import {
 import type { Workspace } from '../workspace/workspace.js';
 import { replaceJsonFile } from './json-file.js';
 import { liveState } from './state.js';
-import { keepLiveDataset, LIVE_DATASET_FORMAT, liveFields, saveLiveDataset } from './store.js';
+import { keepLiveDataset, LIVE_DATASET_FORMAT, liveFields, perSaveFile, saveLiveDataset } from './store.js';
 
 /** Stored scan results are kept in `<output_dir>/shared-findings/`. */
 export const SCAN_STORE_DIR = 'shared-findings';
@@ -248,7 +247,7 @@ async function removeQuietly(path: string): Promise<void> {
 async function writeScanFile(workspace: Workspace, name: string, results: ScanResults): Promise<string> {
   const dir = workspace.outputPath(SCAN_STORE_DIR);
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const path = join(dir, `${name}.${Date.now()}-${randomBytes(4).toString('hex')}.json`);
+  const path = join(dir, perSaveFile(name));
   // Server state, like a stored live collection: no tool may read it back.
   workspace.protect(path);
   const body = {

@@ -20,6 +20,11 @@ import { liveState } from './state.js';
 export const LIVE_STORE_DIR = 'live';
 /** `<dataset>.<milliseconds>-<8 hex>.json`: a save of its own, never a `--restore-live` `<dataset>.json`. */
 export const PER_SAVE = /\.\d+-[0-9a-f]{8}\.json$/;
+
+/** A file name of a save of its own for `name` (what `PER_SAVE` matches): live collections, scans. */
+export function perSaveFile(name: string): string {
+  return `${name}.${Date.now()}-${randomBytes(4).toString('hex')}.json`;
+}
 /** The stored collection's format; it holds findings and compliance as a `findings` operation reads them. */
 export const LIVE_DATASET_FORMAT = 'cloudg-live-dataset/1';
 
@@ -58,9 +63,7 @@ export async function saveLiveDataset(
 ): Promise<string> {
   const dir = workspace.outputPath(LIVE_STORE_DIR);
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const file = options.perSave
-    ? `${dataset.name}.${Date.now()}-${randomBytes(4).toString('hex')}.json`
-    : `${dataset.name}.json`;
+  const file = options.perSave ? perSaveFile(dataset.name) : `${dataset.name}.json`;
   const path = join(dir, file);
   const body = {
     format: LIVE_DATASET_FORMAT,
