@@ -6,29 +6,21 @@
  */
 import type { TaskRecord } from '@cloudg/core';
 import { createVaultSealer } from '@cloudg/privacy';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createRedisSharedState, type RedisSharedState, type RedisTaskStore } from '../src/index.js';
-import { TestRedis } from './support/redis-server.js';
+import { sharedRedis } from './support/shared-redis.js';
 
-let redis: TestRedis;
-const states: RedisSharedState[] = [];
+// Each test's shared states are closed after it (sharedRedis's `replicas`).
+const env = sharedRedis<RedisSharedState>();
 let prefixes = 0;
-
-beforeAll(async () => {
-  redis = await TestRedis.start();
-});
-afterAll(async () => {
-  for (const s of states) await s.close();
-  await redis?.stop();
-});
 
 async function two(leaseMs: number): Promise<{ prefix: string; a: RedisTaskStore; b: RedisTaskStore }> {
   prefixes += 1;
   const prefix = `lease-grace${prefixes}:`;
   const out: RedisTaskStore[] = [];
   for (let i = 0; i < 2; i++) {
-    const state = await createRedisSharedState(redis.url, { keyPrefix: prefix });
-    states.push(state);
+    const state = await createRedisSharedState(env.redis.url, { keyPrefix: prefix });
+    env.replicas.push(state);
     out.push(state.tasks(createVaultSealer({ key: 'lease-grace-key' }), { leaseMs }).store);
   }
   return { prefix, a: out[0] as RedisTaskStore, b: out[1] as RedisTaskStore };
@@ -56,7 +48,7 @@ it('a lease that lapsed while its replica lives: the task keeps working once the
   const task = working();
   await a.create(task);
   // The lease lapsed (Redis was away longer than leaseMs): a reader before the next renewal.
-  await states.at(-2)?.client.del(`${prefix}tasks:alive:${a.replica}`);
+  await env.replicas.at(-2)?.client.del(`${prefix}tasks:alive:${a.replica}`);
   expect((await b.get(task.taskId))?.status).toBe('working');
   // A renews within a third of the lease; a read after that still finds the task working.
   await sleep(400);
@@ -80,8 +72,8 @@ it('renews the lease as soon as the connection is back, before the next periodic
   // A lease of a minute: its periodic renewal (every 20 s) does not come within the test.
   const { prefix, a } = await two(60_000);
   await a.create(working());
-  const client = states.at(-2)?.client;
-  const other = states.at(-1)?.client;
+  const client = env.replicas.at(-2)?.client;
+  const other = env.replicas.at(-1)?.client;
   if (!client || !other) throw new Error('no clients');
   const lease = `${prefix}tasks:alive:${a.replica}`;
   await other.del(lease);

@@ -6,21 +6,13 @@
  */
 import type { TaskRecord } from '@cloudg/core';
 import { createVaultSealer } from '@cloudg/privacy';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRedisSharedState, type RedisSharedState, type RedisTaskStore } from '../src/index.js';
-import { TestRedis } from './support/redis-server.js';
+import { sharedRedis } from './support/shared-redis.js';
 
-let redis: TestRedis;
-const states: RedisSharedState[] = [];
+// Each test's shared states are closed after it (sharedRedis's `replicas`).
+const env = sharedRedis<RedisSharedState>();
 let prefixes = 0;
-
-beforeAll(async () => {
-  redis = await TestRedis.start();
-});
-afterAll(async () => {
-  for (const s of states) await s.close();
-  await redis?.stop();
-});
 
 /** Two replicas' stores on one prefix, and the key of a task's hash. */
 async function stores(): Promise<{
@@ -34,8 +26,8 @@ async function stores(): Promise<{
   const out: RedisTaskStore[] = [];
   let first: RedisSharedState | undefined;
   for (let i = 0; i < 2; i++) {
-    const state = await createRedisSharedState(redis.url, { keyPrefix: prefix });
-    states.push(state);
+    const state = await createRedisSharedState(env.redis.url, { keyPrefix: prefix });
+    env.replicas.push(state);
     first ??= state;
     out.push(state.tasks(createVaultSealer({ key: 'task-sealed-key' })).store);
   }

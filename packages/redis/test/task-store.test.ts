@@ -6,21 +6,13 @@
  */
 import { RateLimitedError, type TaskRecord } from '@cloudg/core';
 import { createVaultSealer } from '@cloudg/privacy';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRedisSharedState, type RedisSharedState, type RedisTaskStore } from '../src/index.js';
-import { TestRedis } from './support/redis-server.js';
+import { sharedRedis } from './support/shared-redis.js';
 
-let redis: TestRedis;
-const states: RedisSharedState[] = [];
+// Each test's shared states are closed after it (sharedRedis's `replicas`).
+const env = sharedRedis<RedisSharedState>();
 let prefixes = 0;
-
-beforeAll(async () => {
-  redis = await TestRedis.start();
-});
-afterAll(async () => {
-  for (const s of states) await s.close();
-  await redis?.stop();
-});
 
 async function stores(
   n: number,
@@ -31,8 +23,8 @@ async function stores(
   prefixes += 1;
   const out: RedisTaskStore[] = [];
   for (let i = 0; i < n; i++) {
-    const state = await createRedisSharedState(redis.url, { keyPrefix: `task-store${prefixes}:` });
-    states.push(state);
+    const state = await createRedisSharedState(env.redis.url, { keyPrefix: `task-store${prefixes}:` });
+    env.replicas.push(state);
     const sealer = createVaultSealer({ key: 'task-store-key' });
     out.push(state.tasks(sealer, { maxPerOwner, maxTasks, maxPerPrincipal }).store);
   }
