@@ -64,7 +64,12 @@ export async function replaceJsonFile(
     await writeJsonYielding(temp, body, 0o600);
     await rename(temp, path);
   } catch (error) {
-    await rm(temp, { force: true }).catch(() => {});
+    await removeQuietly(temp);
     throw error;
   }
+}
+
+/** Delete a file the server wrote and no one will read, if it is there; a failure is ignored. */
+export async function removeQuietly(path: string): Promise<void> {
+  await rm(path, { force: true }).catch(() => {});
 }

@@ -11,7 +11,7 @@
  * a scan anyway; in a shared workspace that one file, a save of its own (see `saveLiveDataset`),
  * is the one the operation names, rather than a second file of the same findings.
  */
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Dataset } from '../dataset/dataset.js';
@@ -23,7 +23,7 @@ import {
   FindingSchema,
 } from '../model/finding.js';
 import type { Workspace } from '../workspace/workspace.js';
-import { replaceJsonFile } from './json-file.js';
+import { removeQuietly, replaceJsonFile } from './json-file.js';
 import { liveState } from './state.js';
 import { keepLiveDataset, LIVE_DATASET_FORMAT, liveFields, perSaveFile, saveLiveDataset } from './store.js';
 
@@ -237,10 +237,6 @@ function storeResults(
   return persisted
     ? saveLiveDataset(workspace, { ...liveFields(dataset), ...results }, 'run_scanners', { perSave: true })
     : writeScanFile(workspace, dataset.name, results);
-}
-
-async function removeQuietly(path: string): Promise<void> {
-  await rm(path, { force: true }).catch(() => {});
 }
 
 /** One file per scan under `shared-findings/`: a replica that applies an older operation late still reads that scan. */

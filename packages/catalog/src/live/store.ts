@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { Dataset, type InventoryResult } from '../dataset/dataset.js';
@@ -10,7 +10,7 @@ import { ComplianceResultSchema, FindingSchema } from '../model/finding.js';
 import { OrganizationTopologySchema } from '../model/organization.js';
 import type { UnresolvedReference } from '../model/unresolved.js';
 import type { Workspace } from '../workspace/workspace.js';
-import { replaceJsonFile } from './json-file.js';
+import { removeQuietly, replaceJsonFile } from './json-file.js';
 import { liveState } from './state.js';
 
 /**
@@ -206,7 +206,7 @@ export async function addLiveDataset(
   } catch (error) {
     const why = `the shared log refused it (${(error as Error).message})`;
     // Not in the log: no replica reads the file, and no compaction would delete it.
-    if (path !== undefined) await rm(path, { force: true }).catch(() => {});
+    if (path !== undefined) await removeQuietly(path);
     // Added, then the append failed: the dataset stays on this replica only.
     if (added !== undefined)
       return { dataset: added, unsaved: `store: the dataset is on this replica only, ${why}` };
