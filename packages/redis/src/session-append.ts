@@ -131,11 +131,9 @@ export function appendToLogs(
     const tail = tails.get(session);
     if (tail) before.push(tail);
   }
+  const issue = () => appendNow(seal, items, logLength, onlyInitialized, run);
   // Nothing in flight for these sessions (the usual case): issued at once, without a wait.
-  const done =
-    before.length === 0
-      ? appendNow(seal, items, logLength, onlyInitialized, run)
-      : Promise.all(before).then(() => appendNow(seal, items, logLength, onlyInitialized, run));
+  const done = before.length === 0 ? issue() : Promise.all(before).then(issue);
   const settled = done.then(
     () => {},
     () => {},
