@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { createLogger } from '@cloudg/core';
+import { expect } from 'vitest';
 import {
   configureLive,
   createCatalogLayer,
@@ -58,3 +59,10 @@ export async function liveReplica(log: MemoryLog, dir: string, options: LiveRepl
 }
 
 export type LiveReplica = Awaited<ReturnType<typeof liveReplica>>;
+
+/** Call `tool` on replica `r`, expect it to succeed, and give its structured result. */
+export async function ok(r: LiveReplica, tool: string, args: Record<string, unknown>) {
+  const result = await r.layer.callTool(tool, args);
+  expect(result.isError, JSON.stringify(result.content)).toBe(false);
+  return result.structured as Record<string, unknown>;
+}

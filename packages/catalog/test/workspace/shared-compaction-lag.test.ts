@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sampleEstateDir, type Workspace, type WorkspaceLease } from '../../src/index.js';
-import { type LiveReplica, liveReplica } from './live-replica.js';
+import { type LiveReplica, liveReplica, ok } from './live-replica.js';
 import { MemoryLog } from './memory-log.js';
 
 const INVENTORY = join(sampleEstateDir(), 'inventory');
@@ -22,12 +22,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-const ok = async (r: LiveReplica, tool: string, args: Record<string, unknown>) => {
-  const result = await r.layer.callTool(tool, args);
-  expect(result.isError, JSON.stringify(result.content)).toBe(false);
-  return result.structured as Record<string, unknown>;
-};
 
 describe('a replica applying the log while another compacts it', () => {
   it('rebuilds when a file it was about to read went with the compaction, and ends as the others', async () => {

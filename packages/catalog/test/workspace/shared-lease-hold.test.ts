@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sampleEstateDir, type WorkspaceLease } from '../../src/index.js';
-import { type LiveReplica, liveReplica } from './live-replica.js';
+import { type LiveReplica, liveReplica, ok } from './live-replica.js';
 import { MemoryLog } from './memory-log.js';
 
 const INVENTORY = join(sampleEstateDir(), 'inventory');
@@ -25,11 +25,6 @@ afterEach(async () => {
 });
 
 const files = (sub: string) => readdir(join(dir, 'out', sub)).catch(() => [] as string[]);
-const ok = async (r: LiveReplica, tool: string, args: Record<string, unknown>) => {
-  const result = await r.layer.callTool(tool, args);
-  expect(result.isError, JSON.stringify(result.content)).toBe(false);
-  return result.structured as Record<string, unknown>;
-};
 const ids = (r: LiveReplica, name: string) =>
   r.workspace
     .get(name)

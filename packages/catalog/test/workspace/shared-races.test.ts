@@ -17,7 +17,7 @@ import {
   type WorkspaceOperation,
 } from '../../src/index.js';
 import { saveLiveDataset } from '../../src/live/store.js';
-import { type LiveReplica, type LiveReplicaOptions, liveReplica } from './live-replica.js';
+import { type LiveReplica, type LiveReplicaOptions, liveReplica, ok } from './live-replica.js';
 import { MemoryLog } from './memory-log.js';
 
 const INVENTORY = join(sampleEstateDir(), 'inventory');
@@ -55,11 +55,6 @@ const held = (r: LiveReplica) =>
     .names()
     .sort()
     .map((n) => [n, r.workspace.get(n).assets.length, r.workspace.get(n).findings.length]);
-const ok = async (r: LiveReplica, tool: string, args: Record<string, unknown>) => {
-  const result = await r.layer.callTool(tool, args);
-  expect(result.isError, JSON.stringify(result.content)).toBe(false);
-  return result.structured as Record<string, unknown>;
-};
 
 describe('a scan whose dataset another replica replaced while it ran', () => {
   it('adds its findings nowhere, says so, and every replica (and a later one) holds the new dataset alike', async () => {
