@@ -4,6 +4,10 @@
  * cancellation published again once the client reused the request id, an answer published
  * again for the next question, a log entry copied to a later place of the log, a signal older
  * than the bound, and a forged `initialized` flag. None of them is taken.
+ *
+ * @isolated one test makes this process's event clock (session-append.ts, one per process) follow
+ * a log id 30 s ahead; files sharing the module graph then saw ids 30 s in the future
+ * (session-append.test.ts failed when run after it).
  */
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
