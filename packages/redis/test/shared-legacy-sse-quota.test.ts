@@ -8,38 +8,33 @@
 
 import { type IncomingMessage, request } from 'node:http';
 import type { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Stream } from './support/http-client.js';
 import { type HttpReplica, LIVE_HEARTBEAT_MS, startReplicas } from './support/http-replicas.js';
 import { initialize, on, rpc, sleep } from './support/mcp.js';
-import { TestRedis } from './support/redis-server.js';
+import { sharedRedis } from './support/shared-redis.js';
 
-let redis: TestRedis;
-let replicas: HttpReplica[] = [];
+const env = sharedRedis<HttpReplica>();
 let reader: Redis | undefined;
 const open: { close(): void }[] = [];
 let prefixes = 0;
 
-beforeAll(async () => {
-  redis = await TestRedis.start();
-});
+// Registered after sharedRedis's hooks, so it runs before the replicas close (as before).
 afterEach(async () => {
   for (const stream of open.splice(0)) stream.close();
   await reader?.quit();
   reader = undefined;
-  for (const r of replicas) await r.close();
-  replicas = [];
-});
-afterAll(async () => {
-  await redis?.stop();
 });
 
 async function three(options: Parameters<typeof startReplicas>[3]) {
   prefixes += 1;
   const prefix = `ssequota${prefixes}:`;
-  replicas = await startReplicas(redis.url, ['A', 'B', 'C'], prefix, { transport: 'sse', ...options });
-  reader = (replicas[0] as HttpReplica).state.client.duplicate({ enableOfflineQueue: true });
-  return { replicas: replicas as [HttpReplica, HttpReplica, HttpReplica], prefix, r: reader };
+  env.replicas = await startReplicas(env.redis.url, ['A', 'B', 'C'], prefix, {
+    transport: 'sse',
+    ...options,
+  });
+  reader = (env.replicas[0] as HttpReplica).state.client.duplicate({ enableOfflineQueue: true });
+  return { replicas: env.replicas as [HttpReplica, HttpReplica, HttpReplica], prefix, r: reader };
 }
 
 interface SseSession {
